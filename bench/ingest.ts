@@ -1,0 +1,184 @@
+// Benchmark: end-to-end ingest (devices over HTTP and MQTT -> committed rows) against a raw
+// multi-row INSERT of the same number of measurement rows into the same schema, on PGlite and on
+// PostgreSQL. Targets (issue 3): ≥ 20,000 measurements/s into PostgreSQL, ≥ 5,000/s into PGlite,
+// and ≥ 25 % of the raw insert rate.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { demoFleet, type DemoDevice } from '@tankportal/shared/demo-fleet';
+import { openDatabase } from '../packages/server/src/db/client.ts';
+import { devices, measurements, sensors, users } from '../packages/server/src/db/schema.ts';
+import { SimulatedDevice } from '../packages/simulator/src/device-model.ts';
+import { senderFor } from '../packages/simulator/src/senders.ts';
+import { startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const ADMIN_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const PORT = 3921;
+
+async function adminQuery(text: string) {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+async function postgresAvailable() {
+  return adminQuery('SELECT 1').then(
+    () => true,
+    () => false,
+  );
+}
+
+const WINDOW = Number(process.env.BENCH_WINDOW ?? 50);
+
+/**
+ * Every device keeps WINDOW reports in flight (as a device with a backlog does after being offline),
+ * each counted when acknowledged; with 10 to 20 devices that gives the server batches to share.
+ */
+async function endToEnd(fleet: DemoDevice[]): Promise<number> {
+  const endpoints = {
+    server: `http://127.0.0.1:${PORT}`,
+    mqttUrl: `mqtt://127.0.0.1:${PORT + 1}`,
+    smsTokens: {},
+  };
+  const senders = await Promise.all(fleet.map((device) => senderFor(device, endpoints)));
+  // After the demo history: every report is newer than what its device has reported.
+  const base = Date.now();
+  let acknowledged = 0;
+  const started = Date.now();
+  const until = started + SECONDS * 1000;
+  await Promise.all(
+    fleet.flatMap((device, index) => {
+      const model = new SimulatedDevice(device, Math.random, index + 1);
+      let n = 0;
+      return Array.from({ length: WINDOW }, async () => {
+        while (Date.now() < until) {
+          await senders[index].send(model.nextReport(new Date(base + n++ * 1000)));
+          acknowledged++;
+        }
+      });
+    }),
+  );
+  const seconds = (Date.now() - started) / 1000;
+  await Promise.all(senders.map((sender) => sender.close()));
+  return acknowledged / seconds;
+}
+
+/** The same number of rows as multi-row INSERTs of 1,000, straight into the measurements table. */
+async function rawInsert(options: { url?: string; dataDir?: string }, rows: number): Promise<number> {
+  const database = await openDatabase(options);
+  try {
+    const [user] = await database.db
+      .insert(users)
+      .values({ username: `bench-${Date.now()}`, role: 'ROLE_USER', passwordHash: 'x' })
+      .returning();
+    const [device] = await database.db
+      .insert(devices)
+      .values({ type: 'net', identType: 'net_ident_code', identCode: `RAW-${Date.now()}`, userId: user.id })
+      .returning();
+    const [sensor] = await database.db
+      .insert(sensors)
+      .values({ deviceId: device.id, sequence: 1, type: 'probe', subType: 'tank' })
+      .returning();
+    const base = Date.now() - 365 * 86_400_000;
+    const started = performance.now();
+    for (let i = 0; i < rows; i += 1000) {
+      const batch = Array.from({ length: Math.min(1000, rows - i) }, (_, j) => ({
+        sensorId: sensor.id,
+        measuredAt: new Date(base + (i + j) * 1000),
+        value: 5000 - (i + j) * 0.01,
+        percent: 50,
+        temperature: 10,
+      }));
+      await database.db.insert(measurements).values(batch).onConflictDoNothing();
+    }
+    return rows / ((performance.now() - started) / 1000);
+  } finally {
+    await database.db.execute(sql`SELECT 1`);
+    await database.close();
+  }
+}
+
+async function measure(kind: 'PGlite' | 'PostgreSQL') {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-ingest-'));
+  const env: NodeJS.ProcessEnv = {
+    PORT: String(PORT),
+    MQTT_PORT: String(PORT + 1),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO_DATA: '1',
+    LOG_LEVEL: 'error',
+  };
+  const database = `tp_bench_ingest_${process.pid}`;
+  let url: string | undefined;
+  if (kind === 'PostgreSQL') {
+    await adminQuery(`CREATE DATABASE ${database}`);
+    const parsed = new URL(ADMIN_URL);
+    parsed.pathname = `/${database}`;
+    url = parsed.toString();
+    env.DATABASE_URL = url;
+  }
+  try {
+    const server = await startProcess(
+      'packages/server/src/main/all-in-one.ts',
+      env,
+      `http://127.0.0.1:${PORT}/api/v2/whitelabels/current`,
+    );
+    const fleet = demoFleet().filter(
+      (device) => device.type === 'net' || device.type === 'iot' || device.type === 'lx_iot',
+    );
+    const http = await endToEnd(fleet.filter((device) => device.type === 'net'));
+    const mqtt = await endToEnd(fleet.filter((device) => device.type !== 'net'));
+    await stopProcess(server);
+    const raw = await rawInsert(
+      kind === 'PostgreSQL' ? { url } : { dataDir: path.join(dataDir, 'raw') },
+      50_000,
+    );
+    return { kind, http, mqtt, raw };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+    if (kind === 'PostgreSQL') await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  }
+}
+
+const kinds: ('PGlite' | 'PostgreSQL')[] = ['PGlite'];
+if (await postgresAvailable()) kinds.push('PostgreSQL');
+const results = [];
+for (const kind of kinds) {
+  const result = await measure(kind);
+  results.push(result);
+  console.log(result);
+}
+const target = (kind: string) => (kind === 'PostgreSQL' ? 20_000 : 5_000);
+const rows = results
+  .map((r) =>
+    [
+      `| ${r.kind} | HTTP (10 net devices) | ${r.http.toFixed(0)} | ${r.raw.toFixed(0)} | ${((r.http / r.raw) * 100).toFixed(1)} % | ${target(r.kind)} | ${r.http >= target(r.kind) && r.http / r.raw >= 0.25 ? 'met' : 'missed'} |`,
+      `| ${r.kind} | MQTT (20 IoT / LX-IoT devices) | ${r.mqtt.toFixed(0)} | ${r.raw.toFixed(0)} | ${((r.mqtt / r.raw) * 100).toFixed(1)} % | ${target(r.kind)} | ${r.mqtt >= target(r.kind) && r.mqtt / r.raw >= 0.25 ? 'met' : 'missed'} |`,
+    ].join('\n'),
+  )
+  .join('\n');
+writeFileSync(
+  path.join(ROOT, 'bench/results/ingest.md'),
+  `# ingest benchmark — last recorded run
+
+Recorded by \`npm run bench:ingest\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}, ${SECONDS} s per protocol).
+End to end: devices of the demo fleet send report v1 (one measurement each), each keeping ${WINDOW}
+reports in flight, every one waiting for its acknowledgement (HTTP 200 / MQTT PUBACK, sent after the
+commit); the rate counts acknowledged reports. Raw: 50,000 rows as multi-row INSERTs of 1,000 into the same measurements table.
+Targets: at least 20,000 measurements/s into PostgreSQL and 5,000/s into PGlite, and at least 25 % of the raw rate.
+
+| database | path | measurements/s | raw insert rows/s | ratio | target/s | target |
+|---|---|---|---|---|---|---|
+${rows}
+`,
+);
+console.log('written to bench/results/ingest.md');

@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { ServerConfig } from './config/env.ts';
+import type { AppContext } from './context.ts';
+import type { Db } from './db/client.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerCaseConversion } from './plugins/case-conversion.ts';
+import { registerCsrf } from './plugins/csrf.ts';
+import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { errorBody, registerErrorHandling } from './plugins/errors.ts';
+import { LoginRateLimit } from './plugins/login-rate-limit.ts';
+import { SessionStore } from './repositories/sessions.ts';
+import { loginRoutes } from './routes/v2/auth/login.ts';
+import { meRoutes } from './routes/v2/auth/me.ts';
+import { deviceDataRoutes } from './routes/v2/devices/device-data.ts';
+import { deviceRoutes } from './routes/v2/devices/devices.ts';
+import { registerNetIngest } from './ingest/net-http.ts';
+import { registerSmsWebhooks } from './ingest/sms-webhooks.ts';
+import { lookupRoutes } from './routes/v2/lookups/lookups.ts';
+import { systemNotificationRoutes } from './routes/v2/system-notifications/system-notifications.ts';
+import { whitelabelRoutes } from './routes/v2/whitelabels/whitelabels.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    context: AppContext;
+  }
+}
+
+const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Every area registers its routes here, under /api/v2. */
+const AREAS = [
+  loginRoutes,
+  meRoutes,
+  whitelabelRoutes,
+  lookupRoutes,
+  systemNotificationRoutes,
+  deviceRoutes,
+  deviceDataRoutes,
+];
+
+export async function buildApp(
+  db: Db,
+  config: ServerConfig,
+  options: { logger?: boolean } = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrf-token"]'],
+          },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1_048_576,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  registerSecurityHeaders(app, config.secureCookies);
+  await app.register(cookie);
+  await registerCsrf(app, config.secureCookies);
+  const sessions = new SessionStore(db, {
+    idleMinutes: config.sessionIdleMinutes,
+    maxHours: config.sessionMaxHours,
+  });
+  registerAuth(app, { db, sessions, secureCookies: config.secureCookies });
+  registerCaseConversion(app);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Tank Portal API', version: '2' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  const context: AppContext = {
+    db,
+    config,
+    sessions,
+    loginRateLimit: new LoginRateLimit({
+      maxFailuresPerUsername: config.loginMaxFailuresPerUsername,
+      maxFailuresPerIp: config.loginMaxFailuresPerIp,
+      blockMinutes: config.loginBlockMinutes,
+    }),
+  };
+  await app.register(
+    async (api) => {
+      for (const area of AREAS) area(api.withTypeProvider<ZodTypeProvider>(), context);
+    },
+    { prefix: '/api/v2' },
+  );
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  registerNetIngest(app, db);
+  registerSmsWebhooks(app, db, config.smsWebhookTokens);
+
+  await serveWebApp(app);
+  app.decorate('context', context);
+  return app;
+}
+
+/** The built SPA on the same port: files as they are, every other non-API path gets index.html. */
+async function serveWebApp(app: FastifyInstance) {
+  const hasBuild = existsSync(WEB_DIST);
+  if (hasBuild) await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false });
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
+      return reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
+    }
+    if (!hasBuild)
+      return reply.code(503).type('text/plain').send('The web app is not built: run `npm run build`.');
+    return reply.type('text/html').sendFile('index.html');
+  });
+}

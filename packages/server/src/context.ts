@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { ServerConfig } from './config/env.ts';
+import type { Db } from './db/client.ts';
+import type { LoginRateLimit } from './plugins/login-rate-limit.ts';
+import type { SessionStore } from './repositories/sessions.ts';
+
+/** What route modules need from the process: handed to each area's plugin. */
+export interface AppContext {
+  db: Db;
+  config: ServerConfig;
+  loginRateLimit: LoginRateLimit;
+  sessions: SessionStore;
+}
+
+export type Api = FastifyInstance<any, any, any, any, ZodTypeProvider>;

@@ -1,0 +1,390 @@
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { Role } from '@tankportal/shared/roles';
+import type { NotificationSeverity } from '@tankportal/shared/constants';
+import type {
+  AlarmType,
+  ConfirmationStatus,
+  DevicePermission,
+  DeviceStatus,
+  DeviceType,
+  IdentType,
+  MessageStatus,
+  MessageType,
+  SensorStatus,
+  SensorType,
+  ThresholdSensorMode,
+} from '@tankportal/shared/devices';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export interface LocalisedText {
+  de: string;
+  en: string;
+}
+
+export const whitelabels = pgTable(
+  'whitelabels',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    /** Host names (without port) that select this white-label; the default one answers any other. */
+    hosts: text('hosts')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    isDefault: boolean('is_default').notNull().default(false),
+    title: text('title').notNull(),
+    faviconUrl: text('favicon_url'),
+    theme: jsonb('theme').$type<{ primary: string; secondary: string }>().notNull(),
+    headerImageUrl: text('header_image_url'),
+    registrationUrl: text('registration_url'),
+    announcement: jsonb('announcement').$type<LocalisedText | null>(),
+    oilPriceLinks: jsonb('oil_price_links').$type<{ label: string; url: string }[]>().notNull().default([]),
+    legal: jsonb('legal').$type<{ imprint: LocalisedText; privacy: LocalisedText }>().notNull(),
+    resetDataEnabled: boolean('reset_data_enabled').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('whitelabels_one_default')
+      .on(t.isDefault)
+      .where(sql`${t.isDefault}`),
+  ],
+);
+
+/** Key/value configuration per object (white-label, user, device-user; DESIGN.md [6], [7]). */
+export const whitelabelConfig = pgTable(
+  'whitelabel_config',
+  {
+    whitelabelId: integer('whitelabel_id')
+      .notNull()
+      .references(() => whitelabels.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: jsonb('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.whitelabelId, t.key] })],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    whitelabelId: integer('whitelabel_id').references(() => whitelabels.id),
+    parentUserId: integer('parent_user_id').references((): AnyPgColumn => users.id),
+    username: text('username').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').$type<Role>().notNull(),
+    status: text('status').$type<'ok' | 'locked' | 'deleted'>().notNull().default('ok'),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    company: text('company'),
+    comment: text('comment'),
+    /** Bearer token for integrations; stored as a SHA-256 hash, shown once to a master. */
+    authTokenHash: text('auth_token_hash'),
+    contact: jsonb('contact').$type<Record<string, string | null>>(),
+    address: jsonb('address').$type<Record<string, string | null>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower').on(sql`lower(${t.username})`),
+    uniqueIndex('users_auth_token_hash').on(t.authTokenHash),
+    index('users_parent').on(t.parentUserId),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the cookie value: a database leak does not hand out live sessions. */
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    impersonatedUserId: integer('impersonated_user_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('sessions_user').on(t.userId)],
+);
+
+export const loginHistory = pgTable(
+  'login_history',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    loggedInAt: timestamp('logged_in_at', { withTimezone: true }).notNull().defaultNow(),
+    ipAddress: text('ip_address').notNull(),
+    whitelabel: text('whitelabel').notNull(),
+    result: text('result').$type<'success' | 'invalidCredentials' | 'locked' | 'rateLimited'>().notNull(),
+  },
+  (t) => [index('login_history_user_time').on(t.userId, t.loggedInAt)],
+);
+
+export const systemNotifications = pgTable('system_notifications', {
+  id: serial('id').primaryKey(),
+  message: text('message').notNull(),
+  severity: text('severity').$type<NotificationSeverity>().notNull().default('info'),
+  createdAt: createdAt(),
+});
+
+export const smsGateways = pgTable('sms_gateways', {
+  id: serial('id').primaryKey(),
+  label: text('label').notNull(),
+  provider: text('provider').$type<'lionel' | '1nce'>().notNull(),
+  owner: text('owner').notNull(),
+  country: text('country').notNull(),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Devices (devices-area §3). Every hot query is keyed by device or sensor, so a PostgreSQL
+// deployment can partition measurements by time or distribute everything by device (Citus).
+
+export const devices = pgTable(
+  'devices',
+  {
+    id: serial('id').primaryKey(),
+    type: text('type').$type<DeviceType>().notNull(),
+    identType: text('ident_type').$type<IdentType>().notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull().default(''),
+    project: text('project'),
+    street: text('street'),
+    streetNumber: text('street_number'),
+    postalCode: text('postal_code'),
+    city: text('city'),
+    countryCode: text('country_code').notNull().default('DE'),
+    status: text('status').$type<DeviceStatus>().notNull().default('ok'),
+    active: boolean('active').notNull().default(true),
+    lastReportedAt: timestamp('last_reported_at', { withTimezone: true }),
+    locationLat: doublePrecision('location_lat'),
+    locationLng: doublePrecision('location_lng'),
+    locationUpdatedAt: timestamp('location_updated_at', { withTimezone: true }),
+    thresholdStatus: text('threshold_status').$type<'ok' | 'below' | 'above'>().notNull().default('ok'),
+    thresholdSensor: text('threshold_sensor').$type<ThresholdSensorMode>().notNull().default('first'),
+    thresholdConfirmationStatus: text('threshold_confirmation_status').$type<ConfirmationStatus>(),
+    valueInterval: integer('value_interval').notNull().default(5),
+    timeInterval: integer('time_interval').notNull().default(86_400),
+    thresholdInterval: integer('threshold_interval').notNull().default(86_400),
+    fillingRecognitionInterval: integer('filling_recognition_interval').notNull().default(10),
+    capabilities: text('capabilities')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    comment: text('comment'),
+    masterComment: text('master_comment'),
+    cellNumber: text('cell_number'),
+    iccid: text('iccid'),
+    thingName: text('thing_name'),
+    identCode: text('ident_code'),
+    /** Devices authenticate with their ident plus this secret (net: in the report, MQTT: as password); stored hashed. */
+    secretHash: text('secret_hash'),
+    host: text('host'),
+    port: integer('port'),
+    firmwareVersion: text('firmware_version'),
+    hardwareVersion: text('hardware_version'),
+    simCreditQty: doublePrecision('sim_credit_qty'),
+    simCreditCurrency: text('sim_credit_currency'),
+    batteryCharge: integer('battery_charge'),
+    publicUrlAccessEnabled: boolean('public_url_access_enabled').notNull().default(false),
+    /** Unguessable token of the public status page. */
+    publicUrlToken: text('public_url_token'),
+    smsHeader: text('sms_header'),
+    forceSms: boolean('force_sms').notNull().default(false),
+    watchdogEnabled: boolean('watchdog_enabled').notNull().default(false),
+    inboundGatewayId: integer('inbound_gateway_id').references(() => smsGateways.id),
+    outboundGatewayId: integer('outbound_gateway_id').references(() => smsGateways.id),
+    simCreditorId: text('sim_creditor_id'),
+    simProvider: text('sim_provider'),
+    simType: text('sim_type').$type<'contract' | 'prepaid'>(),
+    debtorIdent: text('debtor_ident'),
+    orderNumber: text('order_number'),
+    recipientAddress: text('recipient_address'),
+    /** IoT / LX-IoT settings (iotVersion, send times, intervals, alarm texts ...): one document. */
+    iotConfig: jsonb('iot_config').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('devices_user').on(t.userId),
+    uniqueIndex('devices_cell_number').on(t.cellNumber),
+    uniqueIndex('devices_iccid').on(t.iccid),
+    uniqueIndex('devices_thing_name').on(t.thingName),
+    uniqueIndex('devices_ident_code').on(t.identCode),
+    uniqueIndex('devices_public_url_token').on(t.publicUrlToken),
+  ],
+);
+
+export const sensors = pgTable(
+  'sensors',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    sequence: integer('sequence').notNull(),
+    name: text('name').notNull().default(''),
+    type: text('type').$type<SensorType>().notNull(),
+    subType: text('sub_type').$type<'tank' | 'silo' | 'counter'>().notNull(),
+    contentType: text('content_type'),
+    capacity: integer('capacity'),
+    unit: text('unit').notNull().default('l'),
+    status: text('status').$type<SensorStatus>().notNull().default('ok'),
+    isConnected: boolean('is_connected').notNull().default(true),
+    value: doublePrecision('value'),
+    pct: doublePrecision('pct'),
+    netPct: doublePrecision('net_pct'),
+    netFreeSpace: doublePrecision('net_free_space'),
+    temperatureValue: doublePrecision('temperature_value'),
+    temperatureUnit: text('temperature_unit').notNull().default('c'),
+    temperatureLimitType: text('temperature_limit_type').$type<'above' | 'below'>(),
+    temperatureLimitValue: integer('temperature_limit_value'),
+    measuringRange: integer('measuring_range'),
+    contentDensity: integer('content_density'),
+    fillLimit: integer('fill_limit'),
+    fillHeight: integer('fill_height'),
+    fillHeightMm: integer('fill_height_mm'),
+    groundClearance: integer('ground_clearance'),
+    geometry: integer('geometry'),
+    threshold: integer('threshold'),
+    lastMeasuredAt: timestamp('last_measured_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('sensors_device_sequence').on(t.deviceId, t.sequence)],
+);
+
+/**
+ * Process rows. The primary key (sensor, time) is the idempotency key: a redelivered measurement
+ * is `ON CONFLICT DO NOTHING` (DESIGN.md §7). Hidden rows stay for the audit, out of every curve.
+ */
+export const measurements = pgTable(
+  'measurements',
+  {
+    sensorId: integer('sensor_id')
+      .notNull()
+      .references(() => sensors.id, { onDelete: 'cascade' }),
+    measuredAt: timestamp('measured_at', { withTimezone: true }).notNull(),
+    value: doublePrecision('value'),
+    percent: doublePrecision('percent'),
+    temperature: doublePrecision('temperature'),
+    hidden: boolean('hidden').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.sensorId, t.measuredAt] })],
+);
+
+export const monthlyConsumption = pgTable(
+  'monthly_consumption',
+  {
+    sensorId: integer('sensor_id')
+      .notNull()
+      .references(() => sensors.id, { onDelete: 'cascade' }),
+    year: integer('year').notNull(),
+    month: integer('month').notNull(),
+    consumption: doublePrecision('consumption').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sensorId, t.year, t.month] })],
+);
+
+export const alarms = pgTable(
+  'alarms',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    sensorId: integer('sensor_id').references(() => sensors.id, { onDelete: 'cascade' }),
+    scope: text('scope').$type<'sensor' | 'alarm_in' | 'generic'>().notNull(),
+    sequence: integer('sequence'),
+    type: text('type').$type<AlarmType>().notNull(),
+    value: text('value'),
+    severity: text('severity').$type<'fatal' | 'notice' | 'unknown'>().notNull().default('unknown'),
+    confirmationStatus: text('confirmation_status').$type<ConfirmationStatus>(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull().defaultNow(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('alarms_device_open')
+      .on(t.deviceId)
+      .where(sql`${t.closedAt} IS NULL`),
+  ],
+);
+
+/** Per-user rights on a device (an ace); owners and admins above them need none. */
+export const deviceAces = pgTable(
+  'device_aces',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    permissions: text('permissions').array().$type<DevicePermission[]>().notNull(),
+  },
+  (t) => [
+    uniqueIndex('device_aces_device_user').on(t.deviceId, t.userId),
+    index('device_aces_user').on(t.userId),
+  ],
+);
+
+/** Senders the system heard from but does not know: net ident codes, IoT thing names, ICCIDs. */
+export const unassignedDevices = pgTable(
+  'unassigned_devices',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').$type<'net' | 'iot' | 'lx_iot'>().notNull(),
+    ident: text('ident').notNull(),
+    host: text('host'),
+    lastReportedAt: timestamp('last_reported_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('unassigned_devices_kind_ident').on(t.kind, t.ident)],
+);
+
+/** The device side's log: every inbound and outbound exchange (DESIGN.md §4). */
+export const messages = pgTable(
+  'messages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    deviceId: integer('device_id').references(() => devices.id, { onDelete: 'cascade' }),
+    type: text('type').$type<MessageType>().notNull(),
+    direction: text('direction').$type<'in' | 'out'>().notNull(),
+    mode: text('mode').$type<'systemToDevice' | 'deviceToSystem' | 'systemToExternal'>().notNull(),
+    status: text('status').$type<MessageStatus>().notNull(),
+    indication: text('indication'),
+    content: text('content').notNull(),
+    fromIdent: text('from_ident'),
+    toIdent: text('to_ident'),
+    fromType: text('from_type'),
+    toType: text('to_type'),
+    gatewayId: integer('gateway_id').references(() => smsGateways.id),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Why parsing failed, what the gateway answered ... */
+    report: text('report'),
+    /** Sender's message id: a redelivered message is recognised and stored once. */
+    dedupKey: text('dedup_key'),
+    createdAt: createdAt(),
+    receivedAt: timestamp('received_at', { withTimezone: true }),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('messages_device_created').on(t.deviceId, t.createdAt),
+    index('messages_created').on(t.createdAt),
+    uniqueIndex('messages_dedup').on(t.type, t.dedupKey),
+  ],
+);

@@ -1,0 +1,76 @@
+import { createServer, type Server } from 'node:net';
+import { Aedes } from 'aedes';
+import { eq, or } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { devices } from '../db/schema.ts';
+import { secretMatches } from './net-http.ts';
+import { handleMqttReport } from './mqtt-report.ts';
+import { commandTopic, MQTT_KINDS, parseReportTopic } from './mqtt-topics.ts';
+
+export interface EmbeddedBroker {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The embedded MQTT broker of the zero-setup start. Aedes acknowledges a QoS 1 publish before its
+ * subscribers run (DESIGN.md §7), so reports are ingested in `authorizePublish`, which Aedes awaits
+ * before the PUBACK: a report is acknowledged only once it is committed.
+ *
+ * A device connects with client id = thing name / ICCID; a known device must give its secret as
+ * password; an unknown one may connect so that it shows up as unassigned. It may publish only its
+ * own report topic and subscribe only to its own command topic.
+ */
+export async function startEmbeddedBroker(
+  db: Db,
+  port: number,
+  host = '0.0.0.0',
+  log: (message: string) => void = () => {},
+): Promise<EmbeddedBroker> {
+  const broker = await Aedes.createBroker();
+
+  broker.authenticate = (client, _username, password, callback) => {
+    db.select({ secretHash: devices.secretHash })
+      .from(devices)
+      .where(or(eq(devices.thingName, client.id), eq(devices.iccid, client.id)))
+      .limit(1)
+      .then(
+        ([known]) => callback(null, !known || secretMatches(known.secretHash, password?.toString() ?? '')),
+        // 3 = server unavailable: the device connects again later.
+        (error: Error) => callback(Object.assign(error, { returnCode: 3 as const }), false),
+      );
+  };
+
+  broker.authorizePublish = (client, packet, callback) => {
+    const topic = parseReportTopic(packet.topic);
+    if (!client || !topic || topic.ident !== client.id) return callback(new Error('not allowed'));
+    handleMqttReport(db, topic, packet.payload as Buffer).then(
+      () => callback(null),
+      (error) => {
+        log(`MQTT report of ${client.id} not stored: ${(error as Error).message}`);
+        callback(error as Error);
+      },
+    );
+  };
+
+  broker.authorizeSubscribe = (client, subscription, callback) => {
+    const own = Object.values(MQTT_KINDS).some(
+      (kind) => subscription.topic === commandTopic(kind, client?.id ?? ''),
+    );
+    callback(own ? null : new Error('not allowed'), own ? subscription : null);
+  };
+
+  const server: Server = createServer(broker.handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        broker.close(() => server.close(() => resolve()));
+      }),
+  };
+}

@@ -1,0 +1,41 @@
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { devices } from '../db/schema.ts';
+import { logParsingFailed, parseReport, recordUnassigned, storeReport, type Sender } from './store-report.ts';
+import type { ReportTopic } from './mqtt-topics.ts';
+
+export type MqttOutcome = 'processed' | 'duplicate' | 'parsing_failed' | 'unassigned';
+
+/**
+ * Handles one report published over MQTT, whichever broker delivered it. Resolves once the result
+ * is committed; the caller acknowledges the publish only then (at-least-once, idempotent store).
+ * Errors of the database reject, and the publish stays unacknowledged so that it comes again.
+ */
+export async function handleMqttReport(db: Db, topic: ReportTopic, payload: Buffer): Promise<MqttOutcome> {
+  const sender: Sender =
+    topic.kind === 'iot'
+      ? { type: 'iot', identType: 'thing_name', ident: topic.ident }
+      : { type: 'lx_iot', identType: 'iccid', ident: topic.ident };
+  const identColumn = topic.kind === 'iot' ? devices.thingName : devices.iccid;
+  const [device] = await db
+    .select({ id: devices.id, type: devices.type })
+    .from(devices)
+    .where(eq(identColumn, topic.ident))
+    .limit(1);
+  if (!device || device.type !== topic.kind) {
+    await recordUnassigned(db, topic.kind, topic.ident, null);
+    return 'unassigned';
+  }
+  const content = payload.toString('utf8');
+  let body: unknown;
+  try {
+    body = JSON.parse(content);
+  } catch {
+    await logParsingFailed(db, sender, content, [{ path: '', code: 'invalid', args: {} }]);
+    return 'parsing_failed';
+  }
+  const parsed = await parseReport(db, sender, body, content);
+  if (!parsed.ok) return 'parsing_failed';
+  const result = await storeReport(db, device.id, sender, parsed.report, content);
+  return result.duplicate ? 'duplicate' : 'processed';
+}

@@ -1,0 +1,122 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { toFieldError } from '@tankportal/shared/field-errors';
+import type { Db } from '../db/client.ts';
+import { devices, messages } from '../db/schema.ts';
+import { errorBody } from '../plugins/errors.ts';
+import { logParsingFailed, parseReport, storeReport, type Sender } from './store-report.ts';
+import { parseMeasurementSms, SmsFormatError } from '@tankportal/shared/protocols/sms';
+
+/** An inbound SMS as each gateway's webhook delivers it, reduced to what ingest needs. */
+interface InboundSms {
+  sender: Sender;
+  text: string;
+}
+
+interface GatewayWebhook {
+  path: string;
+  body: z.ZodType;
+  toSms(body: any): InboundSms;
+}
+
+// Lionel posts the sender's number; 1NCE the ICCID of the sending SIM (docs/protocols.md).
+const WEBHOOKS: Record<'lionel' | '1nce', GatewayWebhook> = {
+  lionel: {
+    path: '/ingest/sms/lionel',
+    body: z.object({
+      messageId: z.string().min(1),
+      from: z.string().regex(/^\+?\d{6,16}$/),
+      to: z.string().optional(),
+      text: z.string().max(1600),
+    }),
+    toSms: (body: { from: string; text: string }) => ({
+      sender: {
+        type: 'sms',
+        identType: 'cell_number',
+        ident: body.from.startsWith('+') ? body.from : `+${body.from}`,
+      },
+      text: body.text,
+    }),
+  },
+  '1nce': {
+    path: '/ingest/sms/1nce',
+    body: z.object({
+      id: z.union([z.string(), z.number()]),
+      iccid: z.string().regex(/^\d{18,22}$/),
+      msisdn: z.string().optional(),
+      payload: z.string().max(1600),
+    }),
+    toSms: (body: { iccid: string; payload: string }) => ({
+      sender: { type: 'sms', identType: 'iccid', ident: body.iccid },
+      text: body.payload,
+    }),
+  },
+};
+
+function tokenMatches(expected: string, given: string | string[] | undefined): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Inbound SMS webhooks of the gateways. Each gateway authenticates with its token in the
+ * `x-webhook-token` header; a gateway without a configured token is switched off (503).
+ */
+export function registerSmsWebhooks(
+  app: FastifyInstance,
+  db: Db,
+  tokens: { lionel?: string; '1nce'?: string },
+) {
+  for (const [gateway, webhook] of Object.entries(WEBHOOKS) as [keyof typeof WEBHOOKS, GatewayWebhook][]) {
+    app.post(webhook.path, { bodyLimit: 16_384 }, async (request: FastifyRequest, reply: FastifyReply) => {
+      const token = tokens[gateway];
+      if (!token) return reply.code(503).send(errorBody(503, `The ${gateway} webhook is not configured`));
+      if (!tokenMatches(token, request.headers['x-webhook-token']))
+        return reply.code(401).send(errorBody(401, 'Wrong webhook token'));
+      const body = webhook.body.safeParse(request.body);
+      if (!body.success)
+        return reply.code(400).send(errorBody(400, 'Malformed webhook', body.error.issues.map(toFieldError)));
+      const { sender, text } = webhook.toSms(body.data);
+
+      const identColumn = sender.identType === 'iccid' ? devices.iccid : devices.cellNumber;
+      const [device] = await db
+        .select({ id: devices.id })
+        .from(devices)
+        .where(and(eq(identColumn, sender.ident), eq(devices.type, 'sms')))
+        .limit(1);
+      if (!device) {
+        await db.insert(messages).values({
+          type: 'sms',
+          direction: 'in',
+          mode: 'deviceToSystem',
+          status: 'unknown',
+          content: text,
+          fromIdent: sender.ident,
+          fromType: sender.identType,
+          receivedAt: new Date(),
+        });
+        return reply.code(200).send({ status: 'unknown_sender' });
+      }
+      let report: unknown;
+      try {
+        report = parseMeasurementSms(text);
+      } catch (error) {
+        if (!(error instanceof SmsFormatError)) throw error;
+        await logParsingFailed(db, sender, text, [
+          { path: 'text', code: 'invalid', args: { reason: error.message } },
+        ]);
+        return reply.code(422).send(errorBody(422, `Unreadable SMS: ${error.message}`));
+      }
+      const parsed = await parseReport(db, sender, report, text);
+      if (!parsed.ok) return reply.code(422).send(errorBody(422, 'Unreadable SMS', parsed.fieldErrors));
+      const result = await storeReport(db, device.id, sender, parsed.report, text);
+      return reply
+        .code(200)
+        .send({ status: result.duplicate ? 'duplicate' : 'processed', stored: result.stored });
+    });
+  }
+}

@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { readConfig, type ServerConfig } from '../config/env.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+import { ensureBaseData } from '../seed/base-data.ts';
+import { DEMO_PASSWORD, ensureDemoData } from '../seed/demo-data.ts';
+import { ensureDemoFleet } from '../seed/demo-fleet.ts';
+import { startEmbeddedBroker } from '../ingest/mqtt-embedded.ts';
+import { subscribeExternalBroker } from '../ingest/mqtt-external.ts';
+
+export interface Started {
+  app: FastifyInstance;
+  database: Database;
+  config: ServerConfig;
+  mqtt: { close(): Promise<void> };
+}
+
+function portInUse(error: unknown, variable: string, port: number): never {
+  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+    console.error(`Port ${port} is already in use: set ${variable} to a free port.`);
+    process.exit(1);
+  }
+  throw error;
+}
+
+/** Opens the database (migrating it), seeds what is missing, and serves API and web app. */
+export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Started> {
+  const config = readConfig(env);
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  await ensureBaseData(database.db);
+  const created = config.demoData ? await ensureDemoData(database.db) : [];
+  const fleet = config.demoData ? await ensureDemoFleet(database.db) : 0;
+  const app = await buildApp(database.db, config);
+  await app.context.sessions.purge();
+  await app
+    .listen({ port: config.port, host: config.host })
+    .catch((error) => portInUse(error, 'PORT', config.port));
+  const log = (message: string) => app.log.warn(message);
+  const mqtt = config.mqttUrl
+    ? await subscribeExternalBroker(database.db, {
+        url: config.mqttUrl,
+        clientId: config.mqttClientId,
+        shareGroup: config.mqttShareGroup,
+        log,
+      })
+    : await startEmbeddedBroker(database.db, config.mqttPort, config.host, log).catch((error) =>
+        portInUse(error, 'MQTT_PORT', config.mqttPort),
+      );
+  app.log.info(
+    config.mqttUrl
+      ? `MQTT: subscribed to ${new URL(config.mqttUrl).host}`
+      : `MQTT: embedded broker on port ${config.mqttPort}`,
+  );
+  const where = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
+  app.log.info(`Tank Portal on http://localhost:${config.port} (${where})`);
+  if (fleet > 0) app.log.info(`Demo fleet created: ${fleet} devices with two years of measurements`);
+  if (created.length > 0)
+    app.log.info(`Demo accounts created: ${created.join(', ')} (password "${DEMO_PASSWORD}")`);
+  return { app, database, config, mqtt };
+}
+
+export function stopOnSignals({ app, database, mqtt }: Started) {
+  const stop = async () => {
+    await mqtt.close();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

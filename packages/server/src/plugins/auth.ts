@@ -1,0 +1,75 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import { hashToken } from '../policies/tokens.ts';
+import type { UserRow } from '../repositories/users.ts';
+import type { SessionStore } from '../repositories/sessions.ts';
+
+export const SESSION_COOKIE = 'tp_session';
+/** lastSeenAt is written at most this often: a read-heavy API must not write on every call. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface Actor {
+  /** The identity the request acts as (the impersonated user while impersonating). */
+  user: UserRow;
+  /** The identity that signed in. */
+  realUser: UserRow;
+  sessionId: string | null;
+  via: 'session' | 'token';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+}
+
+export interface AuthOptions {
+  db: Db;
+  sessions: SessionStore;
+  secureCookies: boolean;
+}
+
+export function sessionCookieOptions(secure: boolean) {
+  return { path: '/', httpOnly: true, sameSite: 'strict' as const, secure };
+}
+
+export function registerAuth(app: FastifyInstance, { db, sessions, secureCookies }: AuthOptions) {
+  app.decorateRequest('actor', null);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.url.startsWith('/api/')) return;
+    const token = bearerToken(request);
+    if (token !== undefined) {
+      // An API token stands for itself: the cookie is ignored when a bearer token is sent.
+      const [user] = await db
+        .select()
+        .from(users)
+        .where(eq(users.authTokenHash, hashToken(token)))
+        .limit(1);
+      if (user && user.status === 'ok')
+        request.actor = { user, realUser: user, sessionId: null, via: 'token' };
+      return;
+    }
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (!cookie) return;
+    const session = await sessions.resolve(cookie);
+    if (!session) {
+      reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(secureCookies));
+      return;
+    }
+    request.actor = {
+      user: session.impersonated ?? session.user,
+      realUser: session.user,
+      sessionId: session.id,
+      via: 'session',
+    };
+    if (Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await sessions.touch(session);
+  });
+}

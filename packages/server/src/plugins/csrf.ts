@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import csrfProtection from '@fastify/csrf-protection';
+import { LRUCache } from 'lru-cache';
+import { CSRF_HEADER } from '@tankportal/shared/constants';
+import { bearerToken } from './auth.ts';
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const SECRET_COOKIE = 'tp_csrf';
+
+/**
+ * Anti-forgery token: the secret lives in an httpOnly cookie, the token derived from it travels in
+ * the `x-csrf-token` response header of every API answer and must come back in the same request
+ * header on every state change. Bearer-token calls carry no ambient credential and need none.
+ */
+export async function registerCsrf(app: FastifyInstance, secureCookies: boolean) {
+  await app.register(csrfProtection, {
+    cookieKey: SECRET_COOKIE,
+    cookieOpts: { path: '/', httpOnly: true, sameSite: 'strict', secure: secureCookies },
+    getToken: (request) => request.headers[CSRF_HEADER] as string | undefined,
+  });
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (
+      !request.url.startsWith('/api/') ||
+      !STATE_CHANGING.has(request.method) ||
+      bearerToken(request) !== undefined
+    ) {
+      return done();
+    }
+    app.csrfProtection(request, reply, done);
+  });
+
+  // A token stays valid as long as its secret: one token per secret spares a hash on every answer.
+  const tokenOfSecret = new LRUCache<string, string>({ max: 50_000 });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && bearerToken(request) === undefined) {
+      const secret = request.cookies[SECRET_COOKIE];
+      let token = secret ? tokenOfSecret.get(secret) : undefined;
+      if (!token) {
+        token = reply.generateCsrf();
+        if (secret) tokenOfSecret.set(secret, token);
+      }
+      reply.header(CSRF_HEADER, token);
+      reply.header('access-control-expose-headers', CSRF_HEADER);
+    }
+    return payload;
+  });
+}

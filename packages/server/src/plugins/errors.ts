@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { STATUS_CODES } from 'node:http';
+import type { ErrorBody, FieldError } from '@tankportal/shared/field-errors';
+import { toFieldError } from '@tankportal/shared/field-errors';
+
+/** A 4xx answer in the one error shape; thrown by handlers, rendered by the error handler. */
+export class HttpError extends Error {
+  readonly statusCode: number;
+  readonly fieldErrors: FieldError[];
+  readonly headers: Record<string, string>;
+  constructor(statusCode: number, message: string, fieldErrors: FieldError[] = [], headers = {}) {
+    super(message);
+    this.statusCode = statusCode;
+    this.fieldErrors = fieldErrors;
+    this.headers = headers;
+  }
+}
+
+export const notFound = () => new HttpError(404, 'Not Found');
+export const forbidden = () => new HttpError(403, 'Forbidden');
+export const unauthorized = () => new HttpError(401, 'Unauthorized');
+export const invalidFields = (fieldErrors: FieldError[]) => new HttpError(400, 'Invalid input', fieldErrors);
+
+export function errorBody(statusCode: number, message: string, fieldErrors: FieldError[] = []): ErrorBody {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, fieldErrors };
+}
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send(errorBody(error.statusCode, error.message, error.fieldErrors));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fieldErrors = error.validation.map((v) =>
+        toFieldError({
+          ...v.params,
+          code: v.keyword,
+          message: v.message ?? '',
+          path: v.instancePath.split('/').filter(Boolean),
+        }),
+      );
+      return reply.code(400).send(errorBody(400, 'Invalid input', fieldErrors));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own 4xx (rate limit, body too large, bad JSON) may carry headers such as Retry-After.
+      const { headers } = error as FastifyError & { headers?: Record<string, string> };
+      if (headers) reply.headers(headers);
+      return reply.code(status).send(errorBody(status, error.message));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(errorBody(500, 'Internal Server Error'));
+  });
+}

@@ -1,0 +1,29 @@
+import type { Role } from '@tankportal/shared/roles';
+import { hasRole, roleRank } from '@tankportal/shared/roles';
+import { forbidden, unauthorized } from '../plugins/errors.ts';
+import type { Actor } from '../plugins/auth.ts';
+
+/** Throws 401 without an actor and 403 below the minimum role; returns the actor otherwise. */
+export function requireRole(actor: Actor | null, minimum: Role): Actor {
+  if (!actor) throw unauthorized();
+  if (!hasRole(actor.user.role, minimum)) throw forbidden();
+  return actor;
+}
+
+/** portal-area §6 / issue: master and admin may act as a user below them (admins: own subtree). */
+export function mayImpersonate(
+  real: { role: Role; id: number },
+  target: { role: Role; id: number },
+  targetIsInSubtreeOfReal: boolean,
+): boolean {
+  if (real.id === target.id || roleRank(target.role) >= roleRank(real.role)) return false;
+  if (hasRole(real.role, 'ROLE_MASTER')) return true;
+  return hasRole(real.role, 'ROLE_ADMIN') && targetIsInSubtreeOfReal;
+}
+
+/** Route preHandler: the request needs a signed-in actor of at least `minimum`. */
+export function minimumRole(minimum: Role) {
+  return async (request: { actor: Actor | null }) => {
+    requireRole(request.actor, minimum);
+  };
+}

@@ -1,0 +1,109 @@
+import type { DeviceDetail, DeviceSummary } from '@tankportal/shared/schemas/devices';
+import type { DevicePermissions } from '../policies/device-access.ts';
+import type { AlarmRow, DeviceRow, OwnerRow, SensorRow } from '../repositories/devices.ts';
+import { displayName } from './current-user.ts';
+
+/** The ident a device reports with, by its ident type. */
+export function identOf(device: DeviceRow): string | null {
+  switch (device.identType) {
+    case 'iccid':
+      return device.iccid;
+    case 'cell_number':
+      return device.cellNumber;
+    case 'net_ident_code':
+      return device.identCode;
+    case 'thing_name':
+      return device.thingName;
+  }
+}
+
+export function presentSensor(sensor: SensorRow) {
+  const { deviceId: _deviceId, ...fields } = sensor;
+  return fields;
+}
+
+export function presentDeviceSummary(
+  device: DeviceRow,
+  owner: OwnerRow,
+  sensors: SensorRow[],
+  access: DevicePermissions,
+): DeviceSummary {
+  return {
+    id: device.id,
+    type: device.type,
+    ident: identOf(device),
+    identType: device.identType,
+    name: device.name,
+    project: device.project,
+    address: {
+      street: device.street,
+      streetNumber: device.streetNumber,
+      postalCode: device.postalCode,
+      city: device.city,
+      countryCode: device.countryCode,
+    },
+    user: { id: owner.id, username: owner.username, name: displayName(owner) },
+    status: device.status,
+    active: device.active,
+    lastReportedAt: device.lastReportedAt,
+    simCreditQty: device.simCreditQty,
+    simCreditCurrency: device.simCreditCurrency,
+    location:
+      device.locationLat !== null && device.locationLng !== null
+        ? { lat: device.locationLat, lng: device.locationLng, updatedAt: device.locationUpdatedAt }
+        : null,
+    permissions: access.permissions,
+    sensors: sensors.map(presentSensor),
+  };
+}
+
+export function presentDeviceDetail(
+  device: DeviceRow,
+  owner: OwnerRow,
+  sensors: SensorRow[],
+  alarms: AlarmRow[],
+  access: DevicePermissions,
+  showMasterFields: boolean,
+): DeviceDetail {
+  return {
+    ...presentDeviceSummary(device, owner, sensors, access),
+    userPermissions: access.ace ? { aceId: access.ace.id, permissions: access.ace.permissions } : null,
+    alarms: alarms.map(({ deviceId: _d, sensorId: _s, closedAt: _c, ...alarm }) => alarm),
+    thresholdStatus: device.thresholdStatus,
+    thresholdSensor: device.thresholdSensor,
+    thresholdConfirmationStatus: device.thresholdConfirmationStatus,
+    valueInterval: device.valueInterval,
+    timeInterval: device.timeInterval,
+    thresholdInterval: device.thresholdInterval,
+    fillingRecognitionInterval: device.fillingRecognitionInterval,
+    capabilities: device.capabilities,
+    comment: device.comment,
+    masterComment: showMasterFields ? device.masterComment : null,
+    cellNumber: device.cellNumber,
+    iccid: device.iccid,
+    thingName: device.thingName,
+    identCode: device.identCode,
+    host: device.host,
+    port: device.port,
+    firmwareVersion: device.firmwareVersion,
+    hardwareVersion: device.hardwareVersion,
+    batteryCharge: device.batteryCharge,
+    publicUrlAccessEnabled: device.publicUrlAccessEnabled,
+    publicUrl:
+      device.publicUrlAccessEnabled && device.publicUrlToken
+        ? `/public/devices/${device.publicUrlToken}`
+        : null,
+    smsHeader: device.smsHeader,
+    forceSms: device.forceSms,
+    watchdogEnabled: device.watchdogEnabled,
+    inboundGatewayId: device.inboundGatewayId,
+    outboundGatewayId: device.outboundGatewayId,
+    simCreditorId: showMasterFields ? device.simCreditorId : null,
+    simProvider: device.simProvider,
+    simType: device.simType,
+    debtor: showMasterFields && device.debtorIdent ? { ident: device.debtorIdent } : null,
+    orderNumber: device.orderNumber,
+    recipientAddress: device.recipientAddress,
+    iotConfig: device.iotConfig,
+  };
+}

@@ -1,0 +1,127 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { DeviceListQuery } from '@tankportal/shared/schemas/devices';
+import type { Db } from '../db/client.ts';
+import { alarms, devices, sensors, users } from '../db/schema.ts';
+import { deviceVisibleTo } from '../policies/device-access.ts';
+import type { UserRow } from './users.ts';
+
+export type DeviceRow = typeof devices.$inferSelect;
+export type SensorRow = typeof sensors.$inferSelect;
+export type AlarmRow = typeof alarms.$inferSelect;
+export type OwnerRow = Pick<UserRow, 'id' | 'username' | 'firstName' | 'lastName'>;
+
+const owner = {
+  id: users.id,
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+
+const SORT_COLUMNS = {
+  id: devices.id,
+  username: users.username,
+  name: devices.name,
+  project: devices.project,
+  countryCode: devices.countryCode,
+  postalCode: devices.postalCode,
+  city: devices.city,
+  street: devices.street,
+  lastReportedAt: devices.lastReportedAt,
+  simCredit: devices.simCreditQty,
+  status: devices.status,
+} as const;
+
+/** Every filter of the list except paging and the location filter (the map count ignores it). */
+function listConditions(actor: UserRow, query: DeviceListQuery): SQL[] {
+  const conditions: SQL[] = [deviceVisibleTo(actor, query.permission)];
+  if (query.type) conditions.push(inArray(devices.type, query.type));
+  if (query.userId) conditions.push(eq(devices.userId, query.userId));
+  if (query.notReportedSince !== undefined) {
+    const since = new Date(Date.now() - query.notReportedSince * 1000);
+    conditions.push(or(isNull(devices.lastReportedAt), lt(devices.lastReportedAt, since))!);
+  }
+  const term = query.searchTerm;
+  if (term) {
+    const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const text = sql`concat_ws(' ', ${devices.name}, ${devices.project}, ${devices.street}, ${devices.postalCode},
+      ${devices.city}, ${devices.cellNumber}, ${devices.iccid}, ${devices.thingName}, ${devices.identCode}, ${users.username})`;
+    const matches = [sql`${text} ILIKE ${like}`];
+    if (/^\d{1,9}$/.test(term)) matches.push(eq(devices.id, Number(term)));
+    conditions.push(or(...matches)!);
+  }
+  return conditions;
+}
+
+function ordering(query: DeviceListQuery): SQL[] {
+  const [key, direction] = query.sort.split(':') as [keyof typeof SORT_COLUMNS, 'asc' | 'desc'];
+  const by = direction === 'desc' ? desc : asc;
+  const order = [by(SORT_COLUMNS[key]), asc(devices.id)];
+  return query.grouped ? [asc(users.username), ...order] : order;
+}
+
+/** One page of the devices the actor may see, with the totals the list's headers report. */
+export async function listDevices(db: Db, actor: UserRow, query: DeviceListQuery) {
+  const conditions = listConditions(actor, query);
+  const located = and(isNotNull(devices.locationLat), isNotNull(devices.locationLng))!;
+  const [totals] = await db
+    .select({
+      total: sql<number>`count(*) FILTER (WHERE ${query.locationEnabledOnly ? located : sql`true`})`.mapWith(
+        Number,
+      ),
+      locationEnabled: sql<number>`count(*) FILTER (WHERE ${located})`.mapWith(Number),
+    })
+    .from(devices)
+    .innerJoin(users, eq(users.id, devices.userId))
+    .where(and(...conditions));
+  const rows = await db
+    .select({ device: devices, owner })
+    .from(devices)
+    .innerJoin(users, eq(users.id, devices.userId))
+    .where(and(...conditions, query.locationEnabledOnly ? located : undefined))
+    .orderBy(...ordering(query))
+    .limit(query.perPage)
+    .offset((query.page - 1) * query.perPage);
+  return { rows, total: totals.total, locationEnabled: totals.locationEnabled };
+}
+
+/** The ids of every device matching the list filters, in list order. */
+export async function listDeviceIds(db: Db, actor: UserRow, query: DeviceListQuery): Promise<number[]> {
+  const rows = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .innerJoin(users, eq(users.id, devices.userId))
+    .where(and(...listConditions(actor, query)))
+    .orderBy(...ordering(query));
+  return rows.map((row) => row.id);
+}
+
+/** A device the actor may see, or undefined (the caller answers 404 either way). */
+export async function findVisibleDevice(db: Db, actor: UserRow, id: number) {
+  const [row] = await db
+    .select({ device: devices, owner })
+    .from(devices)
+    .innerJoin(users, eq(users.id, devices.userId))
+    .where(and(eq(devices.id, id), deviceVisibleTo(actor)))
+    .limit(1);
+  return row;
+}
+
+export async function sensorsOfDevices(db: Db, deviceIds: number[]): Promise<Map<number, SensorRow[]>> {
+  const bySequence = new Map<number, SensorRow[]>();
+  if (deviceIds.length === 0) return bySequence;
+  const rows = await db
+    .select()
+    .from(sensors)
+    .where(inArray(sensors.deviceId, deviceIds))
+    .orderBy(asc(sensors.deviceId), asc(sensors.sequence));
+  for (const row of rows) bySequence.set(row.deviceId, [...(bySequence.get(row.deviceId) ?? []), row]);
+  return bySequence;
+}
+
+export async function openAlarmsOf(db: Db, deviceId: number): Promise<AlarmRow[]> {
+  return db
+    .select()
+    .from(alarms)
+    .where(and(eq(alarms.deviceId, deviceId), isNull(alarms.closedAt)))
+    .orderBy(desc(alarms.openedAt));
+}

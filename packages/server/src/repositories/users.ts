@@ -1,0 +1,51 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import type { SessionStore } from './sessions.ts';
+
+export type UserRow = typeof users.$inferSelect;
+
+export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`)
+    .limit(1);
+  return row;
+}
+
+export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+/** True when `descendantId` sits anywhere below `ancestorId` in the parent/child tree. */
+export async function isInSubtree(db: Db, ancestorId: number, descendantId: number): Promise<boolean> {
+  const result = await db.execute<{ found: boolean }>(sql`
+    WITH RECURSIVE up(id, parent_user_id, depth) AS (
+      SELECT id, parent_user_id, 0 FROM ${users} WHERE id = ${descendantId}
+      UNION ALL
+      SELECT u.id, u.parent_user_id, up.depth + 1 FROM ${users} u JOIN up ON u.id = up.parent_user_id
+      WHERE up.depth < 64
+    )
+    SELECT EXISTS (SELECT 1 FROM up WHERE id = ${ancestorId} AND depth > 0) AS found`);
+  return Boolean(result.rows[0]?.found);
+}
+
+export async function updatePasswordHash(db: Db, userId: number, passwordHash: string) {
+  await db
+    .update(users)
+    .set({ passwordHash })
+    .where(and(eq(users.id, userId)));
+}
+
+/** Locks, deletes or reactivates a user; its sessions follow at once. */
+export async function setUserStatus(
+  db: Db,
+  sessions: SessionStore,
+  userId: number,
+  status: UserRow['status'],
+) {
+  await db.update(users).set({ status }).where(eq(users.id, userId));
+  sessions.forgetUser(userId);
+}

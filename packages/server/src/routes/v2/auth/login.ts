@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { loginBody, currentUser } from '@tankportal/shared/schemas/auth';
+import type { Api, AppContext } from '../../../context.ts';
+import { loginHistory } from '../../../db/schema.ts';
+import { HttpError } from '../../../plugins/errors.ts';
+import { SESSION_COOKIE, sessionCookieOptions } from '../../../plugins/auth.ts';
+import { verifyPassword } from '../../../policies/passwords.ts';
+import { findUserByUsername } from '../../../repositories/users.ts';
+import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
+import { presentCurrentUser } from '../../../presenters/current-user.ts';
+import { errorSchema } from '../../schemas.ts';
+
+export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: AppContext) {
+  app.post(
+    '/login',
+    {
+      schema: {
+        tags: ['session'],
+        summary: 'Sign in; sets the session cookie and answers the user',
+        body: loginBody,
+        response: { 200: currentUser, 400: errorSchema, 429: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const { username, password } = request.body;
+      const ip = request.ip;
+      await loginRateLimit.check(username, ip);
+
+      const user = await findUserByUsername(db, username);
+      const passwordOk = await verifyPassword(user?.passwordHash, password);
+      const whitelabel = (await whitelabelForHost(db, request.hostname))?.name ?? '';
+      const result =
+        !user || !passwordOk ? 'invalidCredentials' : user.status === 'ok' ? 'success' : 'locked';
+      await db
+        .insert(loginHistory)
+        .values({ userId: user?.id ?? null, username, ipAddress: ip, whitelabel, result });
+
+      if (result !== 'success' || !user) {
+        await loginRateLimit.recordFailure(username, ip);
+        throw new HttpError(400, 'invalidCredentials');
+      }
+      await loginRateLimit.recordSuccess(username);
+
+      // A new session id at every login; a session the browser still held ends here.
+      if (request.actor?.sessionId) await sessions.destroy(request.actor.sessionId);
+      const token = await sessions.create(user.id);
+      reply.setCookie(SESSION_COOKIE, token, {
+        ...sessionCookieOptions(config.secureCookies),
+        maxAge: config.sessionMaxHours * 3600,
+      });
+      return presentCurrentUser({ user, realUser: user, sessionId: null, via: 'session' });
+    },
+  );
+
+  app.post(
+    '/logout',
+    { schema: { tags: ['session'], summary: 'End the session server-side', response: { 204: z.null() } } },
+    async (request, reply) => {
+      if (request.actor?.sessionId) await sessions.destroy(request.actor.sessionId);
+      reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(config.secureCookies));
+      return reply.code(204).send(null);
+    },
+  );
+}

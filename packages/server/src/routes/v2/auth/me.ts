@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { credentialsBody, currentUser } from '@tankportal/shared/schemas/auth';
+import type { Api, AppContext } from '../../../context.ts';
+import { forbidden, invalidFields, notFound, unauthorized } from '../../../plugins/errors.ts';
+import { hashPassword, verifyPassword } from '../../../policies/passwords.ts';
+import { mayImpersonate } from '../../../policies/roles.ts';
+import { findUserByUsername, isInSubtree, updatePasswordHash } from '../../../repositories/users.ts';
+import { presentCurrentUser } from '../../../presenters/current-user.ts';
+import { errorSchema } from '../../schemas.ts';
+
+const EXIT = '_exit';
+
+export function meRoutes(app: Api, { db, sessions }: AppContext) {
+  app.get(
+    '/users/me',
+    {
+      schema: {
+        tags: ['session'],
+        summary: 'The signed-in user; `_impersonate_user=NAME` starts acting as NAME, `_exit` ends it',
+        querystring: z.object({ _impersonate_user: z.string().min(1).optional() }),
+        response: { 200: currentUser, 401: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      const actor = request.actor;
+      if (!actor) throw unauthorized();
+      const target = request.query._impersonate_user;
+      if (target === undefined) return presentCurrentUser(actor);
+      // Impersonation belongs to a browser session; an API token acts only as itself.
+      if (!actor.sessionId) throw forbidden();
+      if (target === EXIT) {
+        await sessions.setImpersonation(actor.sessionId, null);
+        return presentCurrentUser({ ...actor, user: actor.realUser });
+      }
+      const user = await findUserByUsername(db, target);
+      if (!user || user.status !== 'ok') throw notFound();
+      const real = actor.realUser;
+      if (!mayImpersonate(real, user, await isInSubtree(db, real.id, user.id))) throw forbidden();
+      await sessions.setImpersonation(actor.sessionId, user.id);
+      return presentCurrentUser({ ...actor, user });
+    },
+  );
+
+  app.put(
+    '/users/me/credentials',
+    {
+      schema: {
+        tags: ['session'],
+        summary: 'Change the own password',
+        body: credentialsBody,
+        response: { 204: z.null(), 400: errorSchema, 401: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = request.actor;
+      if (!actor) throw unauthorized();
+      // While impersonating, nobody changes the other user's password through "me".
+      if (actor.user.id !== actor.realUser.id) throw forbidden();
+      const { currentPassword, password } = request.body;
+      if (!(await verifyPassword(actor.user.passwordHash, currentPassword))) {
+        throw invalidFields([{ path: 'currentPassword', code: 'invalid', args: {} }]);
+      }
+      await updatePasswordHash(db, actor.user.id, await hashPassword(password));
+      if (actor.sessionId) await sessions.destroyOthers(actor.user.id, actor.sessionId);
+      return reply.code(204).send(null);
+    },
+  );
+}

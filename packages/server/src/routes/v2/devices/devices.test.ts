@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
+import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
+import { users } from '../../../db/schema.ts';
+
+let t: TestApp;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const db = t.database.db;
+  const byName = async (username: string) =>
+    (await db.select().from(users).where(eq(users.username, username)))[0];
+  const [admin, user, demo, master] = await Promise.all(['admin', 'user', 'demo', 'master'].map(byName));
+  // A second customer beside the demo admin's tree.
+  const otherAdmin = await buildUser(db, { username: 'other-admin', role: 'ROLE_ADMIN', parent: 'master' });
+  const otherCustomer = await buildUser(db, { username: 'other-customer', parent: 'other-admin' });
+  ids.user = user.id;
+  ids.userTank = (
+    await buildDevice(db, user.id, {
+      name: 'Hofladen Nord',
+      city: 'Kassel',
+      postalCode: '34117',
+      locationLat: 51.3,
+      locationLng: 9.5,
+    })
+  ).id;
+  ids.userSilo = (
+    await buildDevice(db, user.id, {
+      name: 'Mühle Süd',
+      city: 'Fulda',
+      type: 'sms',
+      identType: 'cell_number',
+      identCode: null,
+      cellNumber: '+491701234567',
+    })
+  ).id;
+  ids.adminTank = (await buildDevice(db, admin.id, { name: 'Zentrale', city: 'Berlin' })).id;
+  ids.demoTank = (await buildDevice(db, demo.id, { name: 'Demo Tank', city: 'Aachen' })).id;
+  ids.otherTank = (await buildDevice(db, otherCustomer.id, { name: 'Fremder Tank', city: 'Hamburg' })).id;
+  ids.masterTank = (await buildDevice(db, master.id, { name: 'Master Tank' })).id;
+  ids.otherAdmin = otherAdmin.id;
+  // The user may look at the admin's tank, nothing more.
+  await grant(db, ids.adminTank, user.id, ['VIEW_STATUS', 'VIEW_PROCESS']);
+  // The demo user holds full rights on the user's silo, but a demo account stays read-only.
+  await grant(db, ids.userSilo, demo.id, ['VIEW_STATUS', 'EDIT', 'QUERY']);
+});
+afterAll(() => t.close());
+
+async function as(username: string) {
+  const client = new TestClient(t.app);
+  await client.login(username);
+  return client;
+}
+
+const idsOf = (body: { id: number }[]) => body.map((device) => device.id).sort((a, b) => a - b);
+
+describe('GET /v2/devices', () => {
+  it('shows a user exactly its own devices and those of its access entries', async () => {
+    const client = await as('user');
+    const response = await client.get('/api/v2/devices?per_page=100');
+    expect(response.statusCode).toBe(200);
+    expect(idsOf(response.json())).toEqual([ids.userTank, ids.userSilo, ids.adminTank].sort((a, b) => a - b));
+    expect(response.headers['x-total-count']).toBe('3');
+    expect(response.headers['x-location-enabled-devices-count']).toBe('1');
+    const granted = response.json().find((device: { id: number }) => device.id === ids.adminTank);
+    expect(granted.permissions).toEqual(['VIEW_STATUS', 'VIEW_PROCESS']);
+    const own = response.json().find((device: { id: number }) => device.id === ids.userTank);
+    expect(own.permissions).toHaveLength(11);
+    expect(own.sensors[0]).toMatchObject({ sequence: 1, type: 'probe', capacity: 10_000, unit: 'l' });
+    expect(own.user).toMatchObject({ username: 'user', name: 'Ulla User' });
+  });
+
+  it('shows an admin its whole subtree but not another customer', async () => {
+    const list = (await (await as('admin')).get('/api/v2/devices?per_page=100')).json();
+    expect(idsOf(list)).toEqual(
+      [ids.userTank, ids.userSilo, ids.adminTank, ids.demoTank].sort((a, b) => a - b),
+    );
+    const other = (await (await as('other-admin')).get('/api/v2/devices?per_page=100')).json();
+    expect(idsOf(other)).toEqual([ids.otherTank]);
+  });
+
+  it('shows a master every device', async () => {
+    const response = await (await as('master')).get('/api/v2/devices?per_page=100');
+    expect(Number(response.headers['x-total-count'])).toBe(6);
+  });
+
+  it('caps a demo account at the read permissions', async () => {
+    const list = (await (await as('demo')).get('/api/v2/devices')).json();
+    const silo = list.find((device: { id: number }) => device.id === ids.userSilo);
+    expect(silo.permissions).toEqual(['VIEW_STATUS']);
+    const own = list.find((device: { id: number }) => device.id === ids.demoTank);
+    expect(own.permissions).toEqual([
+      'VIEW_STATUS',
+      'VIEW_PROCESS',
+      'VIEW_CONSUMPTION',
+      'VIEW_CONFIGURATION',
+      'VIEW_MESSAGING',
+    ]);
+    expect((await (await as('demo')).get('/api/v2/devices?permission=QUERY')).json()).toEqual([]);
+  });
+
+  it('filters by permission, type, search term and location; sorts, groups and pages', async () => {
+    const client = await as('user');
+    const withQuery = (await client.get('/api/v2/devices?permission=QUERY')).json();
+    expect(idsOf(withQuery)).toEqual([ids.userTank, ids.userSilo].sort((a, b) => a - b));
+    expect(idsOf((await client.get('/api/v2/devices?type=sms')).json())).toEqual([ids.userSilo]);
+    expect(idsOf((await client.get('/api/v2/devices?type=sms,net&search_term=fulda')).json())).toEqual([
+      ids.userSilo,
+    ]);
+    expect(idsOf((await client.get('/api/v2/devices?search_term=%2B49170')).json())).toEqual([ids.userSilo]);
+    // Digits match the device id as well as text such as postal codes.
+    expect(idsOf((await client.get(`/api/v2/devices?search_term=${ids.adminTank}`)).json())).toContain(
+      ids.adminTank,
+    );
+    expect(idsOf((await client.get('/api/v2/devices?search_term=34117')).json())).toEqual([ids.userTank]);
+    expect(idsOf((await client.get('/api/v2/devices?location_enabled_only=true')).json())).toEqual([
+      ids.userTank,
+    ]);
+    const byCity = (await client.get('/api/v2/devices?sort=city:desc')).json();
+    expect(byCity.map((device: { address: { city: string } }) => device.address.city)).toEqual([
+      'Kassel',
+      'Fulda',
+      'Berlin',
+    ]);
+    const page2 = await client.get('/api/v2/devices?sort=city:asc&per_page=2&page=2');
+    expect(page2.json().map((device: { address: { city: string } }) => device.address.city)).toEqual([
+      'Kassel',
+    ]);
+    expect(page2.headers['x-total-count']).toBe('3');
+    const grouped = (await client.get('/api/v2/devices?grouped=1&sort=name:asc')).json();
+    expect(grouped.map((device: { user: { username: string } }) => device.user.username)).toEqual([
+      'admin',
+      'user',
+      'user',
+    ]);
+    expect(await client.get('/api/v2/devices/ids?sort=city:asc')).toMatchObject({ statusCode: 200 });
+    expect((await client.get('/api/v2/devices/ids?sort=city:asc')).json()).toEqual([
+      ids.adminTank,
+      ids.userSilo,
+      ids.userTank,
+    ]);
+  });
+
+  it('answers bad query values with field errors', async () => {
+    const client = await as('user');
+    const response = await client.get('/api/v2/devices?sort=password:asc&per_page=1000&type=fax');
+    expect(response.statusCode).toBe(400);
+    expect(
+      response
+        .json()
+        .fieldErrors.map((e: { path: string }) => e.path)
+        .sort(),
+    ).toEqual(['perPage', 'sort', 'type.0']);
+    expect((await new TestClient(t.app).get('/api/v2/devices')).statusCode).toBe(401);
+  });
+});
+
+describe('GET /v2/devices/{id}', () => {
+  it('answers a visible device with its permissions, sensors and address', async () => {
+    const response = await (await as('user')).get(`/api/v2/devices/${ids.adminTank}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      id: ids.adminTank,
+      name: 'Zentrale',
+      address: { city: 'Berlin', countryCode: 'DE' },
+      permissions: ['VIEW_STATUS', 'VIEW_PROCESS'],
+      userPermissions: { permissions: ['VIEW_STATUS', 'VIEW_PROCESS'] },
+      alarms: [],
+      masterComment: null,
+    });
+  });
+
+  it("answers 404 for another customer's device, an unknown id and a malformed id", async () => {
+    const client = await as('user');
+    expect((await client.get(`/api/v2/devices/${ids.otherTank}`)).statusCode).toBe(404);
+    expect((await client.get(`/api/v2/devices/${ids.masterTank}`)).statusCode).toBe(404);
+    expect((await client.get('/api/v2/devices/99999999')).statusCode).toBe(404);
+    const malformed = await client.get('/api/v2/devices/abc');
+    expect([400, 404]).toContain(malformed.statusCode);
+    expect((await (await as('other-admin')).get(`/api/v2/devices/${ids.userTank}`)).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { hasRole } from '@tankportal/shared/roles';
+import { deviceDetailSchema, deviceListQuery, deviceSummarySchema } from '@tankportal/shared/schemas/devices';
+import type { Api, AppContext } from '../../../context.ts';
+import { notFound } from '../../../plugins/errors.ts';
+import { devicePermissions } from '../../../policies/device-access.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { presentDeviceDetail, presentDeviceSummary } from '../../../presenters/device.ts';
+import {
+  findVisibleDevice,
+  listDeviceIds,
+  listDevices,
+  openAlarmsOf,
+  sensorsOfDevices,
+} from '../../../repositories/devices.ts';
+import { errorSchema } from '../../schemas.ts';
+
+/** DESIGN.md [1]: device ids are positive integers; anything else is an unknown device. */
+export const deviceIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+export function deviceRoutes(app: Api, { db }: AppContext) {
+  app.get(
+    '/devices',
+    {
+      preHandler: minimumRole('ROLE_DEMO'),
+      schema: {
+        tags: ['devices'],
+        summary: 'The devices the actor may see (x-total-count, x-location-enabled-devices-count)',
+        querystring: deviceListQuery,
+        response: { 200: z.array(deviceSummarySchema), 400: errorSchema, 401: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const { rows, total, locationEnabled } = await listDevices(db, actor, request.query);
+      const ids = rows.map((row) => row.device.id);
+      const [sensors, permissions] = await Promise.all([
+        sensorsOfDevices(db, ids),
+        devicePermissions(db, actor, ids),
+      ]);
+      reply
+        .header('x-total-count', String(total))
+        .header('x-location-enabled-devices-count', String(locationEnabled));
+      return rows.map(({ device, owner }) =>
+        presentDeviceSummary(device, owner, sensors.get(device.id) ?? [], permissions.get(device.id)!),
+      );
+    },
+  );
+
+  app.get(
+    '/devices/ids',
+    {
+      preHandler: minimumRole('ROLE_DEMO'),
+      schema: {
+        tags: ['devices'],
+        summary: 'Ids of every device matching the list filters, in list order',
+        querystring: deviceListQuery,
+        response: { 200: z.array(z.number()), 400: errorSchema },
+      },
+    },
+    async (request) => listDeviceIds(db, requireRole(request.actor, 'ROLE_DEMO').user, request.query),
+  );
+
+  app.get(
+    '/devices/:id',
+    {
+      preHandler: minimumRole('ROLE_DEMO'),
+      schema: {
+        tags: ['devices'],
+        summary: 'One device with permissions, sensors, address, open alarms and thresholds',
+        params: deviceIdParams,
+        response: { 200: deviceDetailSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const found = await findVisibleDevice(db, actor, request.params.id);
+      if (!found) throw notFound();
+      const id = found.device.id;
+      const [sensors, alarms, permissions] = await Promise.all([
+        sensorsOfDevices(db, [id]),
+        openAlarmsOf(db, id),
+        devicePermissions(db, actor, [id]),
+      ]);
+      return presentDeviceDetail(
+        found.device,
+        found.owner,
+        sensors.get(id) ?? [],
+        alarms,
+        permissions.get(id)!,
+        hasRole(actor.role, 'ROLE_MASTER'),
+      );
+    },
+  );
+}

@@ -1,0 +1,60 @@
+import { asc } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Api, AppContext } from '../../../context.ts';
+import { smsGateways } from '../../../db/schema.ts';
+import { minimumRole } from '../../../policies/roles.ts';
+import { CONTENT_TYPES } from '../../../lookups/content-types.ts';
+import { CONTENT_DENSITIES } from '../../../lookups/content-densities.ts';
+import { MOBILE_PROVIDERS } from '../../../lookups/mobile-providers.ts';
+import { COUNTRIES } from '../../../lookups/countries.ts';
+import { TANK_GEOMETRIES } from '../../../lookups/tank-geometries.ts';
+
+const localised = z.object({ de: z.string(), en: z.string() });
+
+/** Shared lookup data the app loads at start-up (portal-area §2 app shell). Any signed-in role. */
+export function lookupRoutes(app: Api, { db }: AppContext) {
+  const lookup = (path: string, item: z.ZodType, load: () => Promise<unknown[]> | unknown[]) =>
+    app.get(
+      path,
+      {
+        preHandler: minimumRole('ROLE_DEMO'),
+        schema: { tags: ['lookups'], response: { 200: z.array(item) } },
+      },
+      async () => load(),
+    );
+
+  lookup(
+    '/sms-gateways',
+    z.object({
+      id: z.number(),
+      label: z.string(),
+      provider: z.string(),
+      owner: z.string(),
+      country: z.string(),
+    }),
+    () => db.select().from(smsGateways).orderBy(asc(smsGateways.label)),
+  );
+  lookup('/content-types', z.object({ id: z.string(), name: localised, defaultDensity: z.number() }), () => [
+    ...CONTENT_TYPES,
+  ]);
+  lookup(
+    '/content-densities',
+    z.object({ contentTypeId: z.string(), density: z.number(), label: localised }),
+    () => [...CONTENT_DENSITIES],
+  );
+  lookup(
+    '/mobile-providers',
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      countryCode: z.string(),
+      mcc: z.string(),
+      mnc: z.array(z.string()),
+    }),
+    () => [...MOBILE_PROVIDERS],
+  );
+  lookup('/countries', z.object({ code: z.string(), name: localised, preferred: z.boolean() }), () => [
+    ...COUNTRIES,
+  ]);
+  lookup('/tank-geometries', z.object({ id: z.number(), name: localised }), () => [...TANK_GEOMETRIES]);
+}

@@ -1,0 +1,67 @@
+import { desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { NOTIFICATION_SEVERITIES } from '@tankportal/shared/constants';
+import { requiredText } from '@tankportal/shared/schemas/common';
+import type { Api, AppContext } from '../../../context.ts';
+import { systemNotifications } from '../../../db/schema.ts';
+import { notFound } from '../../../plugins/errors.ts';
+import { minimumRole } from '../../../policies/roles.ts';
+import { errorSchema } from '../../schemas.ts';
+
+const notification = z.object({
+  id: z.number(),
+  message: z.string(),
+  severity: z.enum(NOTIFICATION_SEVERITIES),
+  createdAt: z.date(),
+});
+
+/** Notices every signed-in user sees in the top bar; masters publish and revoke them. */
+export function systemNotificationRoutes(app: Api, { db }: AppContext) {
+  app.get(
+    '/system-notifications',
+    {
+      preHandler: minimumRole('ROLE_DEMO'),
+      schema: { tags: ['system'], response: { 200: z.array(notification) } },
+    },
+    async () => db.select().from(systemNotifications).orderBy(desc(systemNotifications.createdAt)),
+  );
+
+  app.post(
+    '/system-notifications',
+    {
+      preHandler: minimumRole('ROLE_MASTER'),
+      schema: {
+        tags: ['system'],
+        body: z.object({
+          message: requiredText(),
+          severity: z.enum(NOTIFICATION_SEVERITIES).default('info'),
+        }),
+        response: { 201: notification, 400: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const [row] = await db.insert(systemNotifications).values(request.body).returning();
+      return reply.code(201).header('location', `/api/v2/system-notifications/${row.id}`).send(row);
+    },
+  );
+
+  app.delete(
+    '/system-notifications/:id',
+    {
+      preHandler: minimumRole('ROLE_MASTER'),
+      schema: {
+        tags: ['system'],
+        params: z.object({ id: z.coerce.number().int().positive() }),
+        response: { 204: z.null(), 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const deleted = await db
+        .delete(systemNotifications)
+        .where(eq(systemNotifications.id, request.params.id))
+        .returning({ id: systemNotifications.id });
+      if (deleted.length === 0) throw notFound();
+      return reply.code(204).send(null);
+    },
+  );
+}

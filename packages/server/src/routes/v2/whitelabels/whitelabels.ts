@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import type { Api, AppContext } from '../../../context.ts';
+import { notFound } from '../../../plugins/errors.ts';
+import { whitelabelConfigMap, whitelabelForHost } from '../../../repositories/whitelabels.ts';
+
+const localised = z.object({ de: z.string(), en: z.string() });
+
+export const whitelabelSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  isDefault: z.boolean(),
+  title: z.string(),
+  faviconUrl: z.string().nullable(),
+  theme: z.object({ primary: z.string(), secondary: z.string() }),
+  headerImageUrl: z.string().nullable(),
+  registrationUrl: z.string().nullable(),
+  announcement: localised.nullable(),
+  oilPriceLinks: z.array(z.object({ label: z.string(), url: z.string() })),
+  legal: z.object({ imprint: localised, privacy: localised }),
+  resetDataEnabled: z.boolean(),
+});
+
+/** Public: the login page needs the white-label before anyone signs in. */
+export function whitelabelRoutes(app: Api, { db }: AppContext) {
+  app.get(
+    '/whitelabels/current',
+    {
+      schema: {
+        tags: ['white-label'],
+        summary: 'The white-label of the request host',
+        response: { 200: whitelabelSchema },
+      },
+    },
+    async (request) => {
+      const row = await whitelabelForHost(db, request.hostname);
+      if (!row) throw notFound();
+      const { hosts: _hosts, createdAt: _createdAt, ...whitelabel } = row;
+      return whitelabel;
+    },
+  );
+
+  app.get(
+    '/config/whitelabel',
+    {
+      schema: {
+        tags: ['white-label'],
+        summary: 'Key/value configuration of the request host white-label',
+        response: { 200: z.record(z.string(), z.unknown()) },
+      },
+    },
+    async (request) => {
+      const row = await whitelabelForHost(db, request.hostname);
+      if (!row) throw notFound();
+      return whitelabelConfigMap(db, row.id);
+    },
+  );
+}

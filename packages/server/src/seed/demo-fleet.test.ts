@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestApp, TestClient, type TestApp } from '../testing/test-app.ts';
+import { ensureDemoFleet } from './demo-fleet.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+  await ensureDemoFleet(t.database.db, new Date('2026-11-22T00:00:00Z'));
+}, 120_000);
+afterAll(() => t.close());
+
+describe('demo fleet', () => {
+  it('has about 60 devices of every type, some located, some in alarm, one inactive', async () => {
+    const { rows } = await t.database.db.execute<{
+      type: string;
+      n: number;
+      located: number;
+      alarm: number;
+      inactive: number;
+    }>(sql`
+      SELECT type, count(*)::int AS n, count(location_lat)::int AS located,
+             count(*) FILTER (WHERE status = 'alarm')::int AS alarm, count(*) FILTER (WHERE NOT active)::int AS inactive
+      FROM devices GROUP BY type ORDER BY type`);
+    expect(rows.map((row) => row.type)).toEqual(['iot', 'lx_iot', 'net', 'sms']);
+    expect(rows.reduce((sum, row) => sum + row.n, 0)).toBe(60);
+    expect(rows.reduce((sum, row) => sum + row.located, 0)).toBeGreaterThan(30);
+    expect(rows.reduce((sum, row) => sum + row.alarm, 0)).toBeGreaterThan(0);
+    expect(rows.reduce((sum, row) => sum + row.inactive, 0)).toBe(1);
+    expect(await ensureDemoFleet(t.database.db)).toBe(0);
+  });
+
+  it('gives every device two years of curves and consumption a user can read', async () => {
+    const client = new TestClient(t.app);
+    await client.login('user');
+    const list = await client.get('/api/v2/devices?per_page=100');
+    expect(Number(list.headers['x-total-count'])).toBeGreaterThan(5);
+    const device = list.json()[0];
+    expect(device.sensors[0].pct).toBeGreaterThan(0);
+    const process = await client.get(`/api/v2/devices/${device.id}/process?limit=25000`);
+    expect(new Date(process.headers['x-process-start'] as string).getTime()).toBeLessThan(
+      new Date('2025-01-01').getTime(),
+    );
+    expect(process.json()[0].data.length).toBeGreaterThan(700);
+    const consumption = (await client.get(`/api/v2/devices/${device.id}/consumption`)).json();
+    expect(consumption.length).toBeGreaterThanOrEqual(24);
+    // Heating oil: January uses more than July.
+    const month = (year: number, m: number) =>
+      consumption.find((row: { year: number; month: number }) => row.year === year && row.month === m)
+        ?.data[0].consumption ?? 0;
+    if (device.sensors[0].contentType === 'heating_oil_el')
+      expect(month(2026, 1)).toBeGreaterThan(month(2026, 7));
+  });
+});

@@ -1,0 +1,327 @@
+import { count, eq } from 'drizzle-orm';
+import { DEMO_DEVICE_SECRET, demoFleet } from '@tankportal/shared/demo-fleet';
+import type { Db } from '../db/client.ts';
+import {
+  alarms,
+  devices,
+  measurements,
+  monthlyConsumption as consumptionTable,
+  sensors,
+  users,
+} from '../db/schema.ts';
+import { hashToken } from '../policies/tokens.ts';
+import { monthlyConsumption } from '../sensor-logic/consumption.ts';
+import { levelFromValue } from '../sensor-logic/level.ts';
+import { thresholdState } from '../sensor-logic/threshold.ts';
+import { findUserByUsername } from '../repositories/users.ts';
+import { hashPassword } from '../policies/passwords.ts';
+import { DEMO_PASSWORD } from './demo-data.ts';
+
+const DAY = 86_400_000;
+const HISTORY_DAYS = 730;
+
+/** Deterministic pseudo-random numbers: the demo looks the same on every start. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const PLACES = [
+  ['Kassel', '34117', 'Hofstraße', 51.3127, 9.4797],
+  ['Fulda', '36037', 'Bahnhofstraße', 50.5558, 9.6808],
+  ['Göttingen', '37073', 'Weender Straße', 51.5413, 9.9158],
+  ['Würzburg', '97070', 'Domstraße', 49.7913, 9.9534],
+  ['Erfurt', '99084', 'Anger', 50.9787, 11.0328],
+  ['Bielefeld', '33602', 'Niederwall', 52.0302, 8.5325],
+  ['Münster', '48143', 'Prinzipalmarkt', 51.9625, 7.6256],
+  ['Freiburg', '79098', 'Kaiser-Joseph-Straße', 47.999, 7.8421],
+  ['Regensburg', '93047', 'Maximilianstraße', 49.0134, 12.1016],
+  ['Rostock', '18055', 'Lange Straße', 54.0887, 12.1405],
+  ['Oldenburg', '26122', 'Achternstraße', 53.1435, 8.2146],
+  ['Trier', '54290', 'Simeonstraße', 49.7499, 6.6371],
+] as const;
+
+interface SensorPlan {
+  name: string;
+  type: 'probe' | 'counter';
+  subType: 'tank' | 'silo' | 'counter';
+  contentType: string | null;
+  capacity: number;
+  unit: string;
+  /** Mean daily use (probes) or increase (counters) in the sensor's unit. */
+  dailyUse: number;
+  /** Share of the use that follows the heating season (0: all year alike). */
+  seasonal: number;
+}
+
+const TANK_KINDS: SensorPlan[] = [
+  {
+    name: 'Heizöl',
+    type: 'probe',
+    subType: 'tank',
+    contentType: 'heating_oil_el',
+    capacity: 6_000,
+    unit: 'l',
+    dailyUse: 14,
+    seasonal: 0.9,
+  },
+  {
+    name: 'Heizöl Keller',
+    type: 'probe',
+    subType: 'tank',
+    contentType: 'heating_oil_el',
+    capacity: 10_000,
+    unit: 'l',
+    dailyUse: 22,
+    seasonal: 0.9,
+  },
+  {
+    name: 'Diesel',
+    type: 'probe',
+    subType: 'tank',
+    contentType: 'diesel',
+    capacity: 20_000,
+    unit: 'l',
+    dailyUse: 180,
+    seasonal: 0.1,
+  },
+  {
+    name: 'AdBlue',
+    type: 'probe',
+    subType: 'tank',
+    contentType: 'adblue',
+    capacity: 5_000,
+    unit: 'l',
+    dailyUse: 30,
+    seasonal: 0,
+  },
+  {
+    name: 'Roggenmehl',
+    type: 'probe',
+    subType: 'silo',
+    contentType: 'rye_flour',
+    capacity: 25_000,
+    unit: 'kg',
+    dailyUse: 400,
+    seasonal: 0.2,
+  },
+  {
+    name: 'Wasser',
+    type: 'probe',
+    subType: 'tank',
+    contentType: 'water',
+    capacity: 8_000,
+    unit: 'l',
+    dailyUse: 160,
+    seasonal: -0.3,
+  },
+];
+const WATER_METER: SensorPlan = {
+  name: 'Wasserzähler',
+  type: 'counter',
+  subType: 'counter',
+  contentType: null,
+  capacity: 0,
+  unit: 'cbm',
+  dailyUse: 1.6,
+  seasonal: -0.3,
+};
+
+/** Customers of the demo admin, besides the demo accounts themselves. */
+const CUSTOMERS = [
+  { username: 'heizung-meier', firstName: 'Heinz', lastName: 'Meier', company: 'Heizungsbau Meier' },
+  { username: 'baeckerei-korn', firstName: 'Karla', lastName: 'Korn', company: 'Bäckerei Korn' },
+  { username: 'spedition-nord', firstName: 'Nils', lastName: 'Nordmann', company: 'Spedition Nord GmbH' },
+];
+
+/**
+ * About 60 devices of every type over the demo users, with two years of readings produced by the
+ * same sensor logic as live reports (bulk path: batched inserts, consumption computed per series).
+ * Runs once, on an installation without devices.
+ */
+export async function ensureDemoFleet(db: Db, now = new Date()): Promise<number> {
+  const [{ value: existing }] = await db.select({ value: count() }).from(devices);
+  if (existing > 0) return 0;
+  const admin = await findUserByUsername(db, 'admin');
+  if (!admin) return 0;
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const owners = [];
+  for (const customer of CUSTOMERS) {
+    const [row] = await db
+      .insert(users)
+      .values({
+        ...customer,
+        role: 'ROLE_USER',
+        passwordHash,
+        parentUserId: admin.id,
+        whitelabelId: admin.whitelabelId,
+      })
+      .returning();
+    owners.push(row);
+  }
+  for (const username of ['user', 'demo', 'admin']) owners.push((await findUserByUsername(db, username))!);
+
+  const rand = random(20_261_122);
+  const secretHash = hashToken(DEMO_DEVICE_SECRET);
+  const end = Math.floor(now.getTime() / DAY) * DAY;
+  const start = end - HISTORY_DAYS * DAY;
+  const fleet = demoFleet();
+  for (const plan of fleet) {
+    const number = plan.number;
+    const owner = owners[number % owners.length];
+    const place = PLACES[number % PLACES.length];
+    const ident = identColumn(plan.identType, plan.ident);
+    const located = number % 3 !== 0;
+    const [device] = await db
+      .insert(devices)
+      .values({
+        type: plan.type,
+        identType: plan.identType,
+        ...ident,
+        userId: owner.id,
+        name: `${place[0]} ${number}`,
+        project: number % 4 === 0 ? 'Winterdienst' : null,
+        street: place[2],
+        streetNumber: String(1 + (number % 40)),
+        postalCode: place[1],
+        city: place[0],
+        countryCode: 'DE',
+        active: number !== 7,
+        secretHash,
+        locationLat: located ? place[3] + (rand() - 0.5) * 0.05 : null,
+        locationLng: located ? place[4] + (rand() - 0.5) * 0.05 : null,
+        locationUpdatedAt: located ? new Date(end) : null,
+        simCreditQty: plan.type === 'sms' ? Math.round(rand() * 2000) / 100 : null,
+        simCreditCurrency: plan.type === 'sms' ? 'EUR' : null,
+        batteryCharge: plan.type === 'iot' ? 40 + Math.round(rand() * 60) : null,
+      })
+      .returning();
+    const sensorPlans = sensorsFor(number, rand);
+    await seedSensors(db, device.id, sensorPlans, {
+      start,
+      end,
+      rand,
+      readingsPerDay: plan.type === 'iot' || plan.type === 'net' ? 4 : 1,
+    });
+    if (number % 9 === 0) {
+      await db.insert(alarms).values({
+        deviceId: device.id,
+        scope: 'alarm_in',
+        type: number % 2 ? 'e003' : 'power_failure',
+        severity: 'fatal',
+        openedAt: new Date(end - 2 * DAY),
+      });
+      await db.update(devices).set({ status: 'alarm' }).where(eq(devices.id, device.id));
+    }
+  }
+  return fleet.length;
+}
+
+function identColumn(identType: string, ident: string) {
+  if (identType === 'cell_number') return { cellNumber: ident };
+  if (identType === 'iccid') return { iccid: ident };
+  if (identType === 'net_ident_code') return { identCode: ident };
+  return { thingName: ident };
+}
+
+function sensorsFor(n: number, rand: () => number): SensorPlan[] {
+  if (n % 10 === 5) return [TANK_KINDS[2], TANK_KINDS[3]]; // filling station: diesel and AdBlue
+  if (n % 10 === 8)
+    return [TANK_KINDS[4], { ...TANK_KINDS[4], name: 'Weizenmehl', contentType: 'flour' }, TANK_KINDS[4]];
+  if (n % 13 === 0) return [TANK_KINDS[5], WATER_METER];
+  return [TANK_KINDS[rand() < 0.6 ? 0 : 1]];
+}
+
+interface SeriesOptions {
+  start: number;
+  end: number;
+  rand: () => number;
+  readingsPerDay: number;
+}
+
+async function seedSensors(db: Db, deviceId: number, plans: SensorPlan[], options: SeriesOptions) {
+  const created = await db
+    .insert(sensors)
+    .values(
+      plans.map((plan, index) => ({
+        deviceId,
+        sequence: index + 1,
+        name: plan.name,
+        type: plan.type,
+        subType: plan.subType,
+        contentType: plan.contentType,
+        capacity: plan.type === 'probe' ? plan.capacity : null,
+        unit: plan.unit,
+        fillLimit: plan.type === 'probe' ? 95 : null,
+        threshold: plan.type === 'probe' ? 20 : null,
+      })),
+    )
+    .returning();
+  for (const [index, sensor] of created.entries()) {
+    const plan = plans[index];
+    const series = simulateSeries(plan, options);
+    for (let i = 0; i < series.length; i += 2_000) {
+      await db.insert(measurements).values(
+        series.slice(i, i + 2_000).map((point) => ({
+          sensorId: sensor.id,
+          measuredAt: point.at,
+          value: point.value,
+          percent: plan.type === 'probe' ? levelFromValue(sensor, point.value).pct : null,
+          temperature: point.temperature,
+        })),
+      );
+    }
+    const months = monthlyConsumption(series, plan.type);
+    if (months.length)
+      await db.insert(consumptionTable).values(months.map((row) => ({ sensorId: sensor.id, ...row })));
+    const last = series[series.length - 1];
+    const level = plan.type === 'probe' ? levelFromValue(sensor, last.value) : null;
+    const latest = {
+      value: last.value,
+      pct: level?.pct ?? null,
+      netPct: level?.netPct ?? null,
+      netFreeSpace: level?.netFreeSpace ?? null,
+      temperatureValue: last.temperature,
+      lastMeasuredAt: last.at,
+    };
+    await db.update(sensors).set(latest).where(eq(sensors.id, sensor.id));
+    Object.assign(sensor, latest);
+  }
+  await db
+    .update(devices)
+    .set({
+      lastReportedAt: new Date(options.end - 3_600_000),
+      thresholdStatus: thresholdState('first', created),
+    })
+    .where(eq(devices.id, deviceId));
+}
+
+/** Heating-season use with noise; a refill to about 90 % when the level falls below 20–30 %. */
+function simulateSeries(plan: SensorPlan, { start, end, rand, readingsPerDay }: SeriesOptions) {
+  const points: { at: Date; value: number; temperature: number | null }[] = [];
+  const step = DAY / readingsPerDay;
+  let value = plan.type === 'probe' ? plan.capacity * (0.4 + rand() * 0.5) : Math.round(rand() * 5_000);
+  const refillBelow = plan.capacity * (0.2 + rand() * 0.1);
+  for (let at = start + 6 * 3_600_000; at < end; at += step) {
+    const day = new Date(at);
+    const season = Math.cos(((day.getUTCMonth() * 30.4 + day.getUTCDate() - 15) / 365) * 2 * Math.PI); // 1 in January
+    const use =
+      (plan.dailyUse / readingsPerDay) * Math.max(0.05, 1 + plan.seasonal * season) * (0.7 + rand() * 0.6);
+    if (plan.type === 'counter') {
+      value += use;
+    } else {
+      value -= use;
+      if (value < refillBelow) value = plan.capacity * (0.85 + rand() * 0.08);
+    }
+    const temperature =
+      plan.subType === 'counter' ? null : Math.round((10 - 8 * season + (rand() - 0.5) * 4) * 10) / 10;
+    points.push({ at: day, value: Math.round(value * 10) / 10, temperature });
+  }
+  return points;
+}

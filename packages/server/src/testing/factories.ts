@@ -1,0 +1,61 @@
+import { eq } from 'drizzle-orm';
+import type { Role } from '@tankportal/shared/roles';
+import type { DevicePermission } from '@tankportal/shared/devices';
+import type { Db } from '../db/client.ts';
+import { deviceAces, devices, sensors, users } from '../db/schema.ts';
+
+let serial = 0;
+const next = () => ++serial;
+
+/** A user below `parentUsername` (default: the demo admin), password as the demo accounts'. */
+export async function buildUser(db: Db, overrides: { username?: string; role?: Role; parent?: string } = {}) {
+  const [template] = await db
+    .select()
+    .from(users)
+    .where(eq(users.username, overrides.parent ?? 'admin'));
+  const [row] = await db
+    .insert(users)
+    .values({
+      username: overrides.username ?? `user-${next()}-${Date.now()}`,
+      role: overrides.role ?? 'ROLE_USER',
+      passwordHash: template.passwordHash,
+      parentUserId: template.id,
+    })
+    .returning();
+  return row;
+}
+
+type DeviceValues = Partial<typeof devices.$inferInsert>;
+
+/** A net device of `userId` with one level sensor (tank, 10,000 l). */
+export async function buildDevice(db: Db, userId: number, overrides: DeviceValues = {}) {
+  const n = next();
+  const [device] = await db
+    .insert(devices)
+    .values({
+      type: 'net',
+      identType: 'net_ident_code',
+      identCode: `NET-${n}-${Date.now()}`,
+      name: `Tank ${n}`,
+      userId,
+      ...overrides,
+    })
+    .returning();
+  await db.insert(sensors).values({
+    deviceId: device.id,
+    sequence: 1,
+    name: 'Heizöl',
+    type: 'probe',
+    subType: 'tank',
+    contentType: 'heating_oil_el',
+    capacity: 10_000,
+    fillLimit: 95,
+    threshold: 20,
+  });
+  return device;
+}
+
+export async function grant(db: Db, deviceId: number, userId: number, permissions: DevicePermission[]) {
+  const [ace] = await db.insert(deviceAces).values({ deviceId, userId, permissions }).returning();
+  return ace;
+}

@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+
+/**
+ * Starts a script of the repository (the server, or a reference server of a benchmark) as a child
+ * process and resolves once `readyUrl` answers 2xx. For benchmarks and whole-process tests.
+ */
+export async function startProcess(
+  script: string,
+  env: NodeJS.ProcessEnv,
+  readyUrl: string,
+  timeoutMs = 120_000,
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: 'inherit',
+  });
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    if (
+      await fetch(readyUrl).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return child;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${script} did not answer ${readyUrl} within ${timeoutMs} ms`);
+}
+
+/** Resolves when the process has exited (at once if it already has). */
+export function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
+}
+
+/** Stops a process with `signal` and waits for its exit. */
+export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
+  const done = exited(child);
+  child.kill(signal);
+  await done;
+}

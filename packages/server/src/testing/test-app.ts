@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../app.ts';
+import { readConfig, type ServerConfig } from '../config/env.ts';
+import { openDatabase, type Database } from '../db/client.ts';
+import { ensureBaseData } from '../seed/base-data.ts';
+import { ensureDemoData } from '../seed/demo-data.ts';
+import { CSRF_HEADER } from '@tankportal/shared/constants';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: ServerConfig;
+  close(): Promise<void>;
+}
+
+/**
+ * A server on a fresh database: in-memory PGlite, or a new PostgreSQL database created from
+ * TEST_DATABASE_URL (dropped again on close). Base and demo data are seeded as on a real start.
+ */
+export async function createTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  const config = readConfig({ DEMO_DATA: '1', LOG_LEVEL: 'silent', ...env });
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  let dropDatabase = async () => {};
+  let database: Database;
+  if (adminUrl) {
+    const name = `tp_test_${randomBytes(6).toString('hex')}`;
+    await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    // Dropping the database WITH (FORCE) ends connections the pool is still closing: expected here.
+    database = await openDatabase({ url: url.toString(), onConnectionError: () => {} });
+    dropDatabase = () =>
+      withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  } else {
+    database = await openDatabase({});
+  }
+  await ensureBaseData(database.db);
+  await ensureDemoData(database.db);
+  const app = await buildApp(database.db, config, { logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      await dropDatabase();
+    },
+  };
+}
+
+async function withAdmin(url: string, work: (client: pg.Client) => Promise<unknown>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A browser stand-in: keeps cookies and the anti-forgery token between requests. */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  csrfToken: string | undefined;
+  private readonly app: FastifyInstance;
+  constructor(app: FastifyInstance) {
+    this.app = app;
+  }
+
+  async request(
+    method: InjectOptions['method'],
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
+    const cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const response = await this.app.inject({
+      method,
+      url,
+      payload: body as InjectOptions['payload'],
+      headers: {
+        ...(cookie ? { cookie } : {}),
+        ...(this.csrfToken && method !== 'GET' ? { [CSRF_HEADER]: this.csrfToken } : {}),
+        ...headers,
+      },
+    });
+    for (const set of response.cookies) {
+      if (set.value === '' || (set.expires && set.expires.getTime() < Date.now()))
+        this.cookies.delete(set.name);
+      else this.cookies.set(set.name, set.value);
+    }
+    const token = response.headers[CSRF_HEADER];
+    if (typeof token === 'string') this.csrfToken = token;
+    return response;
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request('GET', url, undefined, headers);
+  }
+  post(url: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request('POST', url, body, headers);
+  }
+  put(url: string, body?: unknown, headers?: Record<string, string>) {
+    return this.request('PUT', url, body, headers);
+  }
+  delete(url: string, headers?: Record<string, string>) {
+    return this.request('DELETE', url, undefined, headers);
+  }
+
+  /** Fetches a token (any API answer carries one) and signs in. */
+  async login(username: string, password = 'tankportal') {
+    if (!this.csrfToken) await this.get('/api/v2/whitelabels/current');
+    const response = await this.post('/api/v2/login', { username, password });
+    if (response.statusCode !== 200)
+      throw new Error(`login ${username}: ${response.statusCode} ${response.body}`);
+    return response;
+  }
+}

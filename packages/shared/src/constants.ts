@@ -1,0 +1,31 @@
+/** Business constants of portal-area §9 shared by server and web. */
+export const API_TIMEOUT_MS = 30_000;
+export const LOCALE_COOKIE = 'tp_locale';
+export const LAST_USERNAME_COOKIE = 'tp_last_username';
+export const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
+export const MIN_PASSWORD_LENGTH = 8;
+export const USERNAME_MIN_LENGTH = 4;
+export const USERNAME_MAX_LENGTH = 96;
+export const LAYOUT_MAX_WIDTH = 1440;
+export const DEVICE_SEARCH_DEBOUNCE_MS = 600;
+export const USER_FILTER_DEBOUNCE_MS = 300;
+
+/** Header carrying the anti-forgery token, both directions. */
+export const CSRF_HEADER = 'x-csrf-token';
+
+export const LOCALES = ['de', 'en'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'de';
+
+export const NOTIFICATION_SEVERITIES = ['info', 'minor', 'significant', 'critical'] as const;
+export type NotificationSeverity = (typeof NOTIFICATION_SEVERITIES)[number];
+/** Alert style per severity (portal-area §9). */
+export const SEVERITY_ALERT: Record<NotificationSeverity, 'info' | 'warning' | 'error'> = {
+  info: 'info',
+  minor: 'info',
+  significant: 'warning',
+  critical: 'error',
+};
+
+/** Credentials the demo login button uses (portal-area §2 login). */
+export const DEMO_CREDENTIALS = { username: 'demo', password: 'tankportal' } as const;

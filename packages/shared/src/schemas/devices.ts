@@ -1,0 +1,167 @@
+import { z } from 'zod';
+import {
+  ALARM_SCOPES,
+  ALARM_SEVERITIES,
+  ALARM_TYPES,
+  CONFIRMATION_STATUSES,
+  DEVICE_PERMISSIONS,
+  DEVICE_STATUSES,
+  DEVICE_TYPES,
+  IDENT_TYPES,
+  SENSOR_STATUSES,
+  SENSOR_SUB_TYPES,
+  SENSOR_TYPES,
+  THRESHOLD_SENSOR_MODES,
+} from '../devices.ts';
+
+/** Sort keys of the device list (devices-area §2 columns). */
+export const DEVICE_SORT_KEYS = [
+  'id',
+  'username',
+  'name',
+  'project',
+  'countryCode',
+  'postalCode',
+  'city',
+  'street',
+  'lastReportedAt',
+  'simCredit',
+  'status',
+] as const;
+
+const flag = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
+
+/** Query of `GET /v2/devices` and `GET /v2/devices/ids` (after snake_case -> camelCase). */
+export const deviceListQuery = z.object({
+  sort: z
+    .string()
+    .regex(new RegExp(`^(${DEVICE_SORT_KEYS.join('|')}):(asc|desc)$`), { error: 'invalid' })
+    .default('id:asc'),
+  page: z.coerce.number().int().min(1).default(1),
+  perPage: z.coerce.number().int().min(1).max(100).default(25),
+  searchTerm: z.string().trim().max(128).optional(),
+  grouped: flag.optional(),
+  permission: z.enum(DEVICE_PERMISSIONS).optional(),
+  /** One type or several, comma-separated (`sms,lx_iot`). */
+  type: z
+    .string()
+    .transform((value) => value.split(',').map((part) => part.trim()))
+    .pipe(z.array(z.enum(DEVICE_TYPES)))
+    .optional(),
+  locationEnabledOnly: flag.optional(),
+  userId: z.coerce.number().int().positive().optional(),
+  notReportedSince: z.coerce.number().int().min(0).optional(),
+});
+export type DeviceListQuery = z.infer<typeof deviceListQuery>;
+
+export const sensorSchema = z.object({
+  id: z.number(),
+  sequence: z.number(),
+  name: z.string(),
+  type: z.enum(SENSOR_TYPES),
+  subType: z.enum(SENSOR_SUB_TYPES),
+  contentType: z.string().nullable(),
+  capacity: z.number().nullable(),
+  unit: z.string(),
+  status: z.enum(SENSOR_STATUSES),
+  isConnected: z.boolean(),
+  value: z.number().nullable(),
+  pct: z.number().nullable(),
+  netPct: z.number().nullable(),
+  netFreeSpace: z.number().nullable(),
+  temperatureValue: z.number().nullable(),
+  temperatureUnit: z.string(),
+  temperatureLimitType: z.enum(['above', 'below']).nullable(),
+  temperatureLimitValue: z.number().nullable(),
+  measuringRange: z.number().nullable(),
+  contentDensity: z.number().nullable(),
+  fillLimit: z.number().nullable(),
+  fillHeight: z.number().nullable(),
+  fillHeightMm: z.number().nullable(),
+  groundClearance: z.number().nullable(),
+  geometry: z.number().nullable(),
+  threshold: z.number().nullable(),
+  lastMeasuredAt: z.date().nullable(),
+});
+
+export const alarmSchema = z.object({
+  id: z.number(),
+  scope: z.enum(ALARM_SCOPES),
+  sequence: z.number().nullable(),
+  type: z.enum(ALARM_TYPES),
+  value: z.string().nullable(),
+  severity: z.enum(ALARM_SEVERITIES),
+  confirmationStatus: z.enum(CONFIRMATION_STATUSES).nullable(),
+  openedAt: z.date(),
+});
+
+const address = z.object({
+  street: z.string().nullable(),
+  streetNumber: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  city: z.string().nullable(),
+  countryCode: z.string(),
+});
+
+export const deviceSummarySchema = z.object({
+  id: z.number(),
+  type: z.enum(DEVICE_TYPES),
+  ident: z.string().nullable(),
+  identType: z.enum(IDENT_TYPES),
+  name: z.string(),
+  project: z.string().nullable(),
+  address,
+  user: z.object({ id: z.number(), name: z.string(), username: z.string() }),
+  status: z.enum(DEVICE_STATUSES),
+  active: z.boolean(),
+  lastReportedAt: z.date().nullable(),
+  simCreditQty: z.number().nullable(),
+  simCreditCurrency: z.string().nullable(),
+  location: z.object({ lat: z.number(), lng: z.number(), updatedAt: z.date().nullable() }).nullable(),
+  permissions: z.array(z.enum(DEVICE_PERMISSIONS)),
+  sensors: z.array(sensorSchema),
+});
+export type DeviceSummary = z.infer<typeof deviceSummarySchema>;
+
+export const deviceDetailSchema = deviceSummarySchema.extend({
+  userPermissions: z
+    .object({ aceId: z.number(), permissions: z.array(z.enum(DEVICE_PERMISSIONS)) })
+    .nullable(),
+  alarms: z.array(alarmSchema),
+  thresholdStatus: z.string(),
+  thresholdSensor: z.enum(THRESHOLD_SENSOR_MODES),
+  thresholdConfirmationStatus: z.enum(CONFIRMATION_STATUSES).nullable(),
+  valueInterval: z.number(),
+  timeInterval: z.number(),
+  thresholdInterval: z.number(),
+  fillingRecognitionInterval: z.number(),
+  capabilities: z.array(z.string()),
+  comment: z.string().nullable(),
+  masterComment: z.string().nullable(),
+  cellNumber: z.string().nullable(),
+  iccid: z.string().nullable(),
+  thingName: z.string().nullable(),
+  identCode: z.string().nullable(),
+  host: z.string().nullable(),
+  port: z.number().nullable(),
+  firmwareVersion: z.string().nullable(),
+  hardwareVersion: z.string().nullable(),
+  batteryCharge: z.number().nullable(),
+  publicUrlAccessEnabled: z.boolean(),
+  publicUrl: z.string().nullable(),
+  smsHeader: z.string().nullable(),
+  forceSms: z.boolean(),
+  watchdogEnabled: z.boolean(),
+  inboundGatewayId: z.number().nullable(),
+  outboundGatewayId: z.number().nullable(),
+  simCreditorId: z.string().nullable(),
+  simProvider: z.string().nullable(),
+  simType: z.enum(['contract', 'prepaid']).nullable(),
+  debtor: z.object({ ident: z.string() }).nullable(),
+  orderNumber: z.string().nullable(),
+  recipientAddress: z.string().nullable(),
+  iotConfig: z.record(z.string(), z.unknown()),
+});
+export type DeviceDetail = z.infer<typeof deviceDetailSchema>;

@@ -1,0 +1,82 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { DemoDevice } from '@tankportal/shared/demo-fleet';
+import { openDatabase } from '../../server/src/db/client.ts';
+import { startProcess, stopProcess } from '../../server/src/testing/server-process.ts';
+import { simulate } from './simulator.ts';
+import type { SimulatedReport } from './device-model.ts';
+
+const PORT = 3950;
+const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-reliability-'));
+const env = {
+  ...process.env,
+  PORT: String(PORT),
+  MQTT_PORT: String(PORT + 1),
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  DEMO_DATA: '1',
+  LOG_LEVEL: 'error',
+  SMS_LIONEL_WEBHOOK_TOKEN: 'sim-lionel',
+  SMS_1NCE_WEBHOOK_TOKEN: 'sim-1nce',
+  DATABASE_URL: '',
+};
+
+const startServer = () =>
+  startProcess(
+    'packages/server/src/main/all-in-one.ts',
+    env,
+    `http://127.0.0.1:${PORT}/api/v2/whitelabels/current`,
+  );
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+describe('reliability', () => {
+  it('stores every acknowledged report exactly once although the server is killed (SIGKILL) and restarted', async () => {
+    let server = await startServer();
+    const acknowledged: { device: DemoDevice; report: SimulatedReport }[] = [];
+    const run = simulate({
+      server: `http://127.0.0.1:${PORT}`,
+      mqttUrl: `mqtt://127.0.0.1:${PORT + 1}`,
+      smsTokens: { lionel: 'sim-lionel', '1nce': 'sim-1nce' },
+      devices: 60,
+      types: ['net', 'iot', 'lx_iot', 'sms'],
+      rate: 40,
+      durationSeconds: 14,
+      seed: 7,
+      onAcknowledged: (device, report) => acknowledged.push({ device, report }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    const beforeKill = acknowledged.length;
+    await stopProcess(server, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    server = await startServer();
+    const stats = await run;
+    await stopProcess(server);
+
+    expect(beforeKill).toBeGreaterThan(20);
+    expect(acknowledged.length).toBeGreaterThan(beforeKill + 20);
+    expect(stats.failed).toBe(0);
+
+    const database = await openDatabase({ dataDir });
+    try {
+      const { rows } = await database.db.execute<{ ident: string; at: Date; n: number }>(sql`
+        SELECT coalesce(d.ident_code, d.thing_name, d.iccid, d.cell_number) AS ident, m.measured_at AS at, count(*)::int AS n
+        FROM measurements m JOIN sensors s ON s.id = m.sensor_id AND s.sequence = 1 JOIN devices d ON d.id = s.device_id
+        WHERE m.measured_at > now() - interval '1 hour'
+        GROUP BY 1, 2`);
+      const stored = new Map(rows.map((row) => [`${row.ident}|${new Date(row.at).toISOString()}`, row.n]));
+      const missing = acknowledged.filter(
+        ({ device, report }) => stored.get(`${device.ident}|${report.measuredAt.toISOString()}`) !== 1,
+      );
+      const missingByType = Object.groupBy(missing, ({ device }) => device.type);
+      expect(
+        Object.fromEntries(Object.entries(missingByType).map(([type, list]) => [type, list!.length])),
+      ).toEqual({});
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+});

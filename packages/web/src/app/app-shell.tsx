@@ -1,0 +1,33 @@
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
+import Box from '@mui/material/Box';
+import { LAYOUT_MAX_WIDTH } from '@tankportal/shared/constants';
+import { useCurrentUser } from '../lib/session.ts';
+import { useStartupLookups } from '../lib/lookups.ts';
+import { useWhitelabelConfig } from '../lib/whitelabel.ts';
+import { Loading } from '../components/loading.tsx';
+import { ImpersonationBanner } from '../features/auth/components/impersonation-banner.tsx';
+import { TopBar } from './top-bar.tsx';
+
+/** Signed-in layout: impersonation banner, top bar, page; start-up lookups load here. */
+export default function AppShell() {
+  const { data: user } = useCurrentUser();
+  useWhitelabelConfig(!!user);
+  const lookupsReady = useStartupLookups(!!user);
+  if (!user) return null;
+  return (
+    <>
+      <ImpersonationBanner user={user} />
+      <TopBar user={user} />
+      <Box component="main" sx={{ maxWidth: LAYOUT_MAX_WIDTH, mx: 'auto', px: 2 }}>
+        {lookupsReady ? (
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        ) : (
+          <Loading />
+        )}
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate, Outlet, RouterProvider } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Role } from '@tankportal/shared/roles';
+import { setUnauthorizedHandler } from '../lib/api-client.ts';
+import { CURRENT_USER_KEY } from '../lib/session.ts';
+import { Loading } from '../components/loading.tsx';
+import { RequireRole, RequireVisitor } from './guards.tsx';
+
+// Every page is its own chunk: the login page loads none of the signed-in app.
+const LoginPage = lazy(() => import('../features/auth/components/login-page.tsx'));
+const AppShell = lazy(() => import('./app-shell.tsx'));
+const DevicesPage = lazy(() => import('../features/devices/components/devices-page.tsx'));
+const UsersPage = lazy(() => import('../features/users/components/users-page.tsx'));
+const MessagesPage = lazy(() => import('../features/messages/components/messages-page.tsx'));
+const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page.tsx'));
+const ProfilePage = lazy(() => import('../features/settings/components/profile-page.tsx'));
+const CredentialsDialog = lazy(() => import('../features/settings/components/credentials-dialog.tsx'));
+const SystemNotificationsPage = lazy(
+  () => import('../features/system/components/system-notifications-page.tsx'),
+);
+
+const guarded = (minimum: Role, element: ReactNode) => <RequireRole minimum={minimum}>{element}</RequireRole>;
+
+/** portal-area §2: the routes and their minimum roles; anything else goes to /devices. */
+const router = createBrowserRouter([
+  {
+    element: (
+      <Suspense fallback={<Loading />}>
+        <Outlet />
+      </Suspense>
+    ),
+    children: [
+      {
+        path: '/login',
+        element: (
+          <RequireVisitor>
+            <LoginPage />
+          </RequireVisitor>
+        ),
+      },
+      {
+        element: guarded('ROLE_DEMO', <AppShell />),
+        children: [
+          { path: '/devices/*', element: <DevicesPage /> },
+          { path: '/users/*', element: guarded('ROLE_ADMIN', <UsersPage />) },
+          { path: '/messages/*', element: guarded('ROLE_ADMIN', <MessagesPage />) },
+          { path: '/contacts/*', element: guarded('ROLE_USER', <ContactsPage />) },
+          {
+            path: '/settings',
+            element: guarded('ROLE_USER', <Outlet />),
+            children: [
+              {
+                element: <ProfilePage />,
+                children: [
+                  { index: true, element: null },
+                  { path: 'credentials', element: <CredentialsDialog /> },
+                ],
+              },
+              { path: 'contacts/*', element: <ContactsPage /> },
+            ],
+          },
+          {
+            path: '/system',
+            element: guarded('ROLE_MASTER', <Navigate to="/system/notifications" replace />),
+          },
+          { path: '/system/notifications', element: guarded('ROLE_MASTER', <SystemNotificationsPage />) },
+          { path: '*', element: <Navigate to="/devices" replace /> },
+        ],
+      },
+    ],
+  },
+]);
+
+export function AppRouter() {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    // A 401 anywhere: the session is gone; the guards then send the user to /login.
+    setUnauthorizedHandler(() => {
+      queryClient.setQueryData(CURRENT_USER_KEY, null);
+      void router.navigate('/login', { state: { from: window.location.pathname + window.location.search } });
+    });
+  }, [queryClient]);
+  return <RouterProvider router={router} />;
+}

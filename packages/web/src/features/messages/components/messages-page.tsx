@@ -1,0 +1,7 @@
+import { useTranslation } from 'react-i18next';
+import { Page } from '../../../components/page.tsx';
+
+export default function MessagesPage() {
+  const { t } = useTranslation();
+  return <Page title={t('messages.title')} />;
+}

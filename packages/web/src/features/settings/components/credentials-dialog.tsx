@@ -1,0 +1,75 @@
+import { useMutation } from '@tanstack/react-query';
+import { useForm } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useSnackbar } from 'notistack';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { credentialsBody, type CredentialsBody } from '@tankportal/shared/schemas/auth';
+import { api } from '../../../lib/api-client.ts';
+import { applyServerFieldErrors, sharedSchemaResolver } from '../../../lib/field-errors.ts';
+
+const FIELDS = ['currentPassword', 'password', 'passwordRepeat'] as const;
+const AUTOCOMPLETE = {
+  currentPassword: 'current-password',
+  password: 'new-password',
+  passwordRepeat: 'new-password',
+} as const;
+
+/** /settings/credentials: the own password, checked by the shared schema here and on the server. */
+export default function CredentialsDialog() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { enqueueSnackbar } = useSnackbar();
+  const close = () => void navigate('/settings');
+  const { register, handleSubmit, setError, formState } = useForm<CredentialsBody>({
+    defaultValues: { currentPassword: '', password: '', passwordRepeat: '' },
+    resolver: sharedSchemaResolver(credentialsBody, t),
+  });
+  const save = useMutation({
+    mutationFn: (body: CredentialsBody) => api<void>('PUT', '/v2/users/me/credentials', { body }),
+    onSuccess: () => {
+      enqueueSnackbar(t('credentials.updated'), { variant: 'success' });
+      close();
+    },
+    onError: (error) => {
+      if (!applyServerFieldErrors(error, setError, t))
+        enqueueSnackbar(t('login.errors.serverError'), { variant: 'error' });
+    },
+  });
+
+  return (
+    <Dialog open onClose={close} fullWidth maxWidth="xs" aria-labelledby="credentials-title">
+      <form noValidate onSubmit={handleSubmit((body) => save.mutate(body))}>
+        <DialogTitle id="credentials-title">{t('credentials.title')}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {FIELDS.map((field) => (
+              <TextField
+                key={field}
+                type="password"
+                label={t(`credentials.${field}`)}
+                autoComplete={AUTOCOMPLETE[field]}
+                required
+                error={!!formState.errors[field]}
+                helperText={formState.errors[field]?.message}
+                {...register(field)}
+              />
+            ))}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={close}>{t('common.cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={save.isPending}>
+            {t('common.save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,51 @@
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { TFunction } from 'i18next';
+import type { FieldError } from '@tankportal/shared/field-errors';
+import { toFieldError, type IssueLike } from '@tankportal/shared/field-errors';
+import { ApiError } from './api-client.ts';
+
+/**
+ * The text of a field error, per portal-area §5 mapping: some fields have their own words for a
+ * code (a taken username, an e-mail address in the wrong format), the rest share one per code.
+ */
+export function fieldErrorText(t: TFunction, error: Pick<FieldError, 'path' | 'code' | 'args'>): string {
+  const field = error.path.split('.').pop();
+  return t([`validation.byField.${field}.${error.code}`, `validation.${error.code}`], error.args);
+}
+
+/** Server field errors (path, code, args) onto the form's fields; true when any was mapped. */
+export function applyServerFieldErrors<T extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<T>,
+  t: TFunction,
+): boolean {
+  if (!(error instanceof ApiError) || !error.body?.fieldErrors?.length) return false;
+  for (const fieldError of error.body.fieldErrors) {
+    setError(fieldError.path as Path<T>, { type: fieldError.code, message: fieldErrorText(t, fieldError) });
+  }
+  return true;
+}
+
+/**
+ * A react-hook-form resolver from a shared zod schema, with the same texts as the server's field
+ * errors (the client checks what the server enforces, in the same words).
+ */
+export function sharedSchemaResolver<T extends FieldValues>(
+  schema: {
+    safeParse(
+      data: unknown,
+    ): { success: true; data: unknown } | { success: false; error: { issues: IssueLike[] } };
+  },
+  t: TFunction,
+) {
+  return async (values: T) => {
+    const result = schema.safeParse(values);
+    if (result.success) return { values: result.data as T, errors: {} };
+    const errors: Record<string, { type: string; message: string }> = {};
+    for (const issue of result.error.issues) {
+      const fieldError = toFieldError(issue);
+      errors[fieldError.path] ??= { type: fieldError.code, message: fieldErrorText(t, fieldError) };
+    }
+    return { values: {}, errors };
+  };
+}

@@ -1,0 +1,29 @@
+import { format } from 'date-fns';
+import type { Locale } from '@tankportal/shared/constants';
+
+/** portal-area §9: German dd.MM.yyyy HH:mm, English MM/dd/yyyy hh:mm a. */
+const DATE_TIME = { de: 'dd.MM.yyyy HH:mm', en: 'MM/dd/yyyy hh:mm a' } as const;
+const DATE = { de: 'dd.MM.yyyy', en: 'MM/dd/yyyy' } as const;
+
+export function formatDateTime(value: string | Date, locale: Locale): string {
+  return format(new Date(value), DATE_TIME[locale]);
+}
+
+export function formatDate(value: string | Date, locale: Locale): string {
+  return format(new Date(value), DATE[locale]);
+}
+
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+export function formatNumber(value: number, locale: Locale, fractionDigits = 0): string {
+  const key = `${locale}:${fractionDigits}`;
+  let formatter = numberFormats.get(key);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(locale === 'de' ? 'de-DE' : 'en-US', {
+      minimumFractionDigits: fractionDigits,
+      maximumFractionDigits: fractionDigits,
+    });
+    numberFormats.set(key, formatter);
+  }
+  return formatter.format(value);
+}
