@@ -17,7 +17,7 @@ import type { Db } from './db/client.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerCaseConversion } from './plugins/case-conversion.ts';
 import { registerCsrf } from './plugins/csrf.ts';
-import { registerSecurityHeaders } from './plugins/security-headers.ts';
+import { registerSecurityHeaders, tileImageSource } from './plugins/security-headers.ts';
 import { errorBody, registerErrorHandling } from './plugins/errors.ts';
 import { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import { SessionStore } from './repositories/sessions.ts';
@@ -30,6 +30,13 @@ import { registerSmsWebhooks } from './ingest/sms-webhooks.ts';
 import { lookupRoutes } from './routes/v2/lookups/lookups.ts';
 import { systemNotificationRoutes } from './routes/v2/system-notifications/system-notifications.ts';
 import { whitelabelRoutes } from './routes/v2/whitelabels/whitelabels.ts';
+import { configRoutes } from './routes/v2/config/config.ts';
+import { confirmationRoutes } from './routes/v2/alarms/confirmations.ts';
+import { sensorDataRoutes } from './routes/v2/sensor-data/sensor-data.ts';
+import { exportRoutes } from './routes/v2/exports/exports.ts';
+import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
+import { queryRoutes } from './routes/v2/queries/queries.ts';
+import { DeviceChannels } from './ingest/device-channels.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,6 +55,12 @@ const AREAS = [
   systemNotificationRoutes,
   deviceRoutes,
   deviceDataRoutes,
+  queryRoutes,
+  configRoutes,
+  confirmationRoutes,
+  sensorDataRoutes,
+  exportRoutes,
+  publicDeviceRoutes,
 ];
 
 export async function buildApp(
@@ -70,7 +83,7 @@ export async function buildApp(
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
-  registerSecurityHeaders(app, config.secureCookies);
+  registerSecurityHeaders(app, config.secureCookies, [tileImageSource(config.mapTileUrl)]);
   await app.register(cookie);
   await registerCsrf(app, config.secureCookies);
   const sessions = new SessionStore(db, {
@@ -92,6 +105,7 @@ export async function buildApp(
     db,
     config,
     sessions,
+    deviceChannels: new DeviceChannels(config.smsGatewayApis),
     loginRateLimit: new LoginRateLimit({
       maxFailuresPerUsername: config.loginMaxFailuresPerUsername,
       maxFailuresPerIp: config.loginMaxFailuresPerIp,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerConfig } from './config/env.ts';
 import type { Db } from './db/client.ts';
+import type { DeviceChannels } from './ingest/device-channels.ts';
 import type { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import type { SessionStore } from './repositories/sessions.ts';
 
@@ -11,6 +12,8 @@ export interface AppContext {
   config: ServerConfig;
   loginRateLimit: LoginRateLimit;
   sessions: SessionStore;
+  /** SMS gateways and MQTT broker: how the server reaches devices. */
+  deviceChannels: DeviceChannels;
 }
 
 export type Api = FastifyInstance<any, any, any, any, ZodTypeProvider>;

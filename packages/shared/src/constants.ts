@@ -29,3 +29,7 @@ export const SEVERITY_ALERT: Record<NotificationSeverity, 'info' | 'warning' | '
 
 /** Credentials the demo login button uses (portal-area §2 login). */
 export const DEMO_CREDENTIALS = { username: 'demo', password: 'tankportal' } as const;
+
+/** Manual query (devices-area §4, §9): the query's location is polled every 10 s, 12 times at most. */
+export const MANUAL_QUERY_POLL_MS = 10_000;
+export const MANUAL_QUERY_MAX_POLLS = 12;

@@ -20,6 +20,8 @@ export interface DemoDevice {
   type: DeviceType;
   identType: IdentType;
   ident: string;
+  /** Its public status page is switched on (the token is generated when the fleet is seeded). */
+  publicPage: boolean;
 }
 
 export function demoIdent(type: DeviceType, identType: IdentType, number: number): string {
@@ -36,7 +38,13 @@ export function demoFleet(): DemoDevice[] {
   for (const { type, identType, count } of DEMO_FLEET_TYPES) {
     for (let i = 0; i < count; i++) {
       const number = fleet.length + 1;
-      fleet.push({ number, type, identType, ident: demoIdent(type, identType, number) });
+      fleet.push({
+        number,
+        type,
+        identType,
+        ident: demoIdent(type, identType, number),
+        publicPage: number % 10 === 1,
+      });
     }
   }
   return fleet;

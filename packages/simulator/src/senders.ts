@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import mqtt, { type MqttClient } from 'mqtt';
 import { DEMO_DEVICE_SECRET, type DemoDevice } from '@tankportal/shared/demo-fleet';
 import { formatMeasurementSms } from '@tankportal/shared/protocols/sms';
@@ -17,23 +19,58 @@ export interface Endpoints {
 export interface Sender {
   send(report: SimulatedReport): Promise<void>;
   close(): Promise<void>;
+  /**
+   * MQTT devices: listens to the device's command topic and calls `onQuery` for every query
+   * command. SMS devices get their queries through the fake gateway (gateway.ts) instead.
+   */
+  listenForQueries?(onQuery: () => void): Promise<void>;
+}
+
+// Connections are kept open between reports, as a device with a backlog does: a new TCP connection
+// per report costs both sides more than the report itself.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+};
+
+/** One POST of a JSON body; resolves with the status and the answer's text. */
+function postJson(url: string, body: string, headers: Record<string, string>) {
+  const target = new URL(url);
+  const client = target.protocol === 'https:' ? https : http;
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const request = client.request(
+      target,
+      {
+        method: 'POST',
+        agent: agents[target.protocol as keyof typeof agents],
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...headers,
+        },
+        timeout: 10_000,
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+        response.on('error', reject);
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error(`${url}: no answer within 10 s`)));
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 async function postUntilAnswered(url: string, body: unknown, headers: Record<string, string> = {}) {
   // A device repeats a report until the server answers; 4xx answers are final.
+  const payload = JSON.stringify(body);
   for (;;) {
-    try {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (response.ok) return;
-      if (response.status < 500) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-    } catch (error) {
-      if (error instanceof Error && / \d{3} /.test(error.message)) throw error;
-    }
+    const answer = await postJson(url, payload, headers).catch(() => null);
+    if (answer && answer.status >= 200 && answer.status < 300) return;
+    if (answer && answer.status < 500) throw new Error(`${url}: ${answer.status} ${answer.text}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
@@ -87,7 +124,8 @@ async function mqttSender(device: DemoDevice, endpoints: Endpoints): Promise<Sen
     clean: false,
     reconnectPeriod: 500,
   });
-  const topic = `devices/${device.type === 'lx_iot' ? 'lx-iot' : 'iot'}/${device.ident}/report`;
+  const base = `devices/${device.type === 'lx_iot' ? 'lx-iot' : 'iot'}/${device.ident}`;
+  const topic = `${base}/report`;
   return {
     send: async (report) => {
       await client.publishAsync(
@@ -97,6 +135,16 @@ async function mqttSender(device: DemoDevice, endpoints: Endpoints): Promise<Sen
       );
     },
     close: () => client.endAsync(),
+    async listenForQueries(onQuery) {
+      client.on('message', (_topic, payload) => {
+        try {
+          if ((JSON.parse(payload.toString()) as { command?: unknown }).command === 'query') onQuery();
+        } catch {
+          // Not a command this device understands: a real device ignores it too.
+        }
+      });
+      await client.subscribeAsync(`${base}/command`, { qos: 1 });
+    },
   };
 }
 

@@ -1,15 +1,28 @@
 import { demoFleet, type DemoDevice } from '@tankportal/shared/demo-fleet';
 import type { DeviceType } from '@tankportal/shared/devices';
 import { SimulatedDevice, type SimulatedReport } from './device-model.ts';
+import { parseQuerySms } from '@tankportal/shared/protocols/sms';
+import { startFakeGateway } from './gateway.ts';
 import { senderFor, type Endpoints, type Sender } from './senders.ts';
 
 export interface SimulationOptions extends Endpoints {
   /** How many demo devices take part (from the start of the demo fleet's numbering). */
   devices: number;
   types: DeviceType[];
-  /** Reports per second over the whole fleet. */
+  /** Reports per second over the whole fleet; 0: the devices only answer queries. */
   rate: number;
+  /** 0: until `signal` aborts. */
   durationSeconds: number;
+  /**
+   * Runs the fake SMS gateway (gateway.ts) on this port: the server's query SMS to a simulated
+   * SMS device are answered with a measurement SMS through the webhook. The server's
+   * SMS_LIONEL_API_URL and SMS_1NCE_API_URL point here.
+   */
+  gatewayPort?: number;
+  /** Ends the run early (the CLI's Ctrl-C, a test's end). */
+  signal?: AbortSignal;
+  /** Called once every device is connected and listening for queries (and the gateway runs). */
+  onReady?: () => void;
   /** Called once the server acknowledged a report. */
   onAcknowledged?: (device: DemoDevice, report: SimulatedReport) => void;
   seed?: number;
@@ -18,6 +31,8 @@ export interface SimulationOptions extends Endpoints {
 export interface SimulationStats {
   acknowledged: number;
   failed: number;
+  /** Queries the devices answered (each with a report). */
+  answered: number;
   seconds: number;
 }
 
@@ -29,10 +44,24 @@ function random(seed: number) {
   };
 }
 
+function pause(ms: number, signal: AbortSignal | undefined) {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 /**
- * Drives demo devices over their real protocols at a steady rate. Each device sends its reports in
- * order, one at a time (a device waits for the acknowledgement), with measurement times one second
- * apart at least, so no two reports of a device share a time.
+ * Drives demo devices over their real protocols at a steady rate, and lets them answer the
+ * server's manual queries at once (MQTT devices on their command topic, SMS devices through the
+ * fake gateway). Each device sends its reports in order, one at a time (a device waits for the
+ * acknowledgement), with measurement times one second apart at least, so no two reports of a
+ * device share a time.
  */
 export async function simulate(options: SimulationOptions): Promise<SimulationStats> {
   const rand = random(options.seed ?? Date.now());
@@ -43,40 +72,70 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSt
   const devices = chosen.map((device) => new SimulatedDevice(device, rand, runId));
   const senders: Sender[] = await Promise.all(chosen.map((device) => senderFor(device, options)));
   const busy = new Set<number>();
+  /** Devices that got a query while sending: they report again once that send is done. */
+  const owed = new Set<number>();
   const lastTime = new Map<number, number>();
-  const stats: SimulationStats = { acknowledged: 0, failed: 0, seconds: 0 };
+  const stats: SimulationStats = { acknowledged: 0, failed: 0, answered: 0, seconds: 0 };
   const started = Date.now();
   const inFlight = new Set<Promise<void>>();
-  let next = 0;
-  const interval = 1000 / options.rate;
-  while (Date.now() - started < options.durationSeconds * 1000) {
-    const index = next++ % devices.length;
-    if (!busy.has(index)) {
-      busy.add(index);
-      const previous = lastTime.get(index) ?? 0;
-      const at = Math.max(Date.now(), previous + 1000);
-      lastTime.set(index, at);
-      const report = devices[index].nextReport(new Date(Math.floor(at / 1000) * 1000));
-      const sending = senders[index]
-        .send(report)
-        .then(
-          () => {
-            stats.acknowledged++;
-            options.onAcknowledged?.(chosen[index], report);
-          },
-          () => {
-            stats.failed++;
-          },
-        )
-        .finally(() => {
-          busy.delete(index);
-          inFlight.delete(sending);
+
+  const sendReport = (index: number) => {
+    busy.add(index);
+    const previous = lastTime.get(index) ?? 0;
+    const at = Math.max(Date.now(), previous + 1000);
+    lastTime.set(index, at);
+    const report = devices[index].nextReport(new Date(Math.floor(at / 1000) * 1000));
+    const sending = senders[index]
+      .send(report)
+      .then(
+        () => {
+          stats.acknowledged++;
+          options.onAcknowledged?.(chosen[index], report);
+        },
+        () => {
+          stats.failed++;
+        },
+      )
+      .finally(() => {
+        busy.delete(index);
+        inFlight.delete(sending);
+        if (owed.delete(index)) sendReport(index);
+      });
+    inFlight.add(sending);
+  };
+  let stopping = false;
+  const answerQuery = (index: number) => {
+    if (stopping) return;
+    stats.answered++;
+    if (busy.has(index)) owed.add(index);
+    else sendReport(index);
+  };
+
+  await Promise.all(senders.map((sender, index) => sender.listenForQueries?.(() => answerQuery(index))));
+  const byIdent = new Map(chosen.map((device, index) => [device.ident, index]));
+  const gateway =
+    options.gatewayPort === undefined
+      ? null
+      : await startFakeGateway(options.gatewayPort, (sms) => {
+          const index = byIdent.get(sms.to);
+          if (index !== undefined && parseQuerySms(sms.text) !== null) answerQuery(index);
         });
-      inFlight.add(sending);
+
+  options.onReady?.();
+  const stopAt = options.durationSeconds > 0 ? started + options.durationSeconds * 1000 : Infinity;
+  const interval = options.rate > 0 && devices.length > 0 ? 1000 / options.rate : null;
+  let next = 0;
+  while (Date.now() < stopAt && !options.signal?.aborted) {
+    if (interval !== null) {
+      const index = next++ % devices.length;
+      if (!busy.has(index)) sendReport(index);
     }
-    await new Promise((resolve) => setTimeout(resolve, interval));
+    await pause(Math.min(interval ?? 1000, stopAt - Date.now()), options.signal);
   }
-  await Promise.all(inFlight);
+  stopping = true;
+  await gateway?.close();
+  // Answers owed to queries start new sends while the last ones finish.
+  while (inFlight.size > 0) await Promise.all(inFlight);
   await Promise.all(senders.map((sender) => sender.close()));
   stats.seconds = (Date.now() - started) / 1000;
   return stats;

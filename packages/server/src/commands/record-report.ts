@@ -149,7 +149,8 @@ export function severityOf(type: AlarmType): 'fatal' | 'notice' {
   return type === 'temperature' || type === 'power_failure' ? 'fatal' : 'notice';
 }
 
-function temperatureOutOfLimit(sensor: SensorRow, temperature: number | undefined): boolean {
+/** Whether a reading breaks its sensor's temperature limit (a temperature alarm). */
+export function temperatureOutOfLimit(sensor: SensorRow, temperature: number | undefined): boolean {
   if (temperature === undefined || sensor.temperatureLimitValue === null || !sensor.temperatureLimitType)
     return false;
   return sensor.temperatureLimitType === 'above'
@@ -272,7 +273,7 @@ async function updateConsumption(tx: Tx, sensor: SensorRow, at: Date, value: num
 }
 
 /** Recomputes the month of `at` through the month of `nextAt` from the readings (plus the one before). */
-async function recomputeConsumption(tx: Tx, sensor: SensorRow, at: Date, nextAt: Date) {
+export async function recomputeConsumption(tx: Tx, sensor: SensorRow, at: Date, nextAt: Date) {
   const series = and(
     eq(measurements.sensorId, sensor.id),
     eq(measurements.hidden, false),

@@ -26,6 +26,37 @@ export interface ServerConfig {
   mqttShareGroup: string;
   /** Tokens the SMS gateways send in x-webhook-token; a gateway without one is switched off. */
   smsWebhookTokens: { lionel?: string; '1nce'?: string };
+  /** Map tiles (Leaflet URL template) and their attribution (HTML); OpenStreetMap when unset. */
+  mapTileUrl: string;
+  mapTileAttribution: string;
+  /** The gateways' outbound HTTP APIs (queries to SMS devices); a gateway without both is switched off. */
+  smsGatewayApis: { lionel?: SmsGatewayApi; '1nce'?: SmsGatewayApi };
+}
+
+export interface SmsGatewayApi {
+  baseUrl: string;
+  token: string;
+}
+
+function gatewayApi(env: NodeJS.ProcessEnv, prefix: string): SmsGatewayApi | undefined {
+  const baseUrl = env[`${prefix}_API_URL`];
+  const token = env[`${prefix}_API_TOKEN`];
+  if (!baseUrl) return undefined;
+  if (!URL.canParse(baseUrl)) throw new Error(`${prefix}_API_URL must be a URL, got "${baseUrl}"`);
+  if (!token) throw new Error(`${prefix}_API_URL is set: ${prefix}_API_TOKEN is needed too`);
+  return { baseUrl, token };
+}
+
+const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+const DEFAULT_TILE_ATTRIBUTION =
+  '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
+
+/** A Leaflet tile URL template: http(s), placeholders such as {s}, {z}, {x}, {y} allowed. */
+function tileUrl(raw: string | undefined): string {
+  if (!raw) return DEFAULT_TILE_URL;
+  if (!/^https?:\/\//.test(raw) || !URL.canParse(raw.replace(/\{[a-z]+\}/gi, 'a')))
+    throw new Error(`MAP_TILE_URL must be an http(s) URL template, got "${raw}"`);
+  return raw;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -61,6 +92,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     smsWebhookTokens: {
       lionel: env.SMS_LIONEL_WEBHOOK_TOKEN || undefined,
       '1nce': env.SMS_1NCE_WEBHOOK_TOKEN || undefined,
+    },
+    mapTileUrl: tileUrl(env.MAP_TILE_URL),
+    mapTileAttribution: env.MAP_TILE_ATTRIBUTION || DEFAULT_TILE_ATTRIBUTION,
+    smsGatewayApis: {
+      lionel: gatewayApi(env, 'SMS_LIONEL'),
+      '1nce': gatewayApi(env, 'SMS_1NCE'),
     },
   };
 }

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   bigserial,
   boolean,
   doublePrecision,
@@ -16,6 +17,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { Role } from '@tankportal/shared/roles';
 import type { NotificationSeverity } from '@tankportal/shared/constants';
+import type { QueryStatus } from '@tankportal/shared/schemas/queries';
 import type {
   AlarmType,
   ConfirmationStatus,
@@ -66,7 +68,7 @@ export const whitelabels = pgTable(
   ],
 );
 
-/** Key/value configuration per object (white-label, user, device-user; DESIGN.md [6], [7]). */
+/** Key/value settings of a white-label (the provider's defaults; DESIGN.md [6], [7]). */
 export const whitelabelConfig = pgTable(
   'whitelabel_config',
   {
@@ -104,6 +106,19 @@ export const users = pgTable(
     uniqueIndex('users_auth_token_hash').on(t.authTokenHash),
     index('users_parent').on(t.parentUserId),
   ],
+);
+
+/** A user's own settings (list display settings that override the white-label's). */
+export const userConfig = pgTable(
+  'user_config',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: jsonb('value').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
 
 export const sessions = pgTable(
@@ -228,6 +243,15 @@ export const devices = pgTable(
     uniqueIndex('devices_thing_name').on(t.thingName),
     uniqueIndex('devices_ident_code').on(t.identCode),
     uniqueIndex('devices_public_url_token').on(t.publicUrlToken),
+    // The list's sort columns that only change on edit, each with the id that breaks ties: a page of
+    // the list is read in index order instead of sorting every device. Columns a report updates
+    // (last report, SIM credit, status) get none, so that a report's device update stays HOT.
+    index('devices_sort_name').on(t.name, t.id),
+    index('devices_sort_project').on(t.project, t.id),
+    index('devices_sort_country_code').on(t.countryCode, t.id),
+    index('devices_sort_postal_code').on(t.postalCode, t.id),
+    index('devices_sort_city').on(t.city, t.id),
+    index('devices_sort_street').on(t.street, t.id),
   ],
 );
 
@@ -271,6 +295,9 @@ export const sensors = pgTable(
 /**
  * Process rows. The primary key (sensor, time) is the idempotency key: a redelivered measurement
  * is `ON CONFLICT DO NOTHING` (DESIGN.md §7). Hidden rows stay for the audit, out of every curve.
+ * Its index also carries every other column (`INCLUDE`, migration 0004, which drizzle cannot
+ * express): a process curve is an index-only scan over a few hundred adjacent index pages, instead
+ * of one heap page per row, since live ingest interleaves the rows of all sensors in the table.
  */
 export const measurements = pgTable(
   'measurements',
@@ -343,6 +370,25 @@ export const deviceAces = pgTable(
   ],
 );
 
+/** Settings of one user on one device (excluded sensors and years, default period ...). */
+export const deviceUserConfig = pgTable(
+  'device_user_config',
+  {
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    value: jsonb('value').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.deviceId, t.userId, t.key] }),
+    index('device_user_config_user').on(t.userId),
+  ],
+);
+
 /** Senders the system heard from but does not know: net ident codes, IoT thing names, ICCIDs. */
 export const unassignedDevices = pgTable(
   'unassigned_devices',
@@ -386,5 +432,36 @@ export const messages = pgTable(
     index('messages_device_created').on(t.deviceId, t.createdAt),
     index('messages_created').on(t.createdAt),
     uniqueIndex('messages_dedup').on(t.type, t.dedupKey),
+  ],
+);
+
+/**
+ * Manual queries (devices-area §4): a request to a device to report now. Sent as an SMS or an MQTT
+ * command; processed by the device's next report (commands/complete-queries.ts).
+ */
+export const queries = pgTable(
+  'queries',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status').$type<QueryStatus>().notNull().default('pending'),
+    /** The outgoing message that carried the query (its log entry). */
+    messageId: bigint('message_id', { mode: 'number' }).references(() => messages.id, {
+      onDelete: 'set null',
+    }),
+    /** Why sending failed. */
+    failureReason: text('failure_reason'),
+    createdAt: createdAt(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+  },
+  // Every stored report looks up its device's sent queries: keep that lookup small.
+  (t) => [
+    index('queries_device_sent')
+      .on(t.deviceId)
+      .where(sql`status = 'sent'`),
   ],
 );

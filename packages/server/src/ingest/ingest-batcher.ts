@@ -1,3 +1,4 @@
+import pg from 'pg';
 import type { Db } from '../db/client.ts';
 import { storeBatch, type IngestItem, type IngestResult } from './store-batch.ts';
 
@@ -7,58 +8,104 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
+export interface BatcherOptions {
+  /** Most reports in one transaction. */
+  maxBatch?: number;
+  /** How long the first report of a batch waits for others while a transaction slot is free. */
+  maxWaitMs?: number;
+  /** Transactions in flight at once: 1 for PGlite (one connection), a few on a PostgreSQL pool. */
+  concurrency?: number;
+}
+
 /**
  * Gathers the reports that arrive within a few milliseconds and stores them together
- * (`storeBatch`): the cost of a transaction is shared by the whole batch. Batches run one after
- * the other, so the reports of a device are stored in the order they arrived. Each submitter's
- * promise settles after its batch's commit: protocols acknowledge only then.
+ * (`storeBatch`): the cost of a transaction is shared by the whole batch. While all transaction
+ * slots are busy, arriving reports queue up and form the next batch.
+ *
+ * Several batches may be in flight (PostgreSQL), but a device is in at most one of them: a report
+ * of a device whose batch is still running waits for the next one. So the reports of a device are
+ * stored in the order they arrived, and concurrent batches never wait on each other's device locks.
+ * Each submitter's promise settles after its batch's commit: protocols acknowledge only then.
  */
 export class IngestBatcher {
   private readonly db: Db;
   private readonly maxBatch: number;
   private readonly maxWaitMs: number;
+  private readonly concurrency: number;
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | null = null;
-  private running = false;
+  private inFlight = 0;
+  /** Devices with a batch in flight. */
+  private readonly busy = new Set<number>();
 
-  constructor(db: Db, options: { maxBatch?: number; maxWaitMs?: number } = {}) {
+  constructor(db: Db, options: BatcherOptions = {}) {
     this.db = db;
-    this.maxBatch = options.maxBatch ?? 500;
+    this.maxBatch = options.maxBatch ?? 1000;
     this.maxWaitMs = options.maxWaitMs ?? 2;
+    this.concurrency = options.concurrency ?? 1;
   }
 
   submit(item: IngestItem): Promise<IngestResult> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
-      if (this.running) return;
-      if (this.queue.length >= this.maxBatch) void this.run();
-      else this.timer ??= setTimeout(() => void this.run(), this.maxWaitMs);
+      if (this.inFlight >= this.concurrency) return; // the next finished batch takes it
+      if (this.queue.length >= this.maxBatch) this.pump();
+      else this.timer ??= setTimeout(() => this.pump(), this.maxWaitMs);
     });
   }
 
-  private async run() {
+  /** Starts batches while slots are free and queued reports of idle devices are waiting. */
+  private pump() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    this.running = true;
+    while (this.inFlight < this.concurrency && this.queue.length > 0) {
+      const batch = this.take();
+      if (batch.length === 0) return; // only reports of busy devices: they follow their batch
+      void this.run(batch);
+    }
+  }
+
+  /** Up to maxBatch queued reports of devices without a batch in flight, in arrival order. */
+  private take(): Waiting[] {
+    const batch: Waiting[] = [];
+    const rest: Waiting[] = [];
+    const claimed = new Set<number>();
+    for (const waiting of this.queue) {
+      const device = waiting.item.deviceId;
+      if (batch.length < this.maxBatch && (claimed.has(device) || !this.busy.has(device))) {
+        claimed.add(device);
+        batch.push(waiting);
+      } else rest.push(waiting);
+    }
+    this.queue = rest;
+    for (const device of claimed) this.busy.add(device);
+    return batch;
+  }
+
+  private async run(batch: Waiting[]) {
+    this.inFlight++;
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.maxBatch);
-        try {
-          const results = await storeBatch(
-            this.db,
-            batch.map((waiting) => waiting.item),
-          );
-          batch.forEach((waiting, index) => waiting.resolve(results[index]));
-        } catch (error) {
-          // Nothing of the batch is committed: every sender is told, none acknowledged.
-          batch.forEach((waiting) => waiting.reject(error));
-        }
-      }
+      const results = await storeBatch(
+        this.db,
+        batch.map((waiting) => waiting.item),
+      );
+      batch.forEach((waiting, index) => waiting.resolve(results[index]));
+    } catch (error) {
+      // Nothing of the batch is committed: every sender is told, none acknowledged.
+      batch.forEach((waiting) => waiting.reject(error));
     } finally {
-      this.running = false;
+      this.inFlight--;
+      for (const waiting of batch) this.busy.delete(waiting.item.deviceId);
+      this.pump();
     }
   }
 }
+
+/**
+ * Transactions in flight per process on PostgreSQL: enough to overlap one batch's round trips with
+ * another's work, while leaving most of the pool (10 connections) to the API.
+ */
+const POSTGRES_CONCURRENCY = 4;
 
 const batchers = new WeakMap<Db, IngestBatcher>();
 
@@ -66,7 +113,8 @@ const batchers = new WeakMap<Db, IngestBatcher>();
 export function batcherFor(db: Db): IngestBatcher {
   let batcher = batchers.get(db);
   if (!batcher) {
-    batcher = new IngestBatcher(db);
+    const onPostgres = (db as unknown as { $client: unknown }).$client instanceof pg.Pool;
+    batcher = new IngestBatcher(db, { concurrency: onPostgres ? POSTGRES_CONCURRENCY : 1 });
     batchers.set(db, batcher);
   }
   return batcher;

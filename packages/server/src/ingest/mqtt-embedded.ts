@@ -6,8 +6,9 @@ import { devices } from '../db/schema.ts';
 import { secretMatches } from './net-http.ts';
 import { handleMqttReport } from './mqtt-report.ts';
 import { commandTopic, MQTT_KINDS, parseReportTopic } from './mqtt-topics.ts';
+import type { MqttPublisher } from './device-channels.ts';
 
-export interface EmbeddedBroker {
+export interface EmbeddedBroker extends MqttPublisher {
   port: number;
   close(): Promise<void>;
 }
@@ -68,6 +69,14 @@ export async function startEmbeddedBroker(
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : port,
+    // Commands to devices: a device with a persistent session gets them when it is back online.
+    publish: (topic, payload) =>
+      new Promise<void>((resolve, reject) =>
+        broker.publish(
+          { cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false },
+          (error) => (error ? reject(error) : resolve()),
+        ),
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         broker.close(() => server.close(() => resolve()));

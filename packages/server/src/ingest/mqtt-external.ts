@@ -2,11 +2,15 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { Db } from '../db/client.ts';
 import { handleMqttReport } from './mqtt-report.ts';
 import { parseReportTopic, REPORT_TOPIC_FILTER } from './mqtt-topics.ts';
+import type { MqttPublisher } from './device-channels.ts';
 
-export interface ExternalSubscriber {
+export interface ExternalSubscriber extends MqttPublisher {
   client: MqttClient;
   close(): Promise<void>;
 }
+
+/** How long a command may wait for the broker's PUBACK before it counts as not sent. */
+const PUBLISH_TIMEOUT_MS = 10_000;
 
 /**
  * Reports from an external broker (Mosquitto, EMQX, AWS IoT Core …; DESIGN.md §7): a fixed client
@@ -52,5 +56,21 @@ export async function subscribeExternalBroker(
     client.connect();
   });
   await client.subscribeAsync(`$share/${shareGroup}/${REPORT_TOPIC_FILTER}`, { qos: 1 });
-  return { client, close: () => client.endAsync() };
+  return {
+    client,
+    async publish(topic, payload) {
+      // Offline, mqtt.js would queue the command and keep the caller waiting for the reconnect.
+      if (!client.connected) throw new Error('the MQTT broker is not connected');
+      await Promise.race([
+        client.publishAsync(topic, payload, { qos: 1 }),
+        new Promise((_, reject) =>
+          setTimeout(
+            () => reject(new Error('the MQTT broker did not acknowledge')),
+            PUBLISH_TIMEOUT_MS,
+          ).unref(),
+        ),
+      ]);
+    },
+    close: () => client.endAsync(),
+  };
 }

@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { devices } from '../db/schema.ts';
+import { deviceDirectory } from './device-directory.ts';
 import { logParsingFailed, parseReport, recordUnassigned, storeReport, type Sender } from './store-report.ts';
 import type { ReportTopic } from './mqtt-topics.ts';
 
@@ -16,12 +15,7 @@ export async function handleMqttReport(db: Db, topic: ReportTopic, payload: Buff
     topic.kind === 'iot'
       ? { type: 'iot', identType: 'thing_name', ident: topic.ident }
       : { type: 'lx_iot', identType: 'iccid', ident: topic.ident };
-  const identColumn = topic.kind === 'iot' ? devices.thingName : devices.iccid;
-  const [device] = await db
-    .select({ id: devices.id, type: devices.type })
-    .from(devices)
-    .where(eq(identColumn, topic.ident))
-    .limit(1);
+  const device = await deviceDirectory(db).find(topic.kind === 'iot' ? 'thingName' : 'iccid', topic.ident);
   if (!device || device.type !== topic.kind) {
     await recordUnassigned(db, topic.kind, topic.ident, null);
     return 'unassigned';

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { toFieldError } from '@tankportal/shared/field-errors';
 import type { Db } from '../db/client.ts';
-import { devices } from '../db/schema.ts';
+import { deviceDirectory } from './device-directory.ts';
 import { errorBody } from '../plugins/errors.ts';
 import { hashToken } from '../policies/tokens.ts';
 import { logParsingFailed, parseReport, recordUnassigned, storeReport } from './store-report.ts';
@@ -39,7 +38,7 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
     }
     const { identCode, secret } = sender.data;
     const from = { type: 'net', identType: 'net_ident_code', ident: identCode } as const;
-    const [device] = await db.select().from(devices).where(eq(devices.identCode, identCode)).limit(1);
+    const device = await deviceDirectory(db).find('identCode', identCode);
     if (!device || device.type !== 'net') {
       await recordUnassigned(db, 'net', identCode, request.ip);
       return reply.code(404).send(errorBody(404, 'Unknown ident code: recorded as an unassigned net device'));

@@ -1,16 +1,16 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, inArray, isNull, sql } from 'drizzle-orm';
 import type { AlarmType } from '@tankportal/shared/devices';
 import type { ReportV1 } from '@tankportal/shared/protocols/report';
 import type { Db } from '../db/client.ts';
+import { alarms, devices, sensors } from '../db/schema.ts';
+import { completeQueries } from '../commands/complete-queries.ts';
 import {
-  alarms,
-  devices,
-  measurements,
-  messages,
-  monthlyConsumption as consumptionTable,
-  sensors,
-} from '../db/schema.ts';
-import { levelOf, recordReportIn, severityOf, type Tx } from '../commands/record-report.ts';
+  levelOf,
+  recordReportIn,
+  severityOf,
+  temperatureOutOfLimit,
+  type Tx,
+} from '../commands/record-report.ts';
 import { monthlyConsumption } from '../sensor-logic/consumption.ts';
 import { thresholdState } from '../sensor-logic/threshold.ts';
 import type { AlarmRow, DeviceRow, SensorRow } from '../repositories/devices.ts';
@@ -27,16 +27,22 @@ export interface IngestItem {
 export interface IngestResult {
   duplicate: boolean;
   stored: number;
+  /** The device was deleted after its sender was looked up: nothing stored. */
+  deviceGone?: boolean;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
+/** Rows as one JSON parameter, unpacked by `json_to_recordset`: one short statement for any count. */
+const asJson = (rows: object[]) => JSON.stringify(rows);
+
 /**
  * Stores a batch of parsed reports in one transaction with set-based statements: one insert of
  * the message log, one of the measurements, one upsert of the consumption steps, one update of the
- * sensors and one of the devices, whatever the batch's size. That is the common case: reports newer
- * than everything their device has reported, no temperature limits or sensor alarms; device alarm
- * codes open and close as on the general path.
+ * sensors and one of the devices, whatever the batch's size. That covers the common cases: reports
+ * newer than everything their device has reported (device alarm codes and sensor temperature alarms
+ * open and close as on the general path), and a backlog arriving out of order (reports older than
+ * their sensors' last measurement, which only add measurements and consumption).
  * Every other device of the batch takes the general path (`recordReportIn`), report by report,
  * inside the same transaction, with the same results.
  */
@@ -44,67 +50,87 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
   return db.transaction(async (tx) => {
     const results: IngestResult[] = items.map(() => ({ duplicate: true, stored: 0 }));
     const keyOf = (item: IngestItem) => `${item.sender.ident}:${item.report.messageId}`;
-    const inserted = await tx
-      .insert(messages)
-      .values(
-        items.map((item) => ({
-          deviceId: item.deviceId,
+    // Locked in id order before anything else: concurrent batches (of this or other processes)
+    // cannot deadlock, and a message id's repetitions (same device) wait for each other here.
+    const deviceRows = await tx
+      .select()
+      .from(devices)
+      .where(inArray(devices.id, [...new Set(items.map((item) => item.deviceId))]))
+      .orderBy(devices.id)
+      .for('update');
+    const existing = new Set(deviceRows.map((device) => device.id));
+    const present = items.filter((item, index) => {
+      if (existing.has(item.deviceId)) return true;
+      results[index] = { duplicate: false, stored: 0, deviceGone: true };
+      return false;
+    });
+    if (present.length === 0) return results;
+    const receivedAt = new Date().toISOString();
+    const inserted = await tx.execute<{ dedup_key: string }>(sql`
+      INSERT INTO messages (device_id, type, direction, mode, status, content, from_ident, from_type, dedup_key, received_at)
+      SELECT m.device_id, m.type, 'in', 'deviceToSystem', 'processed', m.content, m.from_ident, m.from_type, m.dedup_key,
+        ${receivedAt}::timestamptz
+      FROM json_to_recordset(${asJson(
+        present.map((item) => ({
+          device_id: item.deviceId,
           type: item.sender.type,
-          direction: 'in' as const,
-          mode: 'deviceToSystem' as const,
-          status: 'processed' as const,
           content: item.content,
-          fromIdent: item.sender.ident,
-          fromType: item.sender.identType,
-          dedupKey: keyOf(item),
-          receivedAt: new Date(),
+          from_ident: item.sender.ident,
+          from_type: item.sender.identType,
+          dedup_key: keyOf(item),
         })),
-      )
-      .onConflictDoNothing()
-      .returning({ dedupKey: messages.dedupKey });
+      )}::json) AS m(device_id int, type text, content text, from_ident text, from_type text, dedup_key text)
+      ON CONFLICT DO NOTHING
+      RETURNING dedup_key`);
     // A message id seen before, or twice in this batch, is a repetition: only its first copy counts.
-    const unclaimed = new Set(inserted.map((row) => row.dedupKey));
+    const unclaimed = new Set(inserted.rows.map((row) => row.dedup_key));
     const byDevice = new Map<number, number[]>();
     items.forEach((item, index) => {
-      if (!unclaimed.delete(keyOf(item))) return;
-      byDevice.set(item.deviceId, [...(byDevice.get(item.deviceId) ?? []), index]);
+      if (results[index].deviceGone || !unclaimed.delete(keyOf(item))) return;
+      const indexes = byDevice.get(item.deviceId);
+      if (indexes) indexes.push(index);
+      else byDevice.set(item.deviceId, [index]);
     });
     if (byDevice.size === 0) return results;
 
     const deviceIds = [...byDevice.keys()].sort((a, b) => a - b);
-    // Locked in id order: concurrent batches of several processes cannot deadlock.
-    const deviceRows = await tx
-      .select()
-      .from(devices)
-      .where(inArray(devices.id, deviceIds))
-      .orderBy(devices.id)
-      .for('update');
     const sensorRows = await tx.select().from(sensors).where(inArray(sensors.deviceId, deviceIds));
     const openAlarms = await tx
       .select()
       .from(alarms)
       .where(and(inArray(alarms.deviceId, deviceIds), isNull(alarms.closedAt)));
-    // Sensor alarms (temperature) need the general path; device alarm codes the bulk path handles.
-    const withSensorAlarms = new Set(
-      openAlarms.filter((alarm) => alarm.sensorId !== null).map((alarm) => alarm.deviceId),
-    );
 
     const plan = new BulkPlan();
     for (const device of deviceRows) {
-      const indexes = byDevice
-        .get(device.id)!
-        .sort((a, b) => Date.parse(items[a].report.measuredAt) - Date.parse(items[b].report.measuredAt));
+      const indexes = byDevice.get(device.id);
+      if (!indexes) continue;
+      indexes.sort((a, b) => Date.parse(items[a].report.measuredAt) - Date.parse(items[b].report.measuredAt));
       const deviceSensors = sensorRows
         .filter((sensor) => sensor.deviceId === device.id)
         .sort((a, b) => a.sequence - b.sequence);
-      const reports = indexes.map((index) => items[index].report);
-      if (!withSensorAlarms.has(device.id) && fitsBulkPath(device, deviceSensors, reports)) {
-        plan.startDevice(device, openAlarms);
-        indexes.forEach(
-          (index, n) =>
-            (results[index] = { duplicate: false, stored: plan.add(device, deviceSensors, reports[n]) }),
-        );
-        plan.finishDevice(device, deviceSensors);
+      // Reports older than the device's last one (a backlog arriving out of order) only add
+      // measurements and consumption, as on the general path; the newer ones also change state.
+      const lastReported = device.lastReportedAt?.getTime() ?? -Infinity;
+      const late = indexes.filter((index) => Date.parse(items[index].report.measuredAt) < lastReported);
+      const fresh = indexes.filter((index) => Date.parse(items[index].report.measuredAt) >= lastReported);
+      const freshReports = fresh.map((index) => items[index].report);
+      const lateReports = late.map((index) => items[index].report);
+      if (fitsBulkPath(device, deviceSensors, freshReports) && fitsLatePath(deviceSensors, lateReports)) {
+        late.forEach((index, n) => {
+          results[index] = { duplicate: false, stored: 0 };
+          plan.addLate(deviceSensors, lateReports[n], results[index]);
+        });
+        if (fresh.length > 0) {
+          plan.startDevice(device, openAlarms);
+          fresh.forEach(
+            (index, n) =>
+              (results[index] = {
+                duplicate: false,
+                stored: plan.add(device, deviceSensors, freshReports[n]),
+              }),
+          );
+          plan.finishDevice(device, deviceSensors);
+        }
       } else {
         for (const index of indexes) {
           const { stored } = await recordReportIn(tx, device.id, toDeviceReport(items[index].report));
@@ -113,10 +139,13 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
       }
     }
     await plan.write(tx);
+    // A new report answers the device's sent manual queries, committed with the report.
+    await completeQueries(tx, deviceIds);
     return results;
   });
 }
 
+/** Reports strictly newer than all the device and its sensors have reported, in time order. */
 function fitsBulkPath(device: DeviceRow, deviceSensors: SensorRow[], reports: ReportV1[]): boolean {
   let after = device.lastReportedAt?.getTime() ?? -Infinity;
   for (const report of reports) {
@@ -125,27 +154,61 @@ function fitsBulkPath(device: DeviceRow, deviceSensors: SensorRow[], reports: Re
     after = at;
     for (const reading of report.sensors) {
       const sensor = deviceSensors.find((s) => s.sequence === reading.sequence);
-      if (!sensor) continue;
-      if (sensor.lastMeasuredAt && sensor.lastMeasuredAt.getTime() >= at) return false;
-      if (sensor.temperatureLimitType && sensor.temperatureLimitValue !== null) return false;
+      if (sensor?.lastMeasuredAt && sensor.lastMeasuredAt.getTime() >= at) return false;
     }
   }
   return true;
 }
 
+/**
+ * Reports older than everything their sensors have measured: on the general path they store their
+ * measurements and change the consumption around them, nothing else.
+ */
+function fitsLatePath(deviceSensors: SensorRow[], reports: ReportV1[]): boolean {
+  return reports.every((report) =>
+    report.sensors.every((reading) => {
+      const sensor = deviceSensors.find((s) => s.sequence === reading.sequence);
+      return (
+        !sensor || (sensor.lastMeasuredAt && sensor.lastMeasuredAt.getTime() > Date.parse(report.measuredAt))
+      );
+    }),
+  );
+}
+
+/** A reading of a late report, stored unless its sensor has a measurement at that time already. */
+interface LateReading {
+  sensor: SensorRow;
+  at: number;
+  row: object;
+  /** The level's value, null when the reading has none (no consumption step). */
+  value: number | null;
+  result: IngestResult;
+}
+
+/** An alarm open while a device's reports are replayed: an existing row, or one this batch opens. */
+interface OpenAlarm {
+  sensorId: number | null;
+  id?: number;
+  row?: typeof alarms.$inferInsert;
+}
+
 /** What the bulk path writes, gathered over the batch's devices. */
 class BulkPlan {
-  readonly measurementRows: (typeof measurements.$inferInsert)[] = [];
+  readonly measurementRows: object[] = [];
   readonly consumption = new Map<
     string,
-    { sensorId: number; year: number; month: number; consumption: number }
+    { sensor_id: number; year: number; month: number; consumption: number }
   >();
   readonly sensorUpdates = new Map<number, SensorRow>();
   readonly deviceUpdates: DeviceRow[] = [];
   readonly newAlarms: (typeof alarms.$inferInsert)[] = [];
   readonly closedAlarms: { id: number; closedAt: Date }[] = [];
-  /** Device alarms open while the device's reports are replayed: type -> existing id or new row. */
-  private open = new Map<string, { id?: number; row?: typeof alarms.$inferInsert }>();
+  readonly late: LateReading[] = [];
+  /**
+   * The device's open alarms, by type for device alarms (as the general path, one per type) and by
+   * type and sensor for sensor alarms.
+   */
+  private open = new Map<string, OpenAlarm>();
   /** The last known value per sensor: where the next consumption step starts. */
   private readonly previous = new Map<number, number | null>();
   private readonly latest = new Map<
@@ -156,44 +219,146 @@ class BulkPlan {
   startDevice(device: DeviceRow, openAlarms: AlarmRow[]) {
     this.open = new Map(
       openAlarms
-        .filter((alarm) => alarm.deviceId === device.id && alarm.sensorId === null)
-        .map((alarm) => [alarm.type, { id: alarm.id }]),
+        .filter((alarm) => alarm.deviceId === device.id)
+        .map((alarm) => [alarmKey(alarm.type, alarm.sensorId), { sensorId: alarm.sensorId, id: alarm.id }]),
     );
+  }
+
+  /** As `setAlarm` of the general path: opens the alarm unless open, or closes the open one. */
+  private setAlarm(
+    device: DeviceRow,
+    sensorId: number | null,
+    type: AlarmType,
+    active: boolean,
+    at: Date,
+    value: string | null,
+  ) {
+    const key = alarmKey(type, sensorId);
+    const open = this.open.get(key);
+    if (active && !open) {
+      const row = {
+        deviceId: device.id,
+        sensorId,
+        type,
+        value,
+        scope: sensorId === null ? ('alarm_in' as const) : ('sensor' as const),
+        severity: severityOf(type),
+        openedAt: at,
+      };
+      this.newAlarms.push(row);
+      this.open.set(key, { sensorId, row });
+    } else if (!active && open) {
+      if (open.id !== undefined) this.closedAlarms.push({ id: open.id, closedAt: at });
+      else open.row!.closedAt = at;
+      this.open.delete(key);
+    }
+  }
+
+  /** A late report (see fitsLatePath): its readings are stored and booked in `resolveLate`. */
+  addLate(deviceSensors: SensorRow[], report: ReportV1, result: IngestResult) {
+    for (const reading of report.sensors) {
+      const sensor = deviceSensors.find((s) => s.sequence === reading.sequence);
+      if (!sensor) continue;
+      const level = levelOf(sensor, reading);
+      this.late.push({
+        sensor,
+        at: Date.parse(report.measuredAt),
+        value: level?.value ?? null,
+        result,
+        row: {
+          sensor_id: sensor.id,
+          measured_at: report.measuredAt,
+          value: level?.value ?? null,
+          percent: sensor.type === 'probe' ? (level?.pct ?? null) : null,
+          temperature: reading.temperature ?? null,
+        },
+      });
+    }
+  }
+
+  /**
+   * Decides which late readings are new (no measurement of their sensor at that time) and books
+   * the consumption they change: each falls between two readings of its series, so the steps of
+   * the stretch they fall into are computed without and with them, and the difference booked —
+   * the same as the general path's recomputation of the months, from the readings of that
+   * stretch only (one statement for all sensors of the batch).
+   */
+  private async resolveLate(tx: Tx) {
+    const bySensor = new Map<number, LateReading[]>();
+    for (const reading of this.late) {
+      const readings = bySensor.get(reading.sensor.id);
+      if (readings) readings.push(reading);
+      else bySensor.set(reading.sensor.id, [reading]);
+    }
+    const windows = [...bySensor].map(([sensorId, readings]) => ({
+      sensor_id: sensorId,
+      first: new Date(Math.min(...readings.map((r) => r.at))).toISOString(),
+      last: new Date(Math.max(...readings.map((r) => r.at))).toISOString(),
+    }));
+    const stretch = await tx.execute<{
+      sensor_id: number;
+      at: number;
+      value: number | null;
+      counts: boolean;
+    }>(sql`
+      SELECT w.sensor_id, round(extract(epoch FROM m.measured_at) * 1000)::float8 AS at, m.value,
+        (m.value IS NOT NULL AND NOT m.hidden) AS counts
+      FROM json_to_recordset(${asJson(windows)}::json) AS w(sensor_id int, first timestamptz, last timestamptz)
+      CROSS JOIN LATERAL (
+        (SELECT measured_at, value, hidden FROM measurements
+          WHERE sensor_id = w.sensor_id AND measured_at BETWEEN w.first AND w.last)
+        UNION ALL
+        (SELECT measured_at, value, hidden FROM measurements
+          WHERE sensor_id = w.sensor_id AND measured_at < w.first AND value IS NOT NULL AND NOT hidden
+          ORDER BY measured_at DESC LIMIT 1)
+        UNION ALL
+        (SELECT measured_at, value, hidden FROM measurements
+          WHERE sensor_id = w.sensor_id AND measured_at > w.last AND value IS NOT NULL AND NOT hidden
+          ORDER BY measured_at ASC LIMIT 1)
+      ) AS m`);
+    for (const [sensorId, readings] of bySensor) {
+      const rows = stretch.rows.filter((row) => Number(row.sensor_id) === sensorId);
+      const taken = new Set(rows.map((row) => Number(row.at)));
+      const before = rows
+        .filter((row) => row.counts)
+        .map((row) => ({ at: new Date(Number(row.at)), value: Number(row.value) }));
+      const after = [...before];
+      readings.sort((a, b) => a.at - b.at);
+      for (const reading of readings) {
+        if (taken.has(reading.at)) continue; // stored before, or by an earlier report of this batch
+        taken.add(reading.at);
+        reading.result.stored++;
+        this.measurementRows.push(reading.row);
+        if (reading.value !== null) after.push({ at: new Date(reading.at), value: reading.value });
+      }
+      const kind = readings[0].sensor.type;
+      for (const [sign, months] of [
+        [-1, monthlyConsumption(before, kind)],
+        [1, monthlyConsumption(after, kind)],
+      ] as const) {
+        for (const month of months) this.book(sensorId, month.year, month.month, sign * month.consumption);
+      }
+    }
+  }
+
+  private book(sensorId: number, year: number, month: number, consumption: number) {
+    const key = `${sensorId}:${year}:${month}`;
+    const row = this.consumption.get(key) ?? { sensor_id: sensorId, year, month, consumption: 0 };
+    row.consumption += consumption;
+    this.consumption.set(key, row);
   }
 
   add(device: DeviceRow, deviceSensors: SensorRow[], report: ReportV1): number {
     const at = new Date(report.measuredAt);
     let stored = 0;
-    // As the general path: a reported alarm opens unless open; an open one missing from the report closes.
-    const reported = new Set<string>(report.alarms ?? []);
-    for (const [type, alarm] of this.open) {
-      if (reported.has(type)) continue;
-      if (alarm.id !== undefined) this.closedAlarms.push({ id: alarm.id, closedAt: at });
-      else alarm.row!.closedAt = at;
-      this.open.delete(type);
-    }
-    for (const type of reported) {
-      if (this.open.has(type)) continue;
-      const row = {
-        deviceId: device.id,
-        sensorId: null,
-        type: type as AlarmType,
-        value: null,
-        scope: 'alarm_in' as const,
-        severity: severityOf(type as AlarmType),
-        openedAt: at,
-      };
-      this.newAlarms.push(row);
-      this.open.set(type, { row });
-    }
     for (const reading of report.sensors) {
       const sensor = deviceSensors.find((s) => s.sequence === reading.sequence);
       if (!sensor) continue;
       const level = levelOf(sensor, reading);
       const probe = sensor.type === 'probe';
       this.measurementRows.push({
-        sensorId: sensor.id,
-        measuredAt: at,
+        sensor_id: sensor.id,
+        measured_at: report.measuredAt,
         value: level?.value ?? null,
         percent: probe ? (level?.pct ?? null) : null,
         temperature: reading.temperature ?? null,
@@ -209,28 +374,29 @@ class BulkPlan {
           ],
           sensor.type,
         );
-        const key = `${sensor.id}:${step.year}:${step.month}`;
-        const row = this.consumption.get(key) ?? {
-          sensorId: sensor.id,
-          year: step.year,
-          month: step.month,
-          consumption: 0,
-        };
-        row.consumption += step.consumption;
-        this.consumption.set(key, row);
+        this.book(sensor.id, step.year, step.month, step.consumption);
       }
       if (level) this.previous.set(sensor.id, level.value);
+      const temperatureAlarm = temperatureOutOfLimit(sensor, reading.temperature);
       Object.assign(sensor, {
         value: level?.value ?? null,
         pct: probe ? (level?.pct ?? null) : null,
         netPct: probe ? (level?.netPct ?? null) : null,
         netFreeSpace: probe ? (level?.netFreeSpace ?? null) : null,
         temperatureValue: reading.temperature ?? null,
-        status: reading.error || !level ? 'error' : 'ok',
+        status: reading.error || !level ? 'error' : temperatureAlarm ? 'alarm' : 'ok',
         lastMeasuredAt: at,
       });
       this.sensorUpdates.set(sensor.id, sensor);
+      this.setAlarm(device, sensor.id, 'temperature', temperatureAlarm, at, `${reading.temperature ?? ''}`);
     }
+    // As the general path: a reported alarm opens unless open; an open one missing from the report closes.
+    const reported = new Set<string>(report.alarms ?? []);
+    const openDeviceAlarms = [...this.open]
+      .filter(([, alarm]) => alarm.sensorId === null)
+      .map(([type]) => type);
+    for (const type of new Set([...reported, ...openDeviceAlarms]))
+      this.setAlarm(device, null, type as AlarmType, reported.has(type), at, null);
     const latest = this.latest.get(device.id) ?? { at };
     latest.at = at;
     if (report.simCredit !== undefined) latest.simCreditQty = report.simCredit;
@@ -262,46 +428,89 @@ class BulkPlan {
   }
 
   async write(tx: Tx) {
-    if (this.newAlarms.length > 0) await tx.insert(alarms).values(this.newAlarms);
-    for (const closed of this.closedAlarms)
-      await tx.update(alarms).set({ closedAt: closed.closedAt }).where(eq(alarms.id, closed.id));
-    for (let i = 0; i < this.measurementRows.length; i += 1000) {
-      await tx
-        .insert(measurements)
-        .values(this.measurementRows.slice(i, i + 1000))
-        .onConflictDoNothing();
+    if (this.late.length > 0) await this.resolveLate(tx);
+    if (this.newAlarms.length > 0) {
+      const rows = this.newAlarms.map((alarm) => ({
+        device_id: alarm.deviceId,
+        sensor_id: alarm.sensorId,
+        type: alarm.type,
+        value: alarm.value,
+        scope: alarm.scope,
+        severity: alarm.severity,
+        opened_at: iso(alarm.openedAt ?? null),
+        closed_at: iso(alarm.closedAt ?? null),
+      }));
+      await tx.execute(sql`
+        INSERT INTO alarms (device_id, sensor_id, type, value, scope, severity, opened_at, closed_at)
+        SELECT * FROM json_to_recordset(${asJson(rows)}::json) AS v(device_id int, sensor_id int, type text,
+          value text, scope text, severity text, opened_at timestamptz, closed_at timestamptz)`);
+    }
+    if (this.closedAlarms.length > 0) {
+      const rows = this.closedAlarms.map((alarm) => ({ id: alarm.id, closed_at: iso(alarm.closedAt) }));
+      await tx.execute(sql`
+        UPDATE alarms AS a SET closed_at = v.closed_at
+        FROM json_to_recordset(${asJson(rows)}::json) AS v(id int, closed_at timestamptz)
+        WHERE a.id = v.id`);
+    }
+    if (this.measurementRows.length > 0) {
+      await tx.execute(sql`
+        INSERT INTO measurements (sensor_id, measured_at, value, percent, temperature)
+        SELECT * FROM json_to_recordset(${asJson(this.measurementRows)}::json)
+          AS v(sensor_id int, measured_at timestamptz, value float8, percent float8, temperature float8)
+        ON CONFLICT DO NOTHING`);
     }
     if (this.consumption.size > 0) {
-      await tx
-        .insert(consumptionTable)
-        .values([...this.consumption.values()])
-        .onConflictDoUpdate({
-          target: [consumptionTable.sensorId, consumptionTable.year, consumptionTable.month],
-          set: { consumption: sql`${consumptionTable.consumption} + excluded.consumption` },
-        });
+      await tx.execute(sql`
+        INSERT INTO monthly_consumption (sensor_id, year, month, consumption)
+        SELECT * FROM json_to_recordset(${asJson([...this.consumption.values()])}::json)
+          AS v(sensor_id int, year int, month int, consumption float8)
+        ON CONFLICT (sensor_id, year, month)
+        DO UPDATE SET consumption = monthly_consumption.consumption + excluded.consumption`);
     }
     if (this.sensorUpdates.size > 0) {
-      const values = [...this.sensorUpdates.values()].map(
-        (s) =>
-          sql`(${s.id}::int, ${s.value}::float8, ${s.pct}::float8, ${s.netPct}::float8, ${s.netFreeSpace}::float8, ${s.temperatureValue}::float8, ${s.status}::text, ${iso(s.lastMeasuredAt)}::timestamptz)`,
-      );
-      await tx.execute(sql`UPDATE ${sensors} AS s SET value = v.value, pct = v.pct, net_pct = v.net_pct, net_free_space = v.net_free_space,
+      const rows = [...this.sensorUpdates.values()].map((s) => ({
+        id: s.id,
+        value: s.value,
+        pct: s.pct,
+        net_pct: s.netPct,
+        net_free_space: s.netFreeSpace,
+        temperature_value: s.temperatureValue,
+        status: s.status,
+        last_measured_at: iso(s.lastMeasuredAt),
+      }));
+      await tx.execute(sql`
+        UPDATE sensors AS s SET value = v.value, pct = v.pct, net_pct = v.net_pct, net_free_space = v.net_free_space,
           temperature_value = v.temperature_value, status = v.status, last_measured_at = v.last_measured_at
-        FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, value, pct, net_pct, net_free_space, temperature_value, status, last_measured_at)
+        FROM json_to_recordset(${asJson(rows)}::json) AS v(id int, value float8, pct float8, net_pct float8,
+          net_free_space float8, temperature_value float8, status text, last_measured_at timestamptz)
         WHERE s.id = v.id`);
     }
     if (this.deviceUpdates.length > 0) {
-      const values = this.deviceUpdates.map(
-        (d) =>
-          sql`(${d.id}::int, ${iso(d.lastReportedAt)}::timestamptz, ${d.status}::text, ${d.thresholdStatus}::text, ${d.thresholdConfirmationStatus}::text,
-            ${d.simCreditQty}::float8, ${d.batteryCharge}::int, ${d.locationLat}::float8, ${d.locationLng}::float8, ${iso(d.locationUpdatedAt)}::timestamptz)`,
-      );
-      await tx.execute(sql`UPDATE ${devices} AS d SET last_reported_at = v.last_reported_at, status = v.status, threshold_status = v.threshold_status,
-          threshold_confirmation_status = v.threshold_confirmation_status, sim_credit_qty = v.sim_credit_qty, battery_charge = v.battery_charge,
-          location_lat = v.location_lat, location_lng = v.location_lng, location_updated_at = v.location_updated_at
-        FROM (VALUES ${sql.join(values, sql`, `)}) AS v(id, last_reported_at, status, threshold_status, threshold_confirmation_status,
-          sim_credit_qty, battery_charge, location_lat, location_lng, location_updated_at)
+      const rows = this.deviceUpdates.map((d) => ({
+        id: d.id,
+        last_reported_at: iso(d.lastReportedAt),
+        status: d.status,
+        threshold_status: d.thresholdStatus,
+        threshold_confirmation_status: d.thresholdConfirmationStatus,
+        sim_credit_qty: d.simCreditQty,
+        battery_charge: d.batteryCharge,
+        location_lat: d.locationLat,
+        location_lng: d.locationLng,
+        location_updated_at: iso(d.locationUpdatedAt),
+      }));
+      await tx.execute(sql`
+        UPDATE devices AS d SET last_reported_at = v.last_reported_at, status = v.status,
+          threshold_status = v.threshold_status, threshold_confirmation_status = v.threshold_confirmation_status,
+          sim_credit_qty = v.sim_credit_qty, battery_charge = v.battery_charge, location_lat = v.location_lat,
+          location_lng = v.location_lng, location_updated_at = v.location_updated_at
+        FROM json_to_recordset(${asJson(rows)}::json) AS v(id int, last_reported_at timestamptz, status text,
+          threshold_status text, threshold_confirmation_status text, sim_credit_qty float8, battery_charge int,
+          location_lat float8, location_lng float8, location_updated_at timestamptz)
         WHERE d.id = v.id`);
     }
   }
+}
+
+function alarmKey(type: string, sensorId: number | null) {
+  return sensorId === null ? type : `${type}:${sensorId}`;
 }

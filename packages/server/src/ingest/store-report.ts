@@ -5,6 +5,8 @@ import type { Db } from '../db/client.ts';
 import { messages, unassignedDevices } from '../db/schema.ts';
 import type { DeviceReport } from '../commands/record-report.ts';
 import { batcherFor } from './ingest-batcher.ts';
+import { deviceDirectory } from './device-directory.ts';
+import type { IngestResult } from './store-batch.ts';
 import { reportV1, type ReportV1 } from '@tankportal/shared/protocols/report';
 
 /** Who sent a report, in the terms of the message log. */
@@ -70,8 +72,21 @@ export async function recordUnassigned(
  * at the same moment, see ingest-batcher.ts): either both are committed or neither, so a sender that
  * repeats after a crash finds nothing half done; a repeated message id is recognised and stores nothing.
  */
-export function storeReport(db: Db, deviceId: number, sender: Sender, report: ReportV1, content: string) {
-  return batcherFor(db).submit({ deviceId, sender, report, content });
+export async function storeReport(
+  db: Db,
+  deviceId: number,
+  sender: Sender,
+  report: ReportV1,
+  content: string,
+): Promise<IngestResult> {
+  const result = await batcherFor(db).submit({ deviceId, sender, report, content });
+  if (result.deviceGone) {
+    // Deleted since it was looked up (device-directory.ts): nothing stored, not acknowledged; the
+    // device sends again and is then treated as the unknown sender it now is.
+    deviceDirectory(db).forget(deviceId);
+    throw new Error(`device ${deviceId} no longer exists`);
+  }
+  return result;
 }
 
 export function toDeviceReport(report: ReportV1): DeviceReport {

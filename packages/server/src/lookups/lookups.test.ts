@@ -5,15 +5,6 @@ import { COUNTRIES, PREFERRED_COUNTRIES } from './countries.ts';
 import { MOBILE_PROVIDERS } from './mobile-providers.ts';
 import { SMS_GATEWAY_SEEDS } from './sms-gateways.ts';
 import { TANK_GEOMETRIES } from './tank-geometries.ts';
-import {
-  COUNTER_UNITS,
-  FILL_HEIGHT_UNITS,
-  LX_IOT_UNITS,
-  TANK_UNITS,
-  UNIT_LABELS,
-  UNITS,
-  isUnit,
-} from './units.ts';
 
 // devices-area §3, in the spec's order.
 const SPEC_CONTENT_TYPE_IDS = [
@@ -84,23 +75,6 @@ describe('content types and densities', () => {
     expect(densities('heating_oil_el')).toEqual(expect.arrayContaining([820, 845, 860]));
     expect(densities('diesel')).toEqual(expect.arrayContaining([820, 835, 845]));
     expect(densities('petrol')).toEqual(expect.arrayContaining([720, 745, 775]));
-  });
-});
-
-describe('units', () => {
-  it('labels every unit and offers only known units in the option sets of the form', () => {
-    expect(Object.keys(UNIT_LABELS).sort()).toEqual([...UNITS].sort());
-    expect(UNIT_LABELS.c.de).toBe('°C');
-    expect(UNIT_LABELS.m3.de).toBe('m³');
-    expect(UNIT_LABELS.cbm.en).toBe('m³');
-    for (const set of [COUNTER_UNITS, TANK_UNITS, LX_IOT_UNITS, FILL_HEIGHT_UNITS]) {
-      expect(set.every(isUnit)).toBe(true);
-    }
-    expect(TANK_UNITS).toEqual(['l', 'kg']);
-    expect(LX_IOT_UNITS).toEqual(['l', 'kg', 'm3']);
-    expect(FILL_HEIGHT_UNITS).toEqual(['l', 'kg', 'cm']);
-    expect(COUNTER_UNITS).toEqual(['l', 'kg', 'c', 'kwh', 'mwh', 'sec', 'min', 'cbm']);
-    expect(isUnit('gal')).toBe(false);
   });
 });
 

@@ -46,6 +46,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
     : await startEmbeddedBroker(database.db, config.mqttPort, config.host, log).catch((error) =>
         portInUse(error, 'MQTT_PORT', config.mqttPort),
       );
+  // Manual queries to LX-IoT devices leave through the same broker.
+  app.context.deviceChannels.attachMqtt(mqtt);
   app.log.info(
     config.mqttUrl
       ? `MQTT: subscribed to ${new URL(config.mqttUrl).host}`

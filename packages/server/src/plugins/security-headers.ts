@@ -17,7 +17,20 @@ export function securityHeaders(options: HelmetOptions): Record<string, string> 
   return headers;
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, secure: boolean) {
+/**
+ * The CSP source for the images of a tile URL template: its origin, with a placeholder label
+ * such as `{s}` (Leaflet's subdomains) widened to `*.` as CSP allows it only on the left.
+ */
+export function tileImageSource(template: string): string {
+  const [, scheme, host] = /^(https?:\/\/)([^/?#]+)/.exec(template) ?? [];
+  if (!host) return "'self'";
+  const labels = host.split('.');
+  const lastPlaceholder = labels.findLastIndex((label) => label.includes('{'));
+  return lastPlaceholder < 0 ? scheme + host : `${scheme}*.${labels.slice(lastPlaceholder + 1).join('.')}`;
+}
+
+/** `imageSources`: extra hosts images may come from (the map's tile service). */
+export function registerSecurityHeaders(app: FastifyInstance, secure: boolean, imageSources: string[] = []) {
   const headers = securityHeaders({
     contentSecurityPolicy: {
       directives: {
@@ -25,7 +38,7 @@ export function registerSecurityHeaders(app: FastifyInstance, secure: boolean) {
         baseUri: ["'none'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
+        imgSrc: ["'self'", 'data:', 'https:', ...imageSources],
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
         upgradeInsecureRequests: secure ? [] : null,

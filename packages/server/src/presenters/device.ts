@@ -1,6 +1,7 @@
 import type { DeviceDetail, DeviceSummary } from '@tankportal/shared/schemas/devices';
 import type { DevicePermissions } from '../policies/device-access.ts';
 import type { AlarmRow, DeviceRow, OwnerRow, SensorRow } from '../repositories/devices.ts';
+import { presentAlarm } from './alarm.ts';
 import { displayName } from './current-user.ts';
 
 /** The ident a device reports with, by its ident type. */
@@ -68,7 +69,7 @@ export function presentDeviceDetail(
   return {
     ...presentDeviceSummary(device, owner, sensors, access),
     userPermissions: access.ace ? { aceId: access.ace.id, permissions: access.ace.permissions } : null,
-    alarms: alarms.map(({ deviceId: _d, sensorId: _s, closedAt: _c, ...alarm }) => alarm),
+    alarms: alarms.map(presentAlarm),
     thresholdStatus: device.thresholdStatus,
     thresholdSensor: device.thresholdSensor,
     thresholdConfirmationStatus: device.thresholdConfirmationStatus,
@@ -89,10 +90,9 @@ export function presentDeviceDetail(
     hardwareVersion: device.hardwareVersion,
     batteryCharge: device.batteryCharge,
     publicUrlAccessEnabled: device.publicUrlAccessEnabled,
+    // The web route of the public status page (its data: GET /api/v2/public/devices/{token}).
     publicUrl:
-      device.publicUrlAccessEnabled && device.publicUrlToken
-        ? `/public/devices/${device.publicUrlToken}`
-        : null,
+      device.publicUrlAccessEnabled && device.publicUrlToken ? `/public/${device.publicUrlToken}` : null,
     smsHeader: device.smsHeader,
     forceSms: device.forceSms,
     watchdogEnabled: device.watchdogEnabled,

@@ -52,3 +52,17 @@ describe('demo fleet', () => {
       expect(month(2026, 1)).toBeGreaterThan(month(2026, 7));
   });
 });
+
+describe('demo fleet public status pages', () => {
+  it('switches the page on for a few devices, each with its own unguessable token', async () => {
+    const { rows } = await t.database.db.execute<{ id: number; token: string }>(sql`
+      SELECT id, public_url_token AS token FROM devices WHERE public_url_access_enabled ORDER BY id`);
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(rows.map((row) => row.token)).size).toBe(rows.length);
+    // At least 128 random bits, base64url: 22 characters or more.
+    for (const row of rows) expect(row.token).toMatch(/^[\w-]{22,}$/);
+    const page = await t.app.inject({ method: 'GET', url: `/api/v2/public/devices/${rows[0].token}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.json().sensors.length).toBeGreaterThan(0);
+  });
+});

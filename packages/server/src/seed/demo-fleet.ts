@@ -9,7 +9,7 @@ import {
   sensors,
   users,
 } from '../db/schema.ts';
-import { hashToken } from '../policies/tokens.ts';
+import { hashToken, newToken } from '../policies/tokens.ts';
 import { monthlyConsumption } from '../sensor-logic/consumption.ts';
 import { levelFromValue } from '../sensor-logic/level.ts';
 import { thresholdState } from '../sensor-logic/threshold.ts';
@@ -200,6 +200,9 @@ export async function ensureDemoFleet(db: Db, now = new Date()): Promise<number>
         simCreditQty: plan.type === 'sms' ? Math.round(rand() * 2000) / 100 : null,
         simCreditCurrency: plan.type === 'sms' ? 'EUR' : null,
         batteryCharge: plan.type === 'iot' ? 40 + Math.round(rand() * 60) : null,
+        // A fresh token per installation: a link to one demo's status page opens no other demo's.
+        publicUrlAccessEnabled: plan.publicPage,
+        publicUrlToken: plan.publicPage ? newToken() : null,
       })
       .returning();
     const sensorPlans = sensorsFor(number, rand);

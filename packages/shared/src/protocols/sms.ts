@@ -108,3 +108,17 @@ export function formatMeasurementSms(report: SmsReport): string {
   if (report.location) fields.push(`G=${report.location.lat},${report.location.lng}`);
   return fields.join(';');
 }
+
+/**
+ * The query SMS, server to device (docs/protocols.md): `TP1;Q;<queryId>`. The device answers with
+ * a measurement SMS at once; the query id only makes each query SMS distinct in the gateway's log.
+ */
+export function formatQuerySms(queryId: number): string {
+  return `${SMS_VERSION};Q;${queryId}`;
+}
+
+/** The query id of a query SMS, or null for any other text. */
+export function parseQuerySms(text: string): number | null {
+  const match = /^TP1;Q;(\d{1,10})$/.exec(text.trim());
+  return match ? Number(match[1]) : null;
+}

@@ -109,6 +109,10 @@ describe('GET /v2/devices', () => {
     expect(idsOf((await client.get('/api/v2/devices?type=sms,net&search_term=fulda')).json())).toEqual([
       ids.userSilo,
     ]);
+    // Case does not matter, for umlauts neither.
+    expect(idsOf((await client.get('/api/v2/devices?search_term=M%C3%9CHLE%20s%C3%BCd')).json())).toEqual([
+      ids.userSilo,
+    ]);
     expect(idsOf((await client.get('/api/v2/devices?search_term=%2B49170')).json())).toEqual([ids.userSilo]);
     // Digits match the device id as well as text such as postal codes.
     expect(idsOf((await client.get(`/api/v2/devices?search_term=${ids.adminTank}`)).json())).toContain(

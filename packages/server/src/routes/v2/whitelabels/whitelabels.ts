@@ -21,7 +21,7 @@ export const whitelabelSchema = z.object({
 });
 
 /** Public: the login page needs the white-label before anyone signs in. */
-export function whitelabelRoutes(app: Api, { db }: AppContext) {
+export function whitelabelRoutes(app: Api, { db, config }: AppContext) {
   app.get(
     '/whitelabels/current',
     {
@@ -44,14 +44,19 @@ export function whitelabelRoutes(app: Api, { db }: AppContext) {
     {
       schema: {
         tags: ['white-label'],
-        summary: 'Key/value configuration of the request host white-label',
+        summary: 'Key/value configuration of the request host white-label, with the map tile service',
         response: { 200: z.record(z.string(), z.unknown()) },
       },
     },
     async (request) => {
       const row = await whitelabelForHost(db, request.hostname);
       if (!row) throw notFound();
-      return whitelabelConfigMap(db, row.id);
+      // The tile service is the installation's (MAP_TILE_URL): the CSP is built for that host.
+      return {
+        ...(await whitelabelConfigMap(db, row.id)),
+        'ui.map.tileUrl': config.mapTileUrl,
+        'ui.map.tileAttribution': config.mapTileAttribution,
+      };
     },
   );
 }

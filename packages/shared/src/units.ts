@@ -3,20 +3,28 @@ export const UNITS = ['l', 'kg', 'm3', 'mbar', 'c', 'kwh', 'mwh', 'sec', 'min', 
 
 export type Unit = (typeof UNITS)[number];
 
-/** What the portal prints next to a value. `m3` and `cbm` are both cubic metres. */
-export const UNIT_LABELS: Readonly<Record<Unit, { de: string; en: string }>> = {
-  l: { de: 'l', en: 'l' },
-  kg: { de: 'kg', en: 'kg' },
-  m3: { de: 'm³', en: 'm³' },
-  mbar: { de: 'mbar', en: 'mbar' },
-  c: { de: '°C', en: '°C' },
-  kwh: { de: 'kWh', en: 'kWh' },
-  mwh: { de: 'MWh', en: 'MWh' },
-  sec: { de: 's', en: 's' },
-  min: { de: 'min', en: 'min' },
-  cbm: { de: 'm³', en: 'm³' },
-  cm: { de: 'cm', en: 'cm' },
+/**
+ * What the portal (and its exports) print next to a value; the same in German and English.
+ * `m3` and `cbm` are both cubic metres.
+ */
+export const UNIT_SYMBOLS: Readonly<Record<Unit, string>> = {
+  l: 'l',
+  kg: 'kg',
+  m3: 'm³',
+  mbar: 'mbar',
+  c: '°C',
+  kwh: 'kWh',
+  mwh: 'MWh',
+  sec: 's',
+  min: 'min',
+  cbm: 'm³',
+  cm: 'cm',
 };
+
+/** The symbol of a unit; a unit this version does not know is printed as it comes. */
+export function unitSymbol(unit: string): string {
+  return isUnit(unit) ? UNIT_SYMBOLS[unit] : unit;
+}
 
 // Option sets of the sensor configuration form (devices-area §9), in the order they are offered.
 

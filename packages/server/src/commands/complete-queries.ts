@@ -1,0 +1,19 @@
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { queries } from '../db/schema.ts';
+import type { Tx } from './record-report.ts';
+
+/**
+ * A manual query is answered by the device's next report, whatever protocol it arrives by
+ * (devices-area §4): called by the store path with the devices that reported something new, in the
+ * transaction that stores the reports, so "processed" and the new reading commit together.
+ * Only queries sent before this transaction began count: an earlier report is no answer.
+ */
+export async function completeQueries(tx: Tx, deviceIds: number[]) {
+  if (deviceIds.length === 0) return;
+  await tx
+    .update(queries)
+    .set({ status: 'processed', processedAt: sql`now()` })
+    .where(
+      and(inArray(queries.deviceId, deviceIds), eq(queries.status, 'sent'), lte(queries.sentAt, sql`now()`)),
+    );
+}

@@ -1,0 +1,196 @@
+import { PassThrough } from 'node:stream';
+import { once } from 'node:events';
+import ExcelJS from 'exceljs';
+import type { Locale } from '@tankportal/shared/constants';
+
+/**
+ * One sheet of an export, written row by row into a stream while the rows are read from the
+ * database page by page: a device's two years of readings never sit in memory at once.
+ * - xlsx: ExcelJS's streaming workbook writer; numbers stay numbers, times are date cells in the
+ *   locale's format (wall-clock time of the export's zone: spreadsheets know no zones).
+ * - csv: RFC 4180 lines with the locale's conventions (de: `;` and decimal comma; en: `,` and
+ *   decimal point), UTF-8 with a byte-order mark so that spreadsheet programs read umlauts.
+ *   ExcelJS's csv writer needs the whole sheet in memory (about 50 MB for 30,000 rows), hence
+ *   these few lines.
+ */
+export type Cell = string | number | Date | null;
+
+export interface Column {
+  header: string;
+  kind: 'text' | 'number' | 'datetime';
+  /** Decimals of a number column (values are rounded to them in both formats). */
+  decimals?: number;
+  width?: number;
+}
+
+export interface SheetOptions {
+  format: 'csv' | 'xlsx';
+  locale: Locale;
+  timeZone: string;
+  sheetName: string;
+  columns: Column[];
+}
+
+export interface SheetWriter {
+  /** The file's bytes, to hand to the reply before the rows are written. */
+  readonly stream: PassThrough;
+  addRow(cells: Cell[]): Promise<void>;
+  finish(): Promise<void>;
+  /** Ends the file abruptly after a failure (the client sees an incomplete download). */
+  abort(error: Error): void;
+}
+
+export const CONTENT_TYPES = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
+const DATE_TIME_FORMAT = { de: 'dd.mm.yyyy hh:mm', en: 'mm/dd/yyyy hh:mm AM/PM' } as const;
+
+export function createSheet(options: SheetOptions): SheetWriter {
+  return options.format === 'xlsx' ? xlsxSheet(options) : csvSheet(options);
+}
+
+const round = (value: number, decimals = 2) => Number(value.toFixed(decimals));
+
+function xlsxSheet({ locale, timeZone, sheetName, columns }: SheetOptions): SheetWriter {
+  const stream = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream,
+    useStyles: true,
+    useSharedStrings: false,
+  });
+  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = columns.map((column) => ({
+    header: column.header,
+    width: column.width ?? (column.kind === 'datetime' ? 20 : Math.max(10, column.header.length + 2)),
+    style:
+      column.kind === 'datetime'
+        ? { numFmt: DATE_TIME_FORMAT[locale] }
+        : column.kind === 'number'
+          ? { numFmt: column.decimals ? `0.${'0'.repeat(column.decimals)}` : '0' }
+          : {},
+  }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.getRow(1).commit();
+  return {
+    stream,
+    async addRow(cells) {
+      sheet
+        .addRow(
+          cells.map((cell, index) => {
+            if (cell instanceof Date) return wallClock(cell, timeZone);
+            if (typeof cell === 'number') return round(cell, columns[index].decimals);
+            return cell;
+          }),
+        )
+        .commit();
+    },
+    async finish() {
+      sheet.commit();
+      await workbook.commit();
+    },
+    abort: (error) => stream.destroy(error),
+  };
+}
+
+function csvSheet({ locale, timeZone, columns }: SheetOptions): SheetWriter {
+  const stream = new PassThrough();
+  const delimiter = locale === 'de' ? ';' : ',';
+  const numbers = columns.map(
+    (column) =>
+      new Intl.NumberFormat(locale === 'de' ? 'de-DE' : 'en-US', {
+        useGrouping: false,
+        minimumFractionDigits: 0,
+        maximumFractionDigits: column.decimals ?? 2,
+      }),
+  );
+  const quote = (text: string) =>
+    text.includes(delimiter) || /["\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const line = (cells: Cell[]) =>
+    cells
+      .map((cell, index) => {
+        if (cell === null) return '';
+        if (cell instanceof Date) return formatDateTime(cell, locale, timeZone);
+        if (typeof cell === 'number') return quote(numbers[index].format(cell));
+        return quote(defuse(cell));
+      })
+      .join(delimiter) + '\r\n';
+  const write = async (text: string) => {
+    // Wait for the reader; a closed download (client gone) ends the wait as well.
+    if (!stream.write(text) && !stream.destroyed)
+      await Promise.race([once(stream, 'drain'), once(stream, 'close')]);
+  };
+  stream.write('\uFEFF' + line(columns.map((column) => column.header)));
+  return {
+    stream,
+    addRow: (cells) => write(line(cells)),
+    async finish() {
+      stream.end();
+    },
+    abort: (error) => stream.destroy(error),
+  };
+}
+
+/**
+ * A text cell starting like a formula (`=`, `+`, `-`, `@`, tab, CR) would run as one when the csv is
+ * opened in a spreadsheet program (OWASP "CSV injection"): a leading apostrophe keeps it text.
+ */
+function defuse(text: string): string {
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+function partsIn(date: Date, timeZone: string) {
+  let format = dateTimeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    dateTimeFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+  };
+}
+
+/** The calendar year and month (1..12) of a moment in a zone. */
+export function monthIn(date: Date, timeZone: string): { year: number; month: number } {
+  const { year, month } = partsIn(date, timeZone);
+  return { year, month };
+}
+
+/** The zone's wall-clock time as a UTC date: what a spreadsheet cell shows. */
+export function wallClock(date: Date, timeZone: string): Date {
+  const p = partsIn(date, timeZone);
+  return new Date(Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second));
+}
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** portal-area §1: German dd.MM.yyyy HH:mm, English MM/dd/yyyy hh:mm a; in the export's zone. */
+export function formatDateTime(date: Date, locale: Locale, timeZone: string): string {
+  const p = partsIn(date, timeZone);
+  if (locale === 'de') return `${pad(p.day)}.${pad(p.month)}.${p.year} ${pad(p.hour)}:${pad(p.minute)}`;
+  const hour12 = p.hour % 12 === 0 ? 12 : p.hour % 12;
+  return `${pad(p.month)}/${pad(p.day)}/${p.year} ${pad(hour12)}:${pad(p.minute)} ${p.hour < 12 ? 'AM' : 'PM'}`;
+}
+
+/** `Content-Disposition` for a download (ASCII name plus the RFC 5987 form). */
+export function attachment(filename: string): string {
+  const ascii = filename.replace(/[^\w.-]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}

@@ -1,0 +1,154 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { formatQuerySms } from '@tankportal/shared/protocols/sms';
+import type { Db } from '../db/client.ts';
+import { messages, queries, smsGateways } from '../db/schema.ts';
+import type { DeviceChannels, GatewayProvider } from '../ingest/device-channels.ts';
+import { commandTopic } from '../ingest/mqtt-topics.ts';
+import type { DeviceRow } from '../repositories/devices.ts';
+
+export type QueryRow = typeof queries.$inferSelect;
+
+/** One outgoing query, addressed: what the message log records and how to hand it over. */
+interface Outgoing {
+  type: 'sms' | 'lx_iot';
+  content: string;
+  toIdent: string | null;
+  toType: 'cell_number' | 'iccid';
+  gatewayId: number | null;
+  /** Hands the query to the gateway or broker; resolves with what the channel answered. */
+  deliver: () => Promise<string | null>;
+}
+
+type Addressing = { ok: true; outgoing: Outgoing } | { ok: false; outgoing: Outgoing; reason: string };
+
+/** The device types a manual query reaches (devices-area §4). */
+export const QUERYABLE_TYPES = ['sms', 'lx_iot'] as const;
+
+/**
+ * The device's outbound gateway; a device without one is reached through the gateway that knows
+ * its ident (a cell number through Lionel, an ICCID through 1NCE, as inbound).
+ */
+async function gatewayOf(db: Db, device: DeviceRow) {
+  const provider: GatewayProvider = device.identType === 'iccid' ? '1nce' : 'lionel';
+  const [gateway] = await db
+    .select({ id: smsGateways.id, provider: smsGateways.provider })
+    .from(smsGateways)
+    .where(
+      device.outboundGatewayId !== null
+        ? eq(smsGateways.id, device.outboundGatewayId)
+        : eq(smsGateways.provider, provider),
+    )
+    .orderBy(asc(smsGateways.id))
+    .limit(1);
+  return gateway ?? { id: null, provider };
+}
+
+async function address(
+  db: Db,
+  channels: DeviceChannels,
+  device: DeviceRow,
+  queryId: number,
+): Promise<Addressing> {
+  if (device.type === 'lx_iot') {
+    const payload = JSON.stringify({ command: 'query', queryId });
+    return {
+      ok: true,
+      outgoing: {
+        type: 'lx_iot',
+        content: payload,
+        toIdent: device.iccid,
+        toType: 'iccid',
+        gatewayId: null,
+        deliver: async () => {
+          await channels.publish(commandTopic('lx_iot', device.iccid!), payload);
+          return null;
+        },
+      },
+    };
+  }
+  const gateway = await gatewayOf(db, device);
+  // Lionel addresses the cell number, 1NCE the SIM's ICCID.
+  const to = gateway.provider === 'lionel' ? device.cellNumber : device.iccid;
+  const text = formatQuerySms(queryId);
+  const outgoing: Outgoing = {
+    type: 'sms',
+    content: text,
+    toIdent: to,
+    toType: gateway.provider === 'lionel' ? 'cell_number' : 'iccid',
+    gatewayId: gateway.id,
+    deliver: async () => {
+      const sent = await channels.smsGateway(gateway.provider).send({ to: to!, text });
+      return `gateway message id ${sent.gatewayMessageId}`;
+    },
+  };
+  if (!to)
+    return {
+      ok: false,
+      outgoing,
+      reason: `the device has no ${gateway.provider === 'lionel' ? 'cell number' : 'ICCID'} for ${gateway.provider}`,
+    };
+  return { ok: true, outgoing };
+}
+
+/**
+ * Sends a manual query to an SMS or LX-IoT device and logs it as an outgoing message. A query the
+ * channel refuses (gateway down, not configured, broker unavailable) ends as `failed` with the
+ * reason, in the query and in the message log.
+ */
+export async function sendQuery(
+  db: Db,
+  channels: DeviceChannels,
+  device: DeviceRow,
+  userId: number,
+): Promise<QueryRow> {
+  const [query] = await db.insert(queries).values({ deviceId: device.id, userId }).returning();
+  const addressing = await address(db, channels, device, query.id);
+  let failure = addressing.ok ? null : addressing.reason;
+  let answer: string | null = null;
+  if (addressing.ok) {
+    // Marked sent before the handover: a device may answer before the gateway or broker returns,
+    // and that answer must find its query.
+    await db
+      .update(queries)
+      .set({ status: 'sent', sentAt: sql`now()` })
+      .where(eq(queries.id, query.id));
+    try {
+      answer = await addressing.outgoing.deliver();
+    } catch (error) {
+      failure = (error as Error).message;
+    }
+  }
+  const { outgoing } = addressing;
+  const [message] = await db
+    .insert(messages)
+    .values({
+      deviceId: device.id,
+      type: outgoing.type,
+      direction: 'out',
+      mode: 'systemToDevice',
+      status: failure ? 'sending_failed' : 'sent',
+      content: outgoing.content,
+      toIdent: outgoing.toIdent,
+      toType: outgoing.toType,
+      gatewayId: outgoing.gatewayId,
+      userId,
+      report: failure ?? answer,
+      sentAt: failure ? null : new Date(),
+    })
+    .returning({ id: messages.id });
+  const [row] = await db
+    .update(queries)
+    .set(
+      failure
+        ? {
+            messageId: message.id,
+            // An answer that came in meanwhile stays: the device did report.
+            status: sql`CASE WHEN ${queries.status} = 'processed' THEN 'processed' ELSE 'failed' END`,
+            failureReason: failure,
+          }
+        : { messageId: message.id },
+    )
+    .where(eq(queries.id, query.id))
+    .returning();
+  return row;
+}

@@ -1,0 +1,111 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { toFieldError } from '@tankportal/shared/field-errors';
+import { deviceListQuery } from '@tankportal/shared/schemas/devices';
+import { DATA_FLOW_OUTPUTS, exportQuery, type ExportQuery } from '@tankportal/shared/schemas/export';
+import type { Api, AppContext } from '../../../context.ts';
+import type { Db } from '../../../db/client.ts';
+import {
+  extendedConsumptionExport,
+  simpleConsumptionExport,
+  type ExportPlan,
+} from '../../../commands/export-consumption.ts';
+import { dataFlowExport } from '../../../commands/export-data-flow.ts';
+import { deviceListExport } from '../../../commands/export-device-list.ts';
+import { attachment, CONTENT_TYPES, createSheet, type SheetWriter } from '../../../commands/export-sheet.ts';
+import { HttpError, invalidFields } from '../../../plugins/errors.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import type { UserRow } from '../../../repositories/users.ts';
+import { errorSchema } from '../../schemas.ts';
+
+/** The export's plan, after its own checks (permission on the device, the list's filters). */
+function planExport(db: Db, actor: UserRow, query: ExportQuery): Promise<ExportPlan> {
+  const { locale, timeZone } = query;
+  switch (query.exportType) {
+    case 'simple_consumption':
+    case 'extended_consumption': {
+      const request = { deviceId: query.deviceId!, from: query.from!, to: query.to!, locale, timeZone };
+      return query.exportType === 'simple_consumption'
+        ? simpleConsumptionExport(db, actor, request)
+        : extendedConsumptionExport(db, actor, request);
+    }
+    case 'simple_list': {
+      // Exactly the list's filters, sort and grouping, every page of it.
+      const list = deviceListQuery.safeParse({
+        sort: query.sort,
+        searchTerm: query.searchTerm,
+        grouped: query.grouped,
+      });
+      if (!list.success) throw invalidFields(list.error.issues.map(toFieldError));
+      return deviceListExport(db, actor, list.data, locale);
+    }
+    case 'probe_data_flow':
+      return dataFlowExport(db, actor, {
+        period: query.period ?? 'last13month',
+        contentTypes: query['contentTypes[]'] ?? query.contentTypes ?? [],
+        outputs: query['outputs[]'] ?? query.outputs ?? [...DATA_FLOW_OUTPUTS],
+        mode: query.interpolationMode,
+        at: query.interpolationDate,
+        locale,
+      });
+  }
+}
+
+async function writeRows(rows: AsyncIterable<unknown[]>, sheet: SheetWriter) {
+  for await (const row of rows) {
+    if (sheet.stream.destroyed) return; // the download was abandoned
+    await sheet.addRow(row as Parameters<SheetWriter['addRow']>[0]);
+  }
+  await sheet.finish();
+}
+
+/** Exports (devices-area §7, contracts §4): a file download, streamed while it is produced. */
+export function exportRoutes(app: Api, { db }: AppContext) {
+  const handler = async (request: FastifyRequest<{ Querystring: ExportQuery }>, reply: FastifyReply) => {
+    const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+    const query = request.query;
+    if (query.fileFormat === 'xls') {
+      throw new HttpError(400, 'The legacy xls format is not offered: export as xlsx or csv.', [
+        { path: 'fileFormat', code: 'invalid', args: {} },
+      ]);
+    }
+    const format = query.fileFormat;
+    const plan = await planExport(db, actor, query);
+    const sheet = createSheet({
+      format,
+      locale: query.locale,
+      timeZone: query.timeZone,
+      sheetName: plan.sheetName,
+      columns: plan.columns,
+    });
+    writeRows(plan.rows, sheet).catch((error: Error) => {
+      request.log.error({ err: error }, 'export failed while writing');
+      sheet.abort(error);
+    });
+    return reply
+      .header('content-disposition', attachment(`${plan.filename}.${format}`))
+      .header('cache-control', 'no-store')
+      .type(CONTENT_TYPES[format])
+      .send(sheet.stream);
+  };
+
+  const schema = {
+    tags: ['exports'],
+    summary:
+      'Download: simple_consumption / extended_consumption (device_id, from, to; EXPORT), simple_list ' +
+      '(the list as the actor sees it) or probe_data_flow (period, outputs[], content_types[], ' +
+      'interpolation_mode, interpolation_date); file_format csv or xlsx',
+    querystring: exportQuery,
+    response: {
+      200: z.string().describe('The file, as an attachment (text/csv or xlsx)'),
+      400: errorSchema,
+      401: errorSchema,
+      403: errorSchema,
+      404: errorSchema,
+    },
+  };
+  // The spec's calls use both spellings: `/devices/export/` (consumption) and `/devices/export`.
+  for (const path of ['/devices/export', '/devices/export/']) {
+    app.get(path, { preHandler: minimumRole('ROLE_DEMO'), schema }, handler);
+  }
+}

@@ -1,0 +1,74 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { createQueryBody, querySchema } from '@tankportal/shared/schemas/queries';
+import type { Api, AppContext } from '../../../context.ts';
+import { QUERYABLE_TYPES, sendQuery, type QueryRow } from '../../../commands/send-query.ts';
+import { devices, queries } from '../../../db/schema.ts';
+import { invalidFields, notFound } from '../../../plugins/errors.ts';
+import { deviceVisibleTo, requireDevicePermission } from '../../../policies/device-access.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { identOf } from '../../../presenters/device.ts';
+import { errorSchema } from '../../schemas.ts';
+
+const queryIdParams = z.object({ queryId: z.coerce.number().int().positive().max(2_147_483_647) });
+
+function presentQuery(row: QueryRow) {
+  return {
+    id: row.id,
+    deviceId: row.deviceId,
+    status: row.status,
+    createdAt: row.createdAt,
+    sentAt: row.sentAt,
+    processedAt: row.processedAt,
+  };
+}
+
+/** Manual queries (devices-area §4, contracts §6): ask an SMS or LX-IoT device to report now. */
+export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
+  app.post(
+    '/queries',
+    {
+      // Demo accounts are read-only: 403 whatever the device.
+      preHandler: minimumRole('ROLE_APP_USER'),
+      schema: {
+        tags: ['queries'],
+        summary: 'Sends a manual query to an SMS or LX-IoT device; poll the location until processed',
+        body: createQueryBody,
+        response: { 201: querySchema, 400: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const { deviceId } = request.body;
+      await requireDevicePermission(db, actor, deviceId, 'QUERY');
+      const [device] = await db.select().from(devices).where(eq(devices.id, deviceId));
+      if (!(QUERYABLE_TYPES as readonly string[]).includes(device.type) || !identOf(device))
+        throw invalidFields([{ path: 'deviceId', code: 'invalid', args: { reason: 'not_queryable' } }]);
+      const query = await sendQuery(db, deviceChannels, device, actor.id);
+      return reply.code(201).header('location', `/api/v2/queries/${query.id}`).send(presentQuery(query));
+    },
+  );
+
+  app.get(
+    '/queries/:queryId',
+    {
+      preHandler: minimumRole('ROLE_DEMO'),
+      schema: {
+        tags: ['queries'],
+        summary: 'A manual query and its status (pending, sent, processed, failed)',
+        params: queryIdParams,
+        response: { 200: querySchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const [row] = await db
+        .select({ query: queries })
+        .from(queries)
+        .innerJoin(devices, eq(devices.id, queries.deviceId))
+        .where(and(eq(queries.id, request.params.queryId), deviceVisibleTo(actor)));
+      if (!row) throw notFound();
+      return presentQuery(row.query);
+    },
+  );
+}

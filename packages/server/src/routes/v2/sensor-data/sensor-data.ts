@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import type { Api, AppContext } from '../../../context.ts';
+import { hideMeasurement, POINT_ID_PATTERN } from '../../../commands/hide-measurement.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { errorSchema } from '../../schemas.ts';
+
+/** Hiding a process data point (devices-area §6, contracts §3). */
+export function sensorDataRoutes(app: Api, { db }: AppContext) {
+  app.delete(
+    '/sensor-data/:pointId',
+    {
+      preHandler: minimumRole('ROLE_DEMO'),
+      schema: {
+        tags: ['devices'],
+        summary:
+          'Hides a process data point (its `id` from /process): gone from the curve, its months recomputed',
+        params: z.object({ pointId: z.string().regex(POINT_ID_PATTERN, { error: 'invalid' }) }),
+        response: {
+          204: z.null(),
+          400: errorSchema,
+          401: errorSchema,
+          403: errorSchema,
+          404: errorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      await hideMeasurement(db, actor, request.params.pointId);
+      return reply.code(204).send(null);
+    },
+  );
+}

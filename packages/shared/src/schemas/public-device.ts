@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { ALARM_SEVERITIES, ALARM_TYPES, DEVICE_STATUSES, DEVICE_TYPES } from '../devices.ts';
+import { sensorSchema } from './devices.ts';
+
+/**
+ * The public status page of a device (contracts §5): what a visitor with the link may see, and
+ * nothing else (no id, owner, ident, comments, configuration).
+ */
+export const publicSensorSchema = sensorSchema.pick({
+  sequence: true,
+  name: true,
+  type: true,
+  subType: true,
+  contentType: true,
+  capacity: true,
+  unit: true,
+  status: true,
+  isConnected: true,
+  value: true,
+  pct: true,
+  netPct: true,
+  netFreeSpace: true,
+  temperatureValue: true,
+  temperatureUnit: true,
+  temperatureLimitType: true,
+  temperatureLimitValue: true,
+  lastMeasuredAt: true,
+});
+
+export const publicDeviceSchema = z.object({
+  name: z.string(),
+  type: z.enum(DEVICE_TYPES),
+  address: z.object({
+    postalCode: z.string().nullable(),
+    city: z.string().nullable(),
+    countryCode: z.string(),
+  }),
+  status: z.enum(DEVICE_STATUSES),
+  active: z.boolean(),
+  lastReportedAt: z.date().nullable(),
+  sensors: z.array(publicSensorSchema),
+  alarms: z.array(
+    z.object({ type: z.enum(ALARM_TYPES), severity: z.enum(ALARM_SEVERITIES), openedAt: z.date() }),
+  ),
+});
+export type PublicDevice = z.infer<typeof publicDeviceSchema>;

@@ -1,0 +1,71 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+
+/** An SMS the server sent through a gateway's API, addressed as that gateway addresses devices. */
+export interface GatewaySms {
+  provider: 'lionel' | '1nce';
+  /** Lionel: the cell number; 1NCE: the SIM's ICCID. */
+  to: string;
+  text: string;
+}
+
+export interface FakeGateway {
+  port: number;
+  close(): Promise<void>;
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown> | null> {
+  let body = '';
+  for await (const chunk of request) body += chunk;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function answer(response: ServerResponse, status: number, body: unknown) {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify(body));
+}
+
+/**
+ * The outbound APIs of both SMS gateways on one port, as the server calls them
+ * (packages/server/src/ingest/sms-gateways.ts): Lionel `POST /messages { to, text }` and 1NCE
+ * `POST /v1/sims/{iccid}/sms { payload }`, each answered `{ id }`. Any bearer token is accepted.
+ * Every SMS is handed to `onSms` after the answer, as a real gateway delivers after accepting.
+ */
+export async function startFakeGateway(
+  port: number,
+  onSms: (sms: GatewaySms) => void,
+  host = '127.0.0.1',
+): Promise<FakeGateway> {
+  let sequence = 0;
+  const server = createServer(async (request, response) => {
+    const once = /^\/v1\/sims\/([^/]+)\/sms$/.exec(request.url ?? '');
+    const lionel = request.url === '/messages';
+    if (request.method !== 'POST' || (!once && !lionel)) return answer(response, 404, { error: 'not found' });
+    if (!request.headers.authorization?.startsWith('Bearer '))
+      return answer(response, 401, { error: 'no token' });
+    const body = await readJson(request);
+    const sms: GatewaySms | null = lionel
+      ? typeof body?.to === 'string' && typeof body.text === 'string'
+        ? { provider: 'lionel', to: body.to, text: body.text }
+        : null
+      : typeof body?.payload === 'string'
+        ? { provider: '1nce', to: decodeURIComponent(once![1]), text: body.payload }
+        : null;
+    if (!sms) return answer(response, 400, { error: 'malformed' });
+    answer(response, 200, { id: `sim-${++sequence}` });
+    setImmediate(() => onSms(sms));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
