@@ -10,7 +10,8 @@ import { RequireRole, RequireVisitor } from './guards.tsx';
 // Every page is its own chunk: the login page loads none of the signed-in app.
 const LoginPage = lazy(() => import('../features/auth/components/login-page.tsx'));
 const AppShell = lazy(() => import('./app-shell.tsx'));
-const DevicesPage = lazy(() => import('../features/devices/components/devices-page.tsx'));
+const DevicesRoutes = lazy(() => import('../features/devices/routes.tsx'));
+const PublicStatusPage = lazy(() => import('../features/devices/components/public/public-status-page.tsx'));
 const UsersPage = lazy(() => import('../features/users/components/users-page.tsx'));
 const MessagesPage = lazy(() => import('../features/messages/components/messages-page.tsx'));
 const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page.tsx'));
@@ -39,10 +40,12 @@ const router = createBrowserRouter([
           </RequireVisitor>
         ),
       },
+      // The public status page of one device (its unguessable link): no session, nothing else.
+      { path: '/public/:token', element: <PublicStatusPage /> },
       {
         element: guarded('ROLE_DEMO', <AppShell />),
         children: [
-          { path: '/devices/*', element: <DevicesPage /> },
+          { path: '/devices/*', element: <DevicesRoutes /> },
           { path: '/users/*', element: guarded('ROLE_ADMIN', <UsersPage />) },
           { path: '/messages/*', element: guarded('ROLE_ADMIN', <MessagesPage />) },
           { path: '/contacts/*', element: guarded('ROLE_USER', <ContactsPage />) },

@@ -39,6 +39,8 @@ export interface RequestOptions {
   allowUnauthorized?: boolean;
   /** Cancels the request (TanStack Query passes one to every query function). */
   signal?: AbortSignal;
+  /** Set on the one repetition after an anti-forgery refusal. */
+  csrfRetried?: boolean;
 }
 
 export interface ApiResponse<T> {
@@ -57,6 +59,11 @@ function queryString(query: RequestOptions['query']): string {
   }
   const text = search.toString();
   return text ? `?${text}` : '';
+}
+
+/** The server's anti-forgery check refused a state change (@fastify/csrf-protection messages). */
+function isCsrfRefusal(method: string, status: number, body: unknown): boolean {
+  return method !== 'GET' && status === 403 && /csrf/i.test((body as ErrorBody | undefined)?.message ?? '');
 }
 
 function parseJson(text: string): unknown {
@@ -105,8 +112,16 @@ export async function apiResponse<T>(
   }
 
   const token = response.headers.get(CSRF_HEADER);
+  const sentToken = headers[CSRF_HEADER];
   if (token) csrfToken = token;
   const data = parseJson(text);
+  if (isCsrfRefusal(method, response.status, data) && !options.csrfRetried) {
+    // Parallel first requests (start-up) each set a new secret cookie: the token kept may belong to
+    // another answer than the cookie the browser kept. A token fetched alone matches; try once more.
+    if (csrfToken === sentToken) csrfToken = null;
+    await ensureCsrfToken();
+    return apiResponse<T>(method, path, { ...options, csrfRetried: true });
+  }
   if (!response.ok) {
     if (response.status === 401 && !options.allowUnauthorized) onUnauthorized();
     throw new ApiError(response.status, data as ErrorBody | undefined);
@@ -126,4 +141,49 @@ export async function api<T>(
 /** Makes sure an anti-forgery token is at hand before the first state change (e.g. login). */
 export async function ensureCsrfToken() {
   if (!csrfToken) await api('GET', '/v2/whitelabels/current', { allowUnauthorized: true });
+}
+
+function fileNameOf(disposition: string | null): string | undefined {
+  if (!disposition) return undefined;
+  const encoded = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(disposition);
+  if (encoded) return decodeURIComponent(encoded[1].trim());
+  return /filename\s*=\s*"?([^";]+)"?/i.exec(disposition)?.[1].trim();
+}
+
+/**
+ * A file download (exports): fetched like every other call, so a refusal arrives as an ApiError
+ * (and a 401 still leads to /login) instead of replacing the page; the file is then handed to the
+ * browser under the name the server gives it.
+ */
+export async function apiDownload(path: string, query?: RequestOptions['query']): Promise<void> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), API_TIMEOUT_MS);
+  let response: Response;
+  let blob: Blob;
+  try {
+    response = await fetch(`/api${path}${queryString(query)}`, {
+      credentials: 'same-origin',
+      signal: controller.signal,
+    });
+    blob = await response.blob();
+  } catch {
+    throw new ApiError(0, undefined);
+  } finally {
+    clearTimeout(timer);
+  }
+  const token = response.headers.get(CSRF_HEADER);
+  if (token) csrfToken = token;
+  if (!response.ok) {
+    if (response.status === 401) onUnauthorized();
+    throw new ApiError(response.status, parseJson(await blob.text()) as ErrorBody | undefined);
+  }
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileNameOf(response.headers.get('content-disposition')) ?? 'export';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The browser has taken the file once the click returned; the URL is freed a little later.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

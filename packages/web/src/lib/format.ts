@@ -1,4 +1,4 @@
-import { format } from 'date-fns';
+import { format, isValid, parse } from 'date-fns';
 import type { Locale } from '@tankportal/shared/constants';
 
 /** portal-area §9: German dd.MM.yyyy HH:mm, English MM/dd/yyyy hh:mm a. */
@@ -11,6 +11,14 @@ export function formatDateTime(value: string | Date, locale: Locale): string {
 
 export function formatDate(value: string | Date, locale: Locale): string {
   return format(new Date(value), DATE[locale]);
+}
+
+/** A date typed in the locale's format (a calendar day, local time), or null if it is none. */
+export function parseDate(text: string, locale: Locale): Date | null {
+  const trimmed = text.trim();
+  const parsed = parse(trimmed, DATE[locale], new Date());
+  // Strict: "31.02.2025" or "1.1.25" must not turn into some other day.
+  return isValid(parsed) && format(parsed, DATE[locale]) === trimmed ? parsed : null;
 }
 
 const numberFormats = new Map<string, Intl.NumberFormat>();

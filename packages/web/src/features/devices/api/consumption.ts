@@ -1,0 +1,16 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client.ts';
+
+/** devices-area §3: one row per month, consumption per sensor; newest month first. */
+export interface ConsumptionRow {
+  year: number;
+  month: number;
+  data: { sensorId: number; consumption: number }[];
+}
+
+export function useConsumption(deviceId: number) {
+  return useQuery({
+    queryKey: ['devices', 'consumption', deviceId],
+    queryFn: ({ signal }) => api<ConsumptionRow[]>('GET', `/v2/devices/${deviceId}/consumption`, { signal }),
+  });
+}

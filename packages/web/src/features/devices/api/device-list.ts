@@ -1,0 +1,40 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { DeviceSummary } from '@tankportal/shared/schemas/devices';
+import { apiResponse } from '../../../lib/api-client.ts';
+import type { JsonOf } from './device.ts';
+import { listPageRequestQuery, type DeviceListQueryState } from '../lib/list-query.ts';
+
+export type DeviceListItem = JsonOf<DeviceSummary>;
+
+export interface DeviceListPage {
+  devices: DeviceListItem[];
+  /** x-total-count: every device matching the filter. */
+  total: number;
+  /** x-location-enabled-devices-count: the map is offered only when this is above 0. */
+  locationEnabledCount: number;
+}
+
+export type DeviceListRequest = Record<string, string | number | boolean | undefined>;
+
+/** One page of `GET /v2/devices` with the counts from its headers. */
+export async function fetchDeviceListPage(
+  query: DeviceListRequest,
+  signal?: AbortSignal,
+): Promise<DeviceListPage> {
+  const { data, headers } = await apiResponse<DeviceListItem[]>('GET', '/v2/devices', { query, signal });
+  return {
+    devices: data,
+    total: Number(headers.get('x-total-count') ?? data.length),
+    locationEnabledCount: Number(headers.get('x-location-enabled-devices-count') ?? 0),
+  };
+}
+
+/** The list page for a query state; the previous page stays on screen while the next one loads. */
+export function useDeviceList(state: DeviceListQueryState) {
+  const query = listPageRequestQuery(state);
+  return useQuery({
+    queryKey: ['devices', 'list', query],
+    queryFn: ({ signal }) => fetchDeviceListPage(query, signal),
+    placeholderData: keepPreviousData,
+  });
+}

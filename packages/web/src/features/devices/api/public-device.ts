@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
+import type { AlarmType } from '@tankportal/shared/devices';
+import { api, ApiError } from '../../../lib/api-client.ts';
+import type { StatusSensor } from './device.ts';
+
+/** Contract §5: what the public status page of a device shows, and nothing else. */
+export interface PublicDevice {
+  name: string;
+  type: string;
+  address: { postalCode: string | null; city: string | null; countryCode: string };
+  status: 'ok' | 'alarm';
+  active: boolean;
+  lastReportedAt: string | null;
+  sensors: StatusSensor[];
+  alarms: { type: AlarmType; severity: 'fatal' | 'notice' | 'unknown'; openedAt: string }[];
+}
+
+/** `GET /v2/public/devices/{token}`: no session needed, a 401 never sends anybody to /login. */
+export function usePublicDevice(token: string) {
+  return useQuery({
+    queryKey: ['public-devices', token],
+    queryFn: ({ signal }) =>
+      api<PublicDevice>('GET', `/v2/public/devices/${encodeURIComponent(token)}`, {
+        allowUnauthorized: true,
+        signal,
+      }),
+    retry: (failures, error) => !(error instanceof ApiError && error.status === 404) && failures < 1,
+  });
+}

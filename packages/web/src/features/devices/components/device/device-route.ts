@@ -1,0 +1,50 @@
+/** DESIGN.md [1]: device ids are positive integers (as the API's 32-bit keys). */
+const MAX_DEVICE_ID = 2_147_483_647;
+
+/** The device id of a route segment, or null when the segment is no device id. */
+export function parseDeviceId(segment: string | undefined): number | null {
+  if (!segment || !/^[1-9]\d{0,9}$/.test(segment)) return null;
+  const id = Number(segment);
+  return id <= MAX_DEVICE_ID ? id : null;
+}
+
+/** The sub-page of a device path (`/devices/5/process/x` -> `process`), '' for the status page. */
+export function devicePageOf(pathname: string, deviceId: number): string {
+  const prefix = `/devices/${deviceId}`;
+  if (!pathname.startsWith(prefix)) return '';
+  return pathname.slice(prefix.length).split('/').find(Boolean) ?? '';
+}
+
+export function devicePath(deviceId: number, page = ''): string {
+  return page ? `/devices/${deviceId}/${page}` : `/devices/${deviceId}`;
+}
+
+export interface QuickNavigationTargets {
+  first: number | null;
+  previous: number | null;
+  next: number | null;
+  last: number | null;
+}
+
+/**
+ * Where first / previous / next / last lead from `current` in the list's ids (devices-area §2);
+ * null where the button has nowhere to go. A device outside the list has no neighbours.
+ */
+export function quickNavigationTargets(ids: readonly number[], current: number): QuickNavigationTargets {
+  const index = ids.indexOf(current);
+  const first = ids.length && ids[0] !== current ? ids[0] : null;
+  const last = ids.length && ids[ids.length - 1] !== current ? ids[ids.length - 1] : null;
+  return {
+    first,
+    previous: index > 0 ? ids[index - 1] : null,
+    next: index >= 0 && index < ids.length - 1 ? ids[index + 1] : null,
+    last,
+  };
+}
+
+/** devices-area §9: the id field takes digits only, at most 5. */
+export const DEVICE_ID_FIELD_MAX_LENGTH = 5;
+
+export function deviceIdFieldValue(input: string): string {
+  return input.replace(/\D/g, '').slice(0, DEVICE_ID_FIELD_MAX_LENGTH);
+}

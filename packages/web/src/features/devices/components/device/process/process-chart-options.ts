@@ -1,0 +1,240 @@
+import { startOfYear, subMonths, subYears } from 'date-fns';
+import type { EChartsCoreOption } from 'echarts/core';
+import { sensorColor } from '@tankportal/shared/chart-colors';
+import type { ProcessPoint, ProcessSeries } from '../../../api/process.ts';
+
+/**
+ * Range buttons of the process curve (devices-area §9): the first four are saved as the default
+ * period 0..3; year to date is never saved.
+ */
+export const PROCESS_RANGES = ['1m', '3m', '1y', '3y', 'ytd'] as const;
+export type ProcessRange = (typeof PROCESS_RANGES)[number];
+export const SAVED_PROCESS_RANGES = ['1m', '3m', '1y', '3y'] as const satisfies readonly ProcessRange[];
+export type SavedProcessRange = (typeof SAVED_PROCESS_RANGES)[number];
+
+export function rangeStart(range: ProcessRange, now: Date): Date {
+  switch (range) {
+    case '1m':
+      return subMonths(now, 1);
+    case '3m':
+      return subMonths(now, 3);
+    case '1y':
+      return subYears(now, 1);
+    case '3y':
+      return subYears(now, 3);
+    case 'ytd':
+      return startOfYear(now);
+  }
+}
+
+/** devices-area §9: fill level 0..100 % in steps of 20; temperature -20..80. */
+export const FILL_LEVEL_AXIS = { min: 0, max: 100, interval: 20 } as const;
+export const TEMPERATURE_AXIS = { min: -20, max: 80, interval: 20 } as const;
+const RIGHT_AXIS_WIDTH = 64;
+
+/** A drawn series whose points can be picked by a click (to hide one). */
+export interface PickableSeries {
+  seriesIndex: number;
+  sensorId: number;
+  name: string;
+  points: ProcessPoint[];
+  times: number[];
+  valueOf: (point: ProcessPoint) => number | null;
+}
+
+export interface ProcessChartInput {
+  series: readonly ProcessSeries[];
+  excludedSensors: readonly number[];
+  showTemperature: boolean;
+  from: Date;
+  to: Date;
+  texts: {
+    fillLevel: string;
+    temperature: string;
+    temperatureOf: (sensorName: string) => string;
+  };
+  formatTime: (time: number) => string;
+  formatNumber: (value: number, fractionDigits: number) => string;
+  unitSymbol: (unit: string) => string;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** Index of the first time at or after `time` (times ascending). */
+function lowerBound(times: readonly number[], time: number): number {
+  let low = 0;
+  let high = times.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (times[middle] < time) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The point whose time is nearest to `time` (times ascending); -1 for no points. */
+export function nearestIndexByTime(times: readonly number[], time: number): number {
+  if (times.length === 0) return -1;
+  const after = Math.min(lowerBound(times, time), times.length - 1);
+  return after > 0 && time - times[after - 1] <= times[after] - time ? after - 1 : after;
+}
+
+/**
+ * The points of a series with a value, from the last one before `from` on (so the line enters the
+ * chart at its left edge). Only these are drawn: LTTB thins by the number of points per pixel, and
+ * points outside the range would thin the range itself.
+ */
+function pointsInRange(
+  data: readonly ProcessPoint[],
+  valueOf: (point: ProcessPoint) => number | null,
+  from: number,
+) {
+  const withValue = data.filter((point) => valueOf(point) !== null);
+  const allTimes = withValue.map((point) => Date.parse(point.timestamp));
+  const start = Math.max(0, lowerBound(allTimes, from) - 1);
+  return { points: withValue.slice(start), times: allTimes.slice(start) };
+}
+
+/**
+ * The ECharts option of the process curve: one line per included sensor in its sequence colour
+ * (level sensors as fill level on the 0..100 % axis, counters as readings on an axis of their
+ * unit), optionally the temperatures on the -20..80 axis, animation off, LTTB sampling.
+ *
+ * devices-area §9 says the temperature curve is "offset by 20" on the fill-level chart: the
+ * temperature axis is the fill-level axis shifted down by 20 (0 % ↔ -20 °C, 100 % ↔ 80 °C). We draw
+ * the temperatures on their own axis with exactly those bounds, which is the same picture while the
+ * values (and the tooltip) stay true temperatures.
+ */
+export function processChartOption(input: ProcessChartInput): {
+  option: EChartsCoreOption;
+  pickable: PickableSeries[];
+} {
+  const from = input.from.getTime();
+  const included = input.series.filter((series) => !input.excludedSensors.includes(series.sensorId));
+  const probes = included.filter((series) => series.type === 'probe');
+  const counterUnits = [...new Set(included.filter((s) => s.type === 'counter').map((s) => s.unit))];
+  const withTemperature = input.showTemperature
+    ? included.filter((series) => series.data.some((point) => point.temperature !== null))
+    : [];
+
+  const rightAxes = (withTemperature.length ? 1 : 0) + counterUnits.length;
+  const yAxis: Record<string, unknown>[] = [
+    {
+      type: 'value',
+      ...FILL_LEVEL_AXIS,
+      show: probes.length > 0,
+      name: input.texts.fillLevel,
+      axisLabel: { formatter: '{value} %' },
+    },
+    {
+      type: 'value',
+      ...TEMPERATURE_AXIS,
+      show: withTemperature.length > 0,
+      position: 'right',
+      name: input.texts.temperature,
+      axisLabel: { formatter: '{value} °C' },
+      splitLine: { show: false },
+    },
+    ...counterUnits.map((unit, index) => ({
+      type: 'value',
+      scale: true,
+      axisLabel: { formatter: (value: number) => input.formatNumber(value, 0) },
+      position: 'right',
+      offset: ((withTemperature.length ? 1 : 0) + index) * RIGHT_AXIS_WIDTH,
+      name: input.unitSymbol(unit),
+      splitLine: { show: false },
+    })),
+  ];
+
+  const series: Record<string, unknown>[] = [];
+  const pickable: PickableSeries[] = [];
+  /** Per drawn series: how its tooltip value reads. */
+  const tooltipValue: ((value: number) => string)[] = [];
+  const line = (
+    name: string,
+    color: string,
+    yAxisIndex: number,
+    data: [number, number][],
+    dashed = false,
+  ) => ({
+    type: 'line',
+    name,
+    color,
+    yAxisIndex,
+    data,
+    showSymbol: false,
+    sampling: 'lttb',
+    lineStyle: { width: dashed ? 1 : 2, type: dashed ? 'dashed' : 'solid' },
+    emphasis: { disabled: true },
+  });
+
+  for (const sensor of included) {
+    const isProbe = sensor.type === 'probe';
+    const valueOf = isProbe ? (point: ProcessPoint) => point.percent : (point: ProcessPoint) => point.value;
+    const { points, times } = pointsInRange(sensor.data, valueOf, from);
+    pickable.push({
+      seriesIndex: series.length,
+      sensorId: sensor.sensorId,
+      name: sensor.name,
+      points,
+      times,
+      valueOf,
+    });
+    series.push(
+      line(
+        sensor.name,
+        sensorColor(sensor.sequence),
+        isProbe ? 0 : 2 + counterUnits.indexOf(sensor.unit),
+        points.map((point, index) => [times[index], valueOf(point)!]),
+      ),
+    );
+    tooltipValue.push(
+      isProbe
+        ? (value) => `${input.formatNumber(value, 1)} %`
+        : (value) => `${input.formatNumber(value, 1)} ${input.unitSymbol(sensor.unit)}`,
+    );
+  }
+  for (const sensor of withTemperature) {
+    const { points, times } = pointsInRange(sensor.data, (point) => point.temperature, from);
+    series.push(
+      line(
+        input.texts.temperatureOf(sensor.name),
+        sensorColor(sensor.sequence),
+        1,
+        points.map((point, index) => [times[index], point.temperature!]),
+        true,
+      ),
+    );
+    tooltipValue.push((value) => `${input.formatNumber(value, 1)} °C`);
+  }
+
+  const option: EChartsCoreOption = {
+    animation: false,
+    grid: { left: 56, right: 24 + rightAxes * RIGHT_AXIS_WIDTH, top: 40, bottom: 40 },
+    tooltip: {
+      trigger: 'axis',
+      axisPointer: { type: 'line' },
+      formatter: (
+        params: { seriesIndex: number; marker: string; seriesName: string; value: [number, number] }[],
+      ) => {
+        if (!params.length) return '';
+        const lines = params.map(
+          (param) =>
+            `${param.marker}${escapeHtml(param.seriesName)}: ${tooltipValue[param.seriesIndex](param.value[1])}`,
+        );
+        return [escapeHtml(input.formatTime(params[0].value[0])), ...lines].join('<br/>');
+      },
+    },
+    xAxis: {
+      type: 'time',
+      min: from,
+      max: input.to.getTime(),
+      axisLabel: { hideOverlap: true },
+    },
+    yAxis,
+    series,
+  };
+  return { option, pickable };
+}

@@ -1,0 +1,58 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnackbar } from 'notistack';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { CONFIRMATION_STATUSES, type ConfirmationStatus } from '@tankportal/shared/devices';
+import { ApiError } from '../../../../../lib/api-client.ts';
+
+/**
+ * Seen / disregard / revoked for an alarm or the threshold notice (devices-area §4): no
+ * confirmation shows as revoked. Success and failure are announced (§8, DESIGN.md [8]).
+ */
+export function ConfirmationSelect({
+  label,
+  value,
+  readOnly,
+  confirm,
+}: {
+  label: string;
+  value: ConfirmationStatus | null;
+  readOnly: boolean;
+  confirm: (status: ConfirmationStatus) => Promise<unknown>;
+}) {
+  const { t } = useTranslation();
+  const { enqueueSnackbar } = useSnackbar();
+  const [pending, setPending] = useState(false);
+  const change = async (status: ConfirmationStatus) => {
+    setPending(true);
+    try {
+      await confirm(status);
+      enqueueSnackbar(t(`device.alarms.responses.${status}`), { variant: 'success' });
+    } catch (error) {
+      enqueueSnackbar(
+        error instanceof ApiError && error.body?.message ? error.body.message : t('common.errors.unknown'),
+        { variant: 'error' },
+      );
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value ?? 'revoked'}
+      disabled={readOnly || pending}
+      onChange={(event) => void change(event.target.value as ConfirmationStatus)}
+      sx={{ minWidth: 190 }}
+    >
+      {CONFIRMATION_STATUSES.map((status) => (
+        <MenuItem key={status} value={status}>
+          {t(`device.confirmation.${status}`)}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}

@@ -1,0 +1,91 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
+import Typography from '@mui/material/Typography';
+import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
+import { useLocale } from '../../../../../lib/i18n.ts';
+import type { DeviceDetailView } from '../../../api/device.ts';
+
+/** The device's facts on the status page: type, ident, last report, SIM, battery, versions, location. */
+export function DeviceInfoList({ device }: { device: DeviceDetailView }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const rows: [key: string, label: string, value: ReactNode][] = [
+    ['type', t('device.info.type'), t(`device.types.${device.type}`)],
+    ['ident', t(`device.identTypes.${device.identType}`), device.ident ?? '–'],
+    [
+      'lastReportedAt',
+      t('device.info.lastReportedAt'),
+      device.lastReportedAt ? formatDateTime(device.lastReportedAt, locale) : t('device.info.never'),
+    ],
+  ];
+  if (device.simCreditQty !== null)
+    rows.push([
+      'simCredit',
+      t('device.info.simCredit'),
+      `${formatNumber(device.simCreditQty, locale, 2)} ${device.simCreditCurrency ?? ''}`.trim(),
+    ]);
+  if (device.batteryCharge !== null)
+    rows.push(['battery', t('device.info.battery'), `${formatNumber(device.batteryCharge, locale)} %`]);
+  if (device.firmwareVersion) rows.push(['firmware', t('device.info.firmware'), device.firmwareVersion]);
+  if (device.hardwareVersion) rows.push(['hardware', t('device.info.hardware'), device.hardwareVersion]);
+  if (device.location)
+    rows.push([
+      'location',
+      t('device.info.location'),
+      <Link
+        href={`/devices/map?highlight=${device.id}`}
+        target="_blank"
+        rel="noopener"
+        data-testid="map-link"
+        sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
+      >
+        {formatNumber(device.location.lat, locale, 5)}, {formatNumber(device.location.lng, locale, 5)}
+        <OpenInNewIcon fontSize="inherit" aria-label={t('device.info.openMap')} />
+      </Link>,
+    ]);
+  return (
+    <Box component="section" aria-labelledby="device-info">
+      <Typography id="device-info" variant="h6" component="h2" gutterBottom>
+        {t('device.info.title')}
+      </Typography>
+      <Box
+        component="dl"
+        data-testid="device-info"
+        sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}
+      >
+        {rows.map(([key, label, value]) => (
+          <Box key={key} sx={{ display: 'contents' }} data-testid={`info-${key}`}>
+            <Typography component="dt" color="text.secondary" variant="body2">
+              {label}
+            </Typography>
+            <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+              {value}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+    </Box>
+  );
+}
+
+/** The device's comment (edited in the settings' metadata). */
+export function CommentBlock({ comment }: { comment: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <Box component="section" aria-labelledby="device-comment" data-testid="device-comment">
+      <Typography id="device-comment" variant="h6" component="h2" gutterBottom>
+        {t('device.comment')}
+      </Typography>
+      <Typography
+        variant="body2"
+        color={comment ? undefined : 'text.secondary'}
+        sx={{ whiteSpace: 'pre-line' }}
+      >
+        {comment || t('device.noComment')}
+      </Typography>
+    </Box>
+  );
+}

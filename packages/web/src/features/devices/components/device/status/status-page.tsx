@@ -1,0 +1,65 @@
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Grid from '@mui/material/Grid';
+import Stack from '@mui/material/Stack';
+import { lookupQuery } from '../../../../../lib/lookups.ts';
+import { useLocale } from '../../../../../lib/i18n.ts';
+import { useHasRole } from '../../../../../lib/session.ts';
+import type { DeviceDetailView } from '../../../api/device.ts';
+import { EventsSection } from './events-section.tsx';
+import { FillLevelGraphic } from './fill-level-graphic.tsx';
+import { ManualQueryButton } from './manual-query-button.tsx';
+import { CommentBlock, DeviceInfoList } from './device-info-list.tsx';
+import { CounterTable, ProbeTable } from './sensor-tables.tsx';
+
+interface ContentType {
+  id: string;
+  name: { de: string; en: string };
+}
+
+/** The content types' names in the UI language (a start-up lookup, already loaded). */
+function useContentTypeName() {
+  const locale = useLocale();
+  const { data } = useQuery(lookupQuery('contentTypes'));
+  const names = new Map((data as ContentType[] | undefined)?.map((type) => [type.id, type.name[locale]]));
+  return (id: string) => names.get(id) ?? id;
+}
+
+/**
+ * /devices/{id}: fill levels, inactive notice, events with confirmation, sensor tables, device
+ * facts, comment and the manual query (devices-area §2).
+ */
+export function StatusPage({ device, reload }: { device: DeviceDetailView; reload: () => void }) {
+  const { t } = useTranslation();
+  const contentTypeName = useContentTypeName();
+  // Confirming needs the app-user role; demo accounts see the state read-only (contract §2).
+  const canConfirm = useHasRole('ROLE_APP_USER');
+  return (
+    <Stack spacing={3} data-testid="status-page">
+      {!device.active && (
+        <Alert severity="info" data-testid="inactive-notice">
+          {t('device.status.inactive')}
+        </Alert>
+      )}
+      <EventsSection device={device} canConfirm={canConfirm} />
+      <Grid container spacing={3}>
+        <Grid size={{ xs: 12, md: 7 }}>
+          <FillLevelGraphic sensors={device.sensors} />
+        </Grid>
+        <Grid size={{ xs: 12, md: 5 }}>
+          <Stack spacing={3}>
+            <Box>
+              <ManualQueryButton device={device} onProcessed={reload} />
+            </Box>
+            <DeviceInfoList device={device} />
+            <CommentBlock comment={device.comment} />
+          </Stack>
+        </Grid>
+      </Grid>
+      <ProbeTable sensors={device.sensors} contentTypeName={contentTypeName} iotLimits={device.iotConfig} />
+      <CounterTable sensors={device.sensors} iotLimits={device.iotConfig} />
+    </Stack>
+  );
+}
