@@ -160,9 +160,10 @@ test('a 401 anywhere sends the user to /login', async ({ page, context }) => {
 
 test('top bar device search jumps to a device id', async ({ page }) => {
   await login(page, 'user');
-  await page.getByRole('textbox', { name: 'Gerät suchen' }).fill('123');
+  // Demo device 9 belongs to the user (an unknown id would lead back to the list).
+  await page.getByRole('textbox', { name: 'Gerät suchen' }).fill('9');
   await page.getByRole('button', { name: 'Suchen' }).click();
-  await expect(page).toHaveURL(/\/devices\/123$/);
+  await expect(page).toHaveURL(/\/devices\/9$/);
 });
 
 test('system notifications are listed in the top bar', async ({ page }) => {

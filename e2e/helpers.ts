@@ -12,6 +12,7 @@ export async function login(page: Page, username: string, password = PASSWORD) {
     .fill(password);
   await page.getByRole('button', { name: /^(Anmelden|Log in)$/ }).click();
   await expect(page).toHaveURL(/\/devices$/);
-  // The page shows once the start-up lookups are in: nothing of the start-up is still on its way.
+  // The device count shows once the start-up lookups, the display settings and the first page of
+  // the list are in: nothing of the start-up is still on its way.
   await expect(page.getByTestId('devices-summary')).toBeVisible();
 }

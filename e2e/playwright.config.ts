@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { deviceSideEnv } from './device-side.ts';
 
 // Each run starts the real server on a fresh embedded database with the demo data.
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -41,7 +42,7 @@ export default defineConfig({
     timeout: 120_000,
     env: {
       PORT: String(PORT),
-      MQTT_PORT: String(PORT + 1),
+      ...deviceSideEnv(PORT),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       DEMO_DATA: '1',

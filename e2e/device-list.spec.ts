@@ -1,0 +1,233 @@
+import { expect, test, type Page } from '@playwright/test';
+import { login } from './helpers.ts';
+
+const rows = (page: Page) => page.getByTestId('device-row');
+const summary = (page: Page) => page.getByTestId('devices-summary');
+const columnHeader = (page: Page, name: string) => page.getByRole('columnheader', { name, exact: true });
+const rowIds = (page: Page) =>
+  rows(page).evaluateAll((all) => all.map((row) => (row as HTMLElement).dataset.deviceId));
+const usernames = async (page: Page) => new Set(await page.locator('td.cell-username').allTextContents());
+const deviceCount = async (page: Page) => Number((await summary(page).textContent())!.replace(/\D/g, ''));
+
+async function choosePageSize(page: Page, size: number) {
+  await page.getByRole('combobox', { name: /Geräte pro Seite/ }).click();
+  await page.getByRole('option', { name: String(size), exact: true }).click();
+}
+
+test.describe('device list', () => {
+  test('filter, sort, grouping, page size and page survive a reload', async ({ page }) => {
+    await login(page, 'admin');
+    await expect(summary(page)).toHaveText('60 Geräte');
+    // Every fourth demo device belongs to the project "Winterdienst".
+    await page.getByLabel('Filter').fill('Winterdienst');
+    await expect(summary(page)).toHaveText('15 Geräte');
+    await expect(page.locator('td.cell-project')).toHaveText(Array(15).fill('Winterdienst'));
+
+    await columnHeader(page, 'Ort').getByRole('button').click();
+    await expect(columnHeader(page, 'Ort')).toHaveAttribute('aria-sort', 'ascending');
+    await columnHeader(page, 'Ort').getByRole('button').click();
+    await expect(columnHeader(page, 'Ort')).toHaveAttribute('aria-sort', 'descending');
+    await expect(columnHeader(page, 'Nr.')).not.toHaveAttribute('aria-sort');
+
+    await page.getByLabel('Nach Benutzer gruppieren').check();
+    await expect(page.getByTestId('group-row').first()).toBeVisible();
+
+    await choosePageSize(page, 10);
+    await expect(rows(page)).toHaveCount(10);
+    await page.getByRole('button', { name: 'Nächste Seite' }).click();
+    await expect(rows(page)).toHaveCount(5);
+    await expect(page.getByText('11–15 von 15')).toBeVisible();
+    const shown = await rowIds(page);
+
+    await page.reload();
+    await expect(page.getByLabel('Filter')).toHaveValue('Winterdienst');
+    await expect(page.getByText('11–15 von 15')).toBeVisible();
+    expect(await rowIds(page)).toEqual(shown);
+    await expect(columnHeader(page, 'Ort')).toHaveAttribute('aria-sort', 'descending');
+    await expect(page.getByLabel('Nach Benutzer gruppieren')).toBeChecked();
+    await expect(page.getByRole('combobox', { name: /Geräte pro Seite/ })).toHaveText('10');
+  });
+
+  test('the top bar search filters the list; digits only jump to the device', async ({ page }) => {
+    await login(page, 'admin');
+    const search = page.getByRole('textbox', { name: 'Gerät suchen' });
+    await search.fill('Fulda');
+    await search.press('Enter');
+    await expect(page).toHaveURL(/\/devices$/);
+    await expect(page.getByLabel('Filter')).toHaveValue('Fulda');
+    await expect(page.locator('td.cell-city')).not.toHaveCount(0);
+    for (const city of await page.locator('td.cell-city').allTextContents()) expect(city).toBe('Fulda');
+    await search.fill('7');
+    await search.press('Enter');
+    await expect(page).toHaveURL(/\/devices\/7$/);
+  });
+
+  test('rows: error colour for alarms, greyed when inactive, a click opens the device', async ({ page }) => {
+    await login(page, 'admin');
+    // Demo device 9 has an open alarm, device 7 is switched off.
+    await expect(page.locator('tr[data-device-id="9"]')).toHaveClass(/row-error/);
+    await expect(page.locator('tr[data-device-id="7"]')).toHaveClass(/row-inactive/);
+    await expect(page.locator('tr[data-device-id="1"]')).not.toHaveClass(/row-error|row-inactive/);
+    await expect(page.getByTestId('list-totals')).toContainText(/Summe dieser Seite: [\d.]+ l/);
+    await page.locator('tr[data-device-id="2"] td.cell-city').click();
+    await expect(page).toHaveURL(/\/devices\/2$/);
+  });
+
+  test('a user saves its own display settings; they hold after a reload and in a new session', async ({
+    page,
+    browser,
+  }) => {
+    test.slow(); // two sign-ins
+    await login(page, 'heizung-meier');
+    await expect(page.getByTestId('list-sensor').first()).toContainText('°C');
+    await page.getByRole('link', { name: 'Anzeige' }).click();
+    await expect(page).toHaveURL(/\/devices\/config$/);
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('Die Einstellungen gelten für Ihr Benutzerkonto.');
+    await dialog.getByLabel('PLZ').uncheck();
+    await dialog.getByLabel('Temperaturen').uncheck();
+    await dialog.getByRole('combobox', { name: 'Sortieren nach' }).click();
+    await page.getByRole('option', { name: 'Ort' }).click();
+    await dialog.getByLabel('Absteigend').check();
+    await dialog.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText('Die Einstellungen wurden gespeichert.')).toBeVisible();
+    await expect(page).toHaveURL(/\/devices$/);
+
+    const check = async (target: Page) => {
+      await expect(columnHeader(target, 'Ort')).toHaveAttribute('aria-sort', 'descending');
+      await expect(columnHeader(target, 'PLZ')).toHaveCount(0);
+      await expect(target.getByTestId('list-sensor').first()).not.toContainText('°C');
+    };
+    await check(page);
+    await page.reload();
+    await check(page);
+    const other = await browser.newPage();
+    await login(other, 'heizung-meier');
+    await check(other);
+    await other.close();
+  });
+
+  test('an admin saves the white-label default; demo only looks at the settings', async ({
+    page,
+    browser,
+  }) => {
+    const setBars = async (on: boolean) => {
+      await page.goto('/devices/config');
+      const dialog = page.getByRole('dialog');
+      await expect(dialog).toContainText('Vorgabe für alle Benutzer dieses Portals');
+      await dialog.getByLabel('Füllstandsbalken').setChecked(on);
+      await dialog.getByRole('button', { name: 'Speichern' }).click();
+      await expect(dialog).toHaveCount(0);
+    };
+    test.slow(); // three sign-ins
+    await login(page, 'admin');
+    await setBars(false);
+    try {
+      const customer = await browser.newPage();
+      await login(customer, 'spedition-nord');
+      await expect(customer.getByTestId('list-sensor').first()).toBeVisible();
+      await expect(customer.locator('.sensor-bar')).toHaveCount(0);
+      await customer.close();
+    } finally {
+      await setBars(true);
+    }
+
+    const demo = await browser.newPage();
+    await login(demo, 'demo');
+    await expect(demo.locator('.sensor-bar').first()).toBeVisible();
+    await demo.getByRole('link', { name: 'Anzeige' }).click();
+    const dialog = demo.getByRole('dialog');
+    await expect(dialog).toContainText('können die Einstellungen nur angesehen werden');
+    await expect(dialog.getByLabel('PLZ')).toBeDisabled();
+    await expect(dialog.getByRole('button', { name: 'Speichern' })).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Schließen' }).click();
+    await expect(demo).toHaveURL(/\/devices$/);
+    await demo.close();
+  });
+
+  test('the map clusters the devices, highlights one in a new tab and links to it', async ({ page }) => {
+    await login(page, 'admin');
+    await page.getByRole('link', { name: 'Karte', exact: true }).click();
+    await expect(page).toHaveURL(/\/devices\/map$/);
+    await expect(page.locator('.marker-cluster').first()).toBeVisible();
+    await page.getByRole('dialog').getByRole('button', { name: 'Schließen' }).click();
+    await expect(page).toHaveURL(/\/devices$/);
+
+    const [tab] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page
+        .locator('tr[data-device-id="1"]')
+        .getByRole('link', { name: /Auf der Karte zeigen/ })
+        .click(),
+    ]);
+    await expect(tab).toHaveURL(/\/devices\/map\?highlight=1$/);
+    const popup = tab.getByTestId('map-popup');
+    await expect(popup).toContainText('Fulda 1');
+    await expect(popup.getByRole('link', { name: 'In OpenStreetMap öffnen' })).toHaveAttribute(
+      'href',
+      /^https:\/\/www\.openstreetmap\.org\/\?mlat=/,
+    );
+    await popup.getByRole('link', { name: 'Gerät öffnen' }).click();
+    await expect(tab).toHaveURL(/\/devices\/1$/);
+    await tab.close();
+  });
+
+  test('exports the list and the data flow; the button locks and the dialog closes', async ({ page }) => {
+    await login(page, 'user');
+    await page.getByRole('link', { name: 'Export' }).click();
+    let dialog = page.getByRole('dialog');
+    await expect(dialog.getByRole('tab', { name: 'Geräteliste' })).toBeVisible();
+    let button = dialog.getByRole('button', { name: 'Exportieren' });
+    let download = page.waitForEvent('download');
+    await button.click();
+    await expect(button).toBeDisabled();
+    expect((await download).suggestedFilename()).toMatch(/\.xlsx$/);
+    await expect(dialog).toHaveCount(0);
+    await expect(page).toHaveURL(/\/devices$/);
+
+    await page.getByRole('link', { name: 'Export' }).click();
+    dialog = page.getByRole('dialog');
+    await dialog.getByRole('tab', { name: 'Datenfluss' }).click();
+    await dialog.getByLabel('CSV').check();
+    await dialog.getByLabel('Bestand', { exact: true }).uncheck();
+    button = dialog.getByRole('button', { name: 'Exportieren' });
+    download = page.waitForEvent('download');
+    await button.click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.csv$/);
+    const text = await (await file.createReadStream()).toArray();
+    const header = Buffer.concat(text).toString('utf8').split('\n')[0];
+    expect(header).toContain('Zufluss');
+    expect(header).not.toContain('Bestand');
+    await expect(dialog).toHaveCount(0);
+  });
+});
+
+test.describe('the list by role', () => {
+  // The demo user's devices all lack a location, so its list offers no map.
+  const cases = [
+    { username: 'demo', own: true, map: true, dataFlow: false },
+    { username: 'user', own: true, map: false, dataFlow: true },
+    { username: 'admin', own: false, map: true, dataFlow: true },
+    { username: 'master', own: false, map: true, dataFlow: true },
+  ];
+  for (const { username, own, map, dataFlow } of cases) {
+    test(`${username}: ${own ? 'only its own devices' : 'the whole fleet'}, actions by role`, async ({
+      page,
+    }) => {
+      await login(page, username);
+      const count = await deviceCount(page);
+      expect(count).toBeGreaterThan(0);
+      await choosePageSize(page, 100);
+      await expect(rows(page)).toHaveCount(Math.min(count, 100));
+      const owners = await usernames(page);
+      if (own) expect([...owners]).toEqual([username]);
+      else expect(owners.size).toBeGreaterThan(2);
+      const actions = page.getByRole('toolbar', { name: 'Aktionen der Geräteliste' });
+      await expect(actions.getByRole('link')).toHaveText([...(map ? ['Karte'] : []), 'Anzeige', 'Export']);
+      await actions.getByRole('link', { name: 'Export' }).click();
+      // Demo accounts hold no EXPORT permission: no data-flow export for them.
+      await expect(page.getByRole('dialog').getByRole('tab')).toHaveCount(dataFlow ? 2 : 0);
+    });
+  }
+});

@@ -1,0 +1,87 @@
+import { expect, test } from '@playwright/test';
+import { simulate, type SimulationStats } from '../packages/simulator/src/simulator.ts';
+import { devicePorts, SMS_WEBHOOK_TOKEN } from './device-side.ts';
+import { login } from './helpers.ts';
+
+// Devices of the demo fleet that belong to the demo account `user` (ids on a fresh database).
+const SMS_DEVICE = 3; // cell number, through Lionel
+const LX_IOT_DEVICE = 57;
+
+// The portal polls the query every 10 s (devices-area §9): the notice comes after the first poll.
+test.describe.configure({ timeout: 60_000 });
+
+test.describe('manual query', () => {
+  const stop = new AbortController();
+  let run: Promise<SimulationStats>;
+
+  test.beforeAll(async ({ baseURL }) => {
+    const port = Number(new URL(baseURL!).port);
+    const { mqtt, gateway } = devicePorts(port);
+    let ready!: () => void;
+    const started = new Promise<void>((resolve) => (ready = resolve));
+    // The fleet's SMS and LX-IoT devices, sending nothing on their own: they only answer queries.
+    run = simulate({
+      server: `http://127.0.0.1:${port}`,
+      mqttUrl: `mqtt://127.0.0.1:${mqtt}`,
+      smsTokens: { lionel: SMS_WEBHOOK_TOKEN, '1nce': SMS_WEBHOOK_TOKEN },
+      types: ['sms', 'lx_iot'],
+      devices: 100,
+      rate: 0,
+      durationSeconds: 0,
+      gatewayPort: gateway,
+      signal: stop.signal,
+      onReady: ready,
+    });
+    await Promise.race([started, run]);
+  });
+
+  test.afterAll(async () => {
+    stop.abort();
+    const stats = await run;
+    expect(stats.failed).toBe(0);
+  });
+
+  test('an SMS device answers after the confirmation, and the page shows its new reading', async ({
+    page,
+  }) => {
+    await login(page, 'user');
+    await page.goto(`/devices/${SMS_DEVICE}`);
+    const lastReport = page.getByTestId('info-lastReportedAt');
+    const before = await lastReport.textContent();
+
+    await page.getByRole('button', { name: 'Abfrage', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Gerät abfragen' });
+    await expect(dialog).toContainText('Abfrage-SMS');
+    await dialog.getByRole('button', { name: 'Abfrage senden' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Abfrage läuft …' })).toBeDisabled();
+
+    await expect(page.getByText('Das Gerät hat geantwortet. Die neue Messung wird angezeigt.')).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(lastReport).not.toHaveText(before!);
+    await expect(page.getByRole('button', { name: 'Abfrage', exact: true })).toBeEnabled();
+  });
+
+  test('an LX-IoT device is queried without a confirmation', async ({ page }) => {
+    await login(page, 'user');
+    await page.goto(`/devices/${LX_IOT_DEVICE}`);
+    const lastReport = page.getByTestId('info-lastReportedAt');
+    const before = await lastReport.textContent();
+
+    await page.getByRole('button', { name: 'Abfrage', exact: true }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    await expect(page.getByText('Das Gerät hat geantwortet. Die neue Messung wird angezeigt.')).toBeVisible({
+      timeout: 20_000,
+    });
+    await expect(lastReport).not.toHaveText(before!);
+  });
+
+  test('the demo account sees no query button', async ({ page }) => {
+    await login(page, 'demo');
+    // A demo account's own SMS device: it sees the status, but may not query.
+    await page.goto('/devices/4');
+    await expect(page.getByTestId('status-page')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Abfrage', exact: true })).toHaveCount(0);
+  });
+});
