@@ -2,17 +2,15 @@
 // multi-row INSERT of the same number of measurement rows into the same schema, on PGlite and on
 // PostgreSQL. Targets (issue 3): ≥ 20,000 measurements/s into PostgreSQL, ≥ 5,000/s into PGlite,
 // and ≥ 25 % of the raw insert rate.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { demoFleet, type DemoDevice } from '@tankportal/shared/demo-fleet';
 import { openDatabase } from '../packages/server/src/db/client.ts';
 import { devices, measurements, sensors, users } from '../packages/server/src/db/schema.ts';
-import { SimulatedDevice } from '../packages/simulator/src/device-model.ts';
-import { senderFor } from '../packages/simulator/src/senders.ts';
 import { startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -38,37 +36,34 @@ async function postgresAvailable() {
 }
 
 const WINDOW = Number(process.env.BENCH_WINDOW ?? 50);
+// BENCH_PROFILE_DIR: CPU profiles (node --cpu-prof) of the server and load-generator processes.
+const profiling = process.env.BENCH_PROFILE_DIR
+  ? `--cpu-prof --cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`
+  : '';
 
 /**
  * Every device keeps WINDOW reports in flight (as a device with a backlog does after being offline),
  * each counted when acknowledged; with 10 to 20 devices that gives the server batches to share.
+ * The devices run in a process of their own (bench/ingest-load.ts).
  */
-async function endToEnd(fleet: DemoDevice[]): Promise<number> {
-  const endpoints = {
-    server: `http://127.0.0.1:${PORT}`,
-    mqttUrl: `mqtt://127.0.0.1:${PORT + 1}`,
-    smsTokens: {},
-  };
-  const senders = await Promise.all(fleet.map((device) => senderFor(device, endpoints)));
-  // After the demo history: every report is newer than what its device has reported.
-  const base = Date.now();
-  let acknowledged = 0;
-  const started = Date.now();
-  const until = started + SECONDS * 1000;
-  await Promise.all(
-    fleet.flatMap((device, index) => {
-      const model = new SimulatedDevice(device, Math.random, index + 1);
-      let n = 0;
-      return Array.from({ length: WINDOW }, async () => {
-        while (Date.now() < until) {
-          await senders[index].send(model.nextReport(new Date(base + n++ * 1000)));
-          acknowledged++;
-        }
-      });
-    }),
+async function endToEnd(protocol: 'http' | 'mqtt'): Promise<number> {
+  const child = spawn(
+    process.execPath,
+    [
+      'bench/ingest-load.ts',
+      protocol,
+      `http://127.0.0.1:${PORT}`,
+      `mqtt://127.0.0.1:${PORT + 1}`,
+      String(SECONDS),
+      String(WINDOW),
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_OPTIONS: profiling } },
   );
-  const seconds = (Date.now() - started) / 1000;
-  await Promise.all(senders.map((sender) => sender.close()));
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the ${protocol} load generator exited with ${code}`);
+  const { acknowledged, seconds } = JSON.parse(output) as { acknowledged: number; seconds: number };
   return acknowledged / seconds;
 }
 
@@ -116,6 +111,7 @@ async function measure(kind: 'PGlite' | 'PostgreSQL') {
     DATA_DIR: dataDir,
     DEMO_DATA: '1',
     LOG_LEVEL: 'error',
+    ...(profiling ? { NODE_OPTIONS: profiling } : {}),
   };
   const database = `tp_bench_ingest_${process.pid}`;
   let url: string | undefined;
@@ -132,11 +128,8 @@ async function measure(kind: 'PGlite' | 'PostgreSQL') {
       env,
       `http://127.0.0.1:${PORT}/api/v2/whitelabels/current`,
     );
-    const fleet = demoFleet().filter(
-      (device) => device.type === 'net' || device.type === 'iot' || device.type === 'lx_iot',
-    );
-    const http = await endToEnd(fleet.filter((device) => device.type === 'net'));
-    const mqtt = await endToEnd(fleet.filter((device) => device.type !== 'net'));
+    const http = await endToEnd('http');
+    const mqtt = await endToEnd('mqtt');
     await stopProcess(server);
     const raw = await rawInsert(
       kind === 'PostgreSQL' ? { url } : { dataDir: path.join(dataDir, 'raw') },
@@ -149,8 +142,12 @@ async function measure(kind: 'PGlite' | 'PostgreSQL') {
   }
 }
 
-const kinds: ('PGlite' | 'PostgreSQL')[] = ['PGlite'];
-if (await postgresAvailable()) kinds.push('PostgreSQL');
+// BENCH_DATABASES=pglite or =postgres measures only one of them.
+const only = process.env.BENCH_DATABASES?.toLowerCase();
+const kinds: ('PGlite' | 'PostgreSQL')[] = [];
+if (!only || only.includes('pglite')) kinds.push('PGlite');
+if ((!only || only.includes('postgres')) && (await postgresAvailable())) kinds.push('PostgreSQL');
+const loadBefore = loadavg();
 const results = [];
 for (const kind of kinds) {
   const result = await measure(kind);
@@ -166,6 +163,16 @@ const rows = results
     ].join('\n'),
   )
   .join('\n');
+const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
+const machine = `Machine: ${cpus().length} cores; load average (1, 5, 15 min) ${load(loadBefore)} before and ${load(loadavg())} after the run${
+  loadBefore[0] > 1
+    ? ' — the machine was busy with other work, so the figures are lower than on an idle one'
+    : ''
+}.`;
+if (only) {
+  console.log(`${machine}\nBENCH_DATABASES set: bench/results/ingest.md left as it was.`);
+  process.exit(0);
+}
 writeFileSync(
   path.join(ROOT, 'bench/results/ingest.md'),
   `# ingest benchmark — last recorded run
@@ -175,6 +182,8 @@ End to end: devices of the demo fleet send report v1 (one measurement each), eac
 reports in flight, every one waiting for its acknowledgement (HTTP 200 / MQTT PUBACK, sent after the
 commit); the rate counts acknowledged reports. Raw: 50,000 rows as multi-row INSERTs of 1,000 into the same measurements table.
 Targets: at least 20,000 measurements/s into PostgreSQL and 5,000/s into PGlite, and at least 25 % of the raw rate.
+The devices run in a load-generator process of their own (bench/ingest-load.ts) on the same machine.
+${machine}
 
 | database | path | measurements/s | raw insert rows/s | ratio | target/s | target |
 |---|---|---|---|---|---|---|

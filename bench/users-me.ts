@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { sessionCookie } from './session.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -20,25 +21,6 @@ async function load(url: string, headers: Record<string, string> = {}) {
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p95: result.latency.p97_5 ?? result.latency.p99 };
-}
-
-async function sessionCookie(base: string): Promise<string> {
-  const first = await fetch(`${base}/api/v2/whitelabels/current`);
-  const csrfCookie = first.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const login = await fetch(`${base}/api/v2/login`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-csrf-token': first.headers.get('x-csrf-token')!,
-      cookie: csrfCookie,
-    },
-    body: JSON.stringify({ username: 'admin', password: 'tankportal' }),
-  });
-  if (login.status !== 200) throw new Error(`login failed: ${login.status}`);
-  return [csrfCookie, ...login.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
 }
 
 async function postgresAvailable(): Promise<boolean> {
@@ -90,7 +72,7 @@ async function measure(kind: 'PGlite' | 'PostgreSQL') {
     'http://127.0.0.1:3901/api/v2/whitelabels/current',
   );
   try {
-    const cookie = await sessionCookie('http://127.0.0.1:3901');
+    const cookie = await sessionCookie('http://127.0.0.1:3901', 'admin', 'tankportal');
     await load('http://127.0.0.1:3902/api/v2/users/me'); // warm-up of both
     await load('http://127.0.0.1:3901/api/v2/users/me', { cookie });
     const reference = await load('http://127.0.0.1:3902/api/v2/users/me');

@@ -1,0 +1,290 @@
+// Benchmark (issue 4): the device list and the process curve on a fleet of 10,000 devices with
+// 50,000,000 measurements in PostgreSQL (bench/fleet-database.ts), as a master and as admins with a
+// subtree, in sequential timed requests against the real server in a child process. Reference in the
+// same run: a bare Fastify route timed the same way. Targets: list p95 < 50 ms, process p95 < 150 ms.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import {
+  DENSE_DEVICE_IDENT,
+  DENSE_SERIES_ROWS,
+  ensureFleetDatabase,
+  FLEET_PASSWORD,
+  FLEET_USERS,
+} from './fleet-database.ts';
+import { ServerCpu } from './cpu.ts';
+import { json, ms, summarise, timedGet, type Latency } from './latency.ts';
+import { sessionCookie } from './session.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const PORT = 3941;
+const BARE_PORT = 3943;
+const BASE = `http://127.0.0.1:${PORT}`;
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 25);
+const PROCESS_DEVICES = Number(process.env.BENCH_PROCESS_DEVICES ?? 60);
+const LIST_TARGET = 50;
+const PROCESS_TARGET = 150;
+
+/** Deterministic pseudo-random numbers (mulberry32): the same pages and devices on every run. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+interface ListScenario {
+  label: string;
+  sort: string;
+  search?: string;
+  grouped?: boolean;
+}
+
+const LIST_SCENARIOS: ListScenario[] = [
+  { label: 'id desc', sort: 'id:desc' },
+  { label: 'name desc', sort: 'name:desc' },
+  { label: 'last report desc', sort: 'lastReportedAt:desc' },
+  { label: 'city desc', sort: 'city:desc' },
+  { label: 'SIM credit desc', sort: 'simCredit:desc' },
+  { label: 'status desc, grouped by user', sort: 'status:desc', grouped: true },
+  { label: 'user desc, grouped by user', sort: 'username:desc', grouped: true },
+  { label: 'search "Tankstelle", name desc', sort: 'name:desc', search: 'Tankstelle' },
+  { label: 'search "köln", city desc', sort: 'city:desc', search: 'köln' },
+  { label: 'search "kunde-04" (owner), last report desc', sort: 'lastReportedAt:desc', search: 'kunde-04' },
+  { label: 'search "4711" (id and idents), id desc', sort: 'id:desc', search: '4711' },
+  { label: 'search "Heizung 99", postal code desc', sort: 'postalCode:desc', search: 'Heizung 99' },
+];
+
+function listUrl(scenario: ListScenario, page: number) {
+  const query = new URLSearchParams({ page: String(page), per_page: '100', sort: scenario.sort });
+  if (scenario.search) query.set('search_term', scenario.search);
+  if (scenario.grouped) query.set('grouped', '1');
+  return `${BASE}/api/v2/devices?${query}`;
+}
+
+/** Server CPU (Node and PostgreSQL) per request, in ms. */
+interface CpuPerRequest {
+  node: number;
+  database: number;
+}
+
+interface ActorResult {
+  username: string;
+  visible: number;
+  scenarios: { scenario: ListScenario; matching: number; latency: Latency }[];
+  list: Latency;
+  listCpu: CpuPerRequest;
+  process: Latency;
+  processCpu: CpuPerRequest;
+  processRows: number;
+}
+
+/** Runs `requests` and adds the server's CPU time they took to `total`. */
+async function withCpu<T>(cpu: ServerCpu, total: CpuPerRequest, requests: () => Promise<T>): Promise<T> {
+  const stop = await cpu.start();
+  const result = await requests();
+  const used = await stop();
+  total.node += used.node;
+  total.database += used.database;
+  return result;
+}
+
+const perRequest = (total: CpuPerRequest, count: number): CpuPerRequest => ({
+  node: total.node / count,
+  database: total.database / count,
+});
+
+async function measureActor(username: string, rand: () => number, cpu: ServerCpu): Promise<ActorResult> {
+  const cookie = await sessionCookie(BASE, username, FLEET_PASSWORD);
+  const headers = { cookie };
+  const scenarios = [];
+  const all = [];
+  let visible = 0;
+  const listCpu = { node: 0, database: 0 };
+  for (const scenario of LIST_SCENARIOS) {
+    // The first page tells how many pages there are; it also warms this query's plan and caches.
+    const first = await timedGet(listUrl(scenario, 1), headers);
+    const matching = Number(first.response.headers.get('x-total-count'));
+    if (!scenario.search) visible = matching;
+    const pages = Math.max(1, Math.ceil(matching / 100));
+    const samples = await withCpu(cpu, listCpu, async () => {
+      const timed = [];
+      for (let i = 0; i < REPEAT; i++)
+        timed.push(await timedGet(listUrl(scenario, 1 + Math.floor(rand() * pages)), headers));
+      return timed;
+    });
+    all.push(...samples);
+    scenarios.push({ scenario, matching, latency: summarise(samples) });
+    console.log(`${username} ${scenario.label}: ${JSON.stringify(summarise(samples))}`);
+  }
+
+  const ids = json<number[]>(await timedGet(`${BASE}/api/v2/devices/ids`, headers));
+  const picked = Array.from({ length: PROCESS_DEVICES }, () => ids[Math.floor(rand() * ids.length)]);
+  for (const id of picked.slice(0, 5))
+    await timedGet(`${BASE}/api/v2/devices/${id}/process?limit=25000`, headers);
+  const processSamples = [];
+  const processCpu = { node: 0, database: 0 };
+  for (const id of picked)
+    processSamples.push(
+      await withCpu(cpu, processCpu, () =>
+        timedGet(`${BASE}/api/v2/devices/${id}/process?limit=25000`, headers),
+      ),
+    );
+  // Counted after the timing: parsing 50,000 points here would otherwise delay the next request.
+  const processRows = processSamples
+    .map((sample) => json<{ data: unknown[] }[]>(sample).reduce((sum, s) => sum + s.data.length, 0))
+    .reduce((sum, rows) => sum + rows, 0);
+  const process = summarise(processSamples);
+  console.log(`${username} process: ${JSON.stringify(process)}`);
+  return {
+    username,
+    visible,
+    scenarios,
+    list: summarise(all),
+    listCpu: perRequest(listCpu, all.length),
+    process,
+    processCpu: perRequest(processCpu, picked.length),
+    processRows: processRows / picked.length,
+  };
+}
+
+/** The one device with DENSE_SERIES_ROWS rows per sensor: the API's 25,000-row limit applies. */
+async function measureDenseDevice(cpu: ServerCpu) {
+  const headers = { cookie: await sessionCookie(BASE, FLEET_USERS.master, FLEET_PASSWORD) };
+  const found = await timedGet(`${BASE}/api/v2/devices?search_term=${DENSE_DEVICE_IDENT}`, headers);
+  const [device] = json<{ id: number }[]>(found);
+  const url = `${BASE}/api/v2/devices/${device.id}/process?limit=25000`;
+  for (let i = 0; i < 3; i++) await timedGet(url, headers);
+  const total = { node: 0, database: 0 };
+  const samples = [];
+  for (let i = 0; i < 20; i++) samples.push(await withCpu(cpu, total, () => timedGet(url, headers)));
+  return { latency: summarise(samples), cpu: perRequest(total, samples.length) };
+}
+
+async function referenceLatency(): Promise<Latency> {
+  const url = `http://127.0.0.1:${BARE_PORT}/api/v2/users/me`;
+  for (let i = 0; i < 200; i++) await timedGet(url);
+  const samples = [];
+  for (let i = 0; i < 500; i++) samples.push(await timedGet(url));
+  return summarise(samples);
+}
+
+async function fleetFacts(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<Record<string, string>>(`SELECT
+      (SELECT count(*) FROM devices) AS devices, (SELECT count(*) FROM sensors) AS sensors,
+      (SELECT count(*) FROM users) AS users,
+      (SELECT reltuples::bigint FROM pg_class WHERE relname = 'measurements') AS measurements,
+      (SELECT string_agg(type || ' ' || n, ', ' ORDER BY type) FROM (SELECT type, count(*) n FROM devices GROUP BY type) t) AS types,
+      (SELECT count(*) FROM devices WHERE location_lat IS NOT NULL) AS located,
+      (SELECT min(measured_at)::date || ' – ' || max(measured_at)::date FROM measurements) AS span,
+      pg_size_pretty(pg_database_size(current_database())) AS size,
+      pg_size_pretty(pg_total_relation_size('measurements')) AS measurements_size,
+      current_setting('shared_buffers') AS shared_buffers, version() AS version`);
+    return rows[0];
+  } finally {
+    await client.end();
+  }
+}
+
+const fleet = await ensureFleetDatabase();
+console.log(fleet.marker);
+const facts = await fleetFacts(fleet.url);
+const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-devices-'));
+const bare = await startProcess(
+  'bench/bare-server.ts',
+  { PORT: String(BARE_PORT) },
+  `http://127.0.0.1:${BARE_PORT}/api/v2/users/me`,
+);
+const server = await startProcess(
+  'packages/server/src/main/all-in-one.ts',
+  {
+    PORT: String(PORT),
+    MQTT_PORT: String(PORT + 1),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: fleet.url,
+    DEMO_DATA: '0',
+    LOG_LEVEL: 'warn',
+  },
+  `${BASE}/api/v2/whitelabels/current`,
+);
+let reference: Latency;
+const actors: ActorResult[] = [];
+let dense: { latency: Latency; cpu: CpuPerRequest };
+const loadBefore = loadavg()[0];
+try {
+  const cpu = new ServerCpu(server.pid!, fleet.url);
+  reference = await referenceLatency();
+  const rand = random(4);
+  for (const username of [FLEET_USERS.master, FLEET_USERS.bigAdmin, FLEET_USERS.admin])
+    actors.push(await measureActor(username, rand, cpu));
+  dense = await measureDenseDevice(cpu);
+} finally {
+  await stopProcess(server);
+  await stopProcess(bare);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const loadAfter = loadavg()[0];
+const verdict = (value: number, target: number) => (value < target ? 'met' : '**missed**');
+const latencyCells = (l: Latency) => `${ms(l.p50)} | ${ms(l.p95)} | ${ms(l.p99)} | ${ms(l.max)}`;
+const cpuCells = (c: CpuPerRequest) => `${c.node.toFixed(1)} + ${c.database.toFixed(1)}`;
+const summaryRows = actors
+  .flatMap((a) => [
+    `| ${a.username} (${a.visible} devices) | list, ${LIST_SCENARIOS.length} queries × ${REPEAT} random pages | ${a.list.count} | ${latencyCells(a.list)} | ${cpuCells(a.listCpu)} | < ${LIST_TARGET} | ${verdict(a.list.p95, LIST_TARGET)} |`,
+    `| ${a.username} | process of ${PROCESS_DEVICES} random devices (${a.processRows.toFixed(0)} rows, ${(a.process.bytes / 1024).toFixed(0)} kB on average) | ${a.process.count} | ${latencyCells(a.process)} | ${cpuCells(a.processCpu)} | < ${PROCESS_TARGET} | ${verdict(a.process.p95, PROCESS_TARGET)} |`,
+  ])
+  .join('\n');
+const scenarioRows = actors
+  .flatMap((a) =>
+    a.scenarios.map(
+      ({ scenario, matching, latency }) =>
+        `| ${a.username} | ${scenario.label} | ${matching} | ${latencyCells(latency)} | ${(latency.bytes / 1024).toFixed(0)} |`,
+    ),
+  )
+  .join('\n');
+
+const report = `# device-fleet benchmark — last recorded run
+
+Recorded by \`npm run bench:devices\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version},
+${facts.version.split(',')[0]}, shared_buffers ${facts.shared_buffers}; 2 cores shared with other work:
+load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end).
+
+Fleet (\`${fleet.marker}\`, database \`tp_bench_devices\`, ${facts.size}, measurements table with its
+key ${facts.measurements_size}): ${facts.devices} devices (${facts.types}; ${facts.located} with a location),
+${facts.sensors} sensors, ${Number(facts.measurements).toLocaleString('en')} measurements (estimate) from
+${facts.span}, ${facts.users} users (a master, five admins — admin-1 with a sub-admin — 500 customers, app users).
+
+Method: sequential timed requests (one at a time: service time, no queueing) from this process to the
+real server in a child process (\`DATABASE_URL\` to the fleet, \`DEMO_DATA=0\`); times include HTTP on the
+loopback and reading the whole body. List: \`GET /api/v2/devices?page=N&per_page=100&sort=…&search_term=…\`,
+each query first at page 1 (not counted), then ${REPEAT} times at a random page of its result. Process:
+\`GET /api/v2/devices/{id}/process?limit=25000\` of random devices the user sees (5 not counted first).
+Server CPU: the CPU time of the server process and of its PostgreSQL backends (from /proc) per
+request — unlike the latency, it hardly changes with the load other work puts on the machine.
+Reference: a bare Fastify route (bench/bare-server.ts) timed the same way, ${reference!.count} requests:
+p50 ${ms(reference!.p50)} ms, p95 ${ms(reference!.p95)} ms, p99 ${ms(reference!.p99)} ms.
+
+| user | what | requests | p50 ms | p95 ms | p99 ms | max ms | server CPU ms per request (Node + PostgreSQL) | target p95 ms | target |
+|---|---|---|---|---|---|---|---|---|---|
+${summaryRows}
+| master | process of the dense device (2 sensors × ${DENSE_SERIES_ROWS.toLocaleString('en')} rows; the newest 25,000 each: ${(dense!.latency.bytes / 1024 / 1024).toFixed(1)} MB) | ${dense!.latency.count} | ${latencyCells(dense!.latency)} | ${cpuCells(dense!.cpu)} | (worst case) | |
+
+Per list query (matching: devices the query finds for that user):
+
+| user | query | matching | p50 ms | p95 ms | p99 ms | max ms | kB |
+|---|---|---|---|---|---|---|---|
+${scenarioRows}
+`;
+writeFileSync(path.join(ROOT, 'bench/results/devices.md'), report);
+console.log(report);
