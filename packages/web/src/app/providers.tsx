@@ -2,7 +2,6 @@ import { useEffect, useMemo, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider, createTheme } from '@mui/material/styles';
-import { SnackbarProvider } from 'notistack';
 import { useWhitelabel } from '../lib/whitelabel.ts';
 
 const queryClient = new QueryClient({
@@ -41,11 +40,8 @@ function WhitelabelTheme({ children }: { children: ReactNode }) {
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
-      <WhitelabelTheme>
-        <SnackbarProvider maxSnack={3} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
-          {children}
-        </SnackbarProvider>
-      </WhitelabelTheme>
+      {/* Snackbars belong to the signed-in app (signed-in-app.tsx), not to the login page. */}
+      <WhitelabelTheme>{children}</WhitelabelTheme>
     </QueryClientProvider>
   );
 }

@@ -4,14 +4,19 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Role } from '@tankportal/shared/roles';
 import { setUnauthorizedHandler } from '../lib/api-client.ts';
 import { CURRENT_USER_KEY } from '../lib/session.ts';
+import { loadAllTexts } from '../lib/i18n.ts';
 import { Loading } from '../components/loading.tsx';
 import { RequireRole, RequireVisitor } from './guards.tsx';
 
-// Every page is its own chunk: the login page loads none of the signed-in app.
+// Every page is its own chunk: the login page loads none of the signed-in app (issue 4), nor the
+// texts of its areas; the signed-in app and the public page render once those are there.
+const withAllTexts = <T,>(page: Promise<T>) => Promise.all([page, loadAllTexts()]).then(([module]) => module);
 const LoginPage = lazy(() => import('../features/auth/components/login-page.tsx'));
-const AppShell = lazy(() => import('./app-shell.tsx'));
+const SignedInApp = lazy(() => withAllTexts(import('./signed-in-app.tsx')));
 const DevicesRoutes = lazy(() => import('../features/devices/routes.tsx'));
-const PublicStatusPage = lazy(() => import('../features/devices/components/public/public-status-page.tsx'));
+const PublicStatusPage = lazy(() =>
+  withAllTexts(import('../features/devices/components/public/public-status-page.tsx')),
+);
 const UsersPage = lazy(() => import('../features/users/components/users-page.tsx'));
 const MessagesPage = lazy(() => import('../features/messages/components/messages-page.tsx'));
 const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page.tsx'));
@@ -43,7 +48,7 @@ const router = createBrowserRouter([
       // The public status page of one device (its unguessable link): no session, nothing else.
       { path: '/public/:token', element: <PublicStatusPage /> },
       {
-        element: guarded('ROLE_DEMO', <AppShell />),
+        element: guarded('ROLE_DEMO', <SignedInApp />),
         children: [
           { path: '/devices/*', element: <DevicesRoutes /> },
           { path: '/users/*', element: guarded('ROLE_ADMIN', <UsersPage />) },

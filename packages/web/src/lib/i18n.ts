@@ -6,20 +6,86 @@ import { DEFAULT_LOCALE, LOCALE_COOKIE, LOCALES, type Locale } from '@tankportal
 type Messages = Record<string, unknown>;
 
 // One file per area and language (`locales/de/login.json` holds the `login.*` texts), so areas
-// add their texts without touching each other's files.
-const files = import.meta.glob<Messages>('../locales/*/*.json', { eager: true, import: 'default' });
+// add their texts without touching each other's files. The login page's areas come with the app
+// in both languages; every other area is a chunk of its own, loaded per language when the
+// signed-in app or the public page opens (issue 4: the login page loads none of them).
+const loginFiles = import.meta.glob<Messages>(
+  [
+    '../locales/*/common.json',
+    '../locales/*/login.json',
+    '../locales/*/nav.json',
+    '../locales/*/validation.json',
+  ],
+  { eager: true, import: 'default' },
+);
+const laterFiles = import.meta.glob<Messages>(
+  [
+    '../locales/*/*.json',
+    '!../locales/*/common.json',
+    '!../locales/*/login.json',
+    '!../locales/*/nav.json',
+    '!../locales/*/validation.json',
+  ],
+  { import: 'default' },
+);
 
-function resources() {
+function localeAndArea(file: string) {
+  const [, locale, area] = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(file)!;
+  return { locale, area };
+}
+
+function loginResources() {
   const byLocale: Record<string, { common: Messages }> = {};
-  for (const [file, messages] of Object.entries(files)) {
-    const [, locale, area] = /\/locales\/([^/]+)\/([^/]+)\.json$/.exec(file)!;
+  for (const [file, messages] of Object.entries(loginFiles)) {
+    const { locale, area } = localeAndArea(file);
     (byLocale[locale] ??= { common: {} }).common[area] = messages;
   }
   return byLocale;
 }
 
+const loadedLocales = new Map<Locale, Promise<void>>();
+
+/** Adds the texts of every other area in `locale`, once (again after a failed load). */
+function loadLaterAreas(locale: Locale): Promise<void> {
+  let loading = loadedLocales.get(locale);
+  if (!loading) {
+    loading = Promise.all(
+      Object.entries(laterFiles)
+        .filter(([file]) => localeAndArea(file).locale === locale)
+        .map(async ([file, load]) => {
+          const messages = await load();
+          i18n.addResourceBundle(locale, 'common', { [localeAndArea(file).area]: messages }, true, true);
+        }),
+    ).then(
+      () => undefined,
+      (error: unknown) => {
+        loadedLocales.delete(locale);
+        throw error;
+      },
+    );
+    loadedLocales.set(locale, loading);
+  }
+  return loading;
+}
+
+/** Set once a page needed every area: a change of language then loads them before switching. */
+let allAreasWanted = false;
+
+/**
+ * Resolves when the texts of every area are there in the current language. The signed-in app and
+ * the public status page wait for it before they render (router.tsx).
+ */
+export function loadAllTexts(): Promise<void> {
+  allAreasWanted = true;
+  return loadLaterAreas(currentLocale());
+}
+
 function isLocale(value: unknown): value is Locale {
   return (LOCALES as readonly unknown[]).includes(value);
+}
+
+function currentLocale(): Locale {
+  return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
 }
 
 /** The chosen language, kept in a cookie for a year (portal-area §9); German by default. */
@@ -28,8 +94,10 @@ export function storedLocale(): Locale {
   return isLocale(value) ? value : DEFAULT_LOCALE;
 }
 
-export function changeLocale(locale: Locale) {
+export async function changeLocale(locale: Locale) {
   Cookies.set(LOCALE_COOKIE, locale, { expires: 365, sameSite: 'Strict', path: '/' });
+  // The new language's texts first, so that no page shows keys in between.
+  if (allAreasWanted) await loadLaterAreas(locale);
   document.documentElement.lang = locale;
   return i18n.changeLanguage(locale);
 }
@@ -41,7 +109,7 @@ export function useLocale(): Locale {
 }
 
 void i18n.use(initReactI18next).init({
-  resources: resources(),
+  resources: loginResources(),
   lng: storedLocale(),
   fallbackLng: DEFAULT_LOCALE,
   supportedLngs: [...LOCALES],

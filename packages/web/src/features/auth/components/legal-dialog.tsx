@@ -13,7 +13,7 @@ interface LegalDialogProps {
 }
 
 /** Imprint or privacy policy text of the white-label, in the current language. */
-export function LegalDialog({ title, text, onClose }: LegalDialogProps) {
+export default function LegalDialog({ title, text, onClose }: LegalDialogProps) {
   const { t } = useTranslation();
   return (
     <Dialog open onClose={onClose} maxWidth="md" fullWidth aria-labelledby="legal-dialog-title">

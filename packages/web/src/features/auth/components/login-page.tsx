@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
@@ -9,19 +9,21 @@ import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { DEMO_CREDENTIALS, type Locale } from '@tankportal/shared/constants';
-import { loginBody, type LoginBody } from '@tankportal/shared/schemas/auth';
+import type { LoginBody } from '@tankportal/shared/schemas/auth';
 import { lastUsername } from '../../../lib/cookies.ts';
 import { useSessionNotice } from '../../../lib/session.ts';
-import { sharedSchemaResolver } from '../../../lib/field-errors.ts';
+import { fieldErrorText } from '../../../lib/field-errors.ts';
 import { useWhitelabel } from '../../../lib/whitelabel.ts';
 import { LanguageSwitch } from '../../../components/language-switch.tsx';
 import { loginFailure, useLogin, type LoginFailure } from '../api/login.ts';
-import { LegalDialog } from './legal-dialog.tsx';
+import { LoginField } from './login-field.tsx';
+
+// Opened on demand: its dialog parts are not part of the login page's first load (issue 4).
+const LegalDialog = lazy(() => import('./legal-dialog.tsx'));
 
 export default function LoginPage() {
   const { t, i18n } = useTranslation();
@@ -34,13 +36,19 @@ export default function LoginPage() {
   const [legal, setLegal] = useState<'imprint' | 'privacy' | null>(null);
   const { register, handleSubmit, formState } = useForm<LoginBody>({
     defaultValues: { username: lastUsername.get(), password: '' },
-    resolver: sharedSchemaResolver(loginBody, t),
   });
+  // The server's `loginBody` schema is the rule (a username that is not blank, any non-empty
+  // password); the form checks the same two fields in the same words without loading zod.
+  const filledOrRequired = (field: keyof LoginBody, filled: boolean) =>
+    filled || fieldErrorText(t, { path: field, code: 'required', args: {} });
 
   const signIn = (credentials: LoginBody) => {
     setFailure(null);
     // On success the visitor guard moves on to the page the user came for.
-    login.mutate(credentials, { onError: (error) => setFailure(loginFailure(error)) });
+    login.mutate(
+      { ...credentials, username: credentials.username.trim() },
+      { onError: (error) => setFailure(loginFailure(error)) },
+    );
   };
 
   return (
@@ -90,38 +98,36 @@ export default function LoginPage() {
           </Alert>
         )}
         <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit(signIn)}>
-          <TextField
+          <LoginField
             label={t('login.username')}
             autoComplete="username"
             autoFocus
             required
             error={!!formState.errors.username}
             helperText={formState.errors.username?.message}
-            {...register('username')}
+            {...register('username', {
+              validate: (value) => filledOrRequired('username', value.trim() !== ''),
+            })}
           />
-          <TextField
+          <LoginField
             label={t('login.password')}
             type={showPassword ? 'text' : 'password'}
             autoComplete="current-password"
             required
             error={!!formState.errors.password}
             helperText={formState.errors.password?.message}
-            {...register('password')}
-            slotProps={{
-              input: {
-                endAdornment: (
-                  <InputAdornment position="end">
-                    <IconButton
-                      aria-label={showPassword ? t('login.hidePassword') : t('login.showPassword')}
-                      onClick={() => setShowPassword((shown) => !shown)}
-                      edge="end"
-                    >
-                      {showPassword ? <VisibilityOff /> : <Visibility />}
-                    </IconButton>
-                  </InputAdornment>
-                ),
-              },
-            }}
+            {...register('password', { validate: (value) => filledOrRequired('password', value !== '') })}
+            endAdornment={
+              <InputAdornment position="end">
+                <IconButton
+                  aria-label={showPassword ? t('login.hidePassword') : t('login.showPassword')}
+                  onClick={() => setShowPassword((shown) => !shown)}
+                  edge="end"
+                >
+                  {showPassword ? <VisibilityOff /> : <Visibility />}
+                </IconButton>
+              </InputAdornment>
+            }
           />
           <Button type="submit" variant="contained" disabled={login.isPending}>
             {t('login.submit')}
@@ -159,11 +165,13 @@ export default function LoginPage() {
         </Link>
       </Stack>
       {legal && whitelabel && (
-        <LegalDialog
-          title={t(`login.${legal}`)}
-          text={whitelabel.legal[legal][locale]}
-          onClose={() => setLegal(null)}
-        />
+        <Suspense fallback={null}>
+          <LegalDialog
+            title={t(`login.${legal}`)}
+            text={whitelabel.legal[legal][locale]}
+            onClose={() => setLegal(null)}
+          />
+        </Suspense>
       )}
     </Box>
   );
