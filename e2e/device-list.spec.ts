@@ -163,6 +163,7 @@ test.describe('device list', () => {
     await expect(tab).toHaveURL(/\/devices\/map\?highlight=1$/);
     const popup = tab.getByTestId('map-popup');
     await expect(popup).toContainText('Fulda 1');
+    await expect(popup).toContainText(/Benutzer: \S/);
     await expect(popup.getByRole('link', { name: 'In OpenStreetMap öffnen' })).toHaveAttribute(
       'href',
       /^https:\/\/www\.openstreetmap\.org\/\?mlat=/,

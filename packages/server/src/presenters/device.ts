@@ -1,6 +1,6 @@
-import type { DeviceDetail, DeviceSummary } from '@tankportal/shared/schemas/devices';
+import type { DeviceDetail, DeviceMapEntry, DeviceSummary } from '@tankportal/shared/schemas/devices';
 import type { DevicePermissions } from '../policies/device-access.ts';
-import type { AlarmRow, DeviceRow, OwnerRow, SensorRow } from '../repositories/devices.ts';
+import type { AlarmRow, DeviceRow, MapDeviceRow, OwnerRow, SensorRow } from '../repositories/devices.ts';
 import { presentAlarm } from './alarm.ts';
 import { displayName } from './current-user.ts';
 
@@ -55,6 +55,24 @@ export function presentDeviceSummary(
         : null,
     permissions: access.permissions,
     sensors: sensors.map(presentSensor),
+  };
+}
+
+/** A device as the map draws it: marker, popup (name, address, owner, status) and its link. */
+export function presentDeviceMapEntry(row: MapDeviceRow): DeviceMapEntry {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    active: row.active,
+    address: {
+      street: row.street,
+      streetNumber: row.streetNumber,
+      postalCode: row.postalCode,
+      city: row.city,
+    },
+    user: { name: displayName(row.owner) },
+    location: { lat: row.lat, lng: row.lng },
   };
 }
 

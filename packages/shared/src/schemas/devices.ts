@@ -56,6 +56,22 @@ export const deviceListQuery = z.object({
 });
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 
+/**
+ * What `GET /v2/devices` answers: the list's full rows, page by page (`list`), or, with
+ * `location_enabled_only=true`, every located device in one compact answer for the map (`map`;
+ * paging ignored).
+ */
+export const DEVICE_LIST_VIEWS = ['list', 'map'] as const;
+
+/** Query of `GET /v2/devices`: the list filters plus the view. */
+export const deviceListRouteQuery = deviceListQuery
+  .extend({ view: z.enum(DEVICE_LIST_VIEWS, { error: 'invalid' }).default('list') })
+  .superRefine((query, context) => {
+    // The map view answers every matching device at once: only the located ones, which it draws.
+    if (query.view === 'map' && !query.locationEnabledOnly)
+      context.addIssue({ code: 'custom', path: ['locationEnabledOnly'], message: 'required' });
+  });
+
 export const sensorSchema = z.object({
   id: z.number(),
   sequence: z.number(),
@@ -124,6 +140,21 @@ export const deviceSummarySchema = z.object({
   sensors: z.array(sensorSchema),
 });
 export type DeviceSummary = z.infer<typeof deviceSummarySchema>;
+
+/**
+ * A device as the map draws it (`GET /v2/devices?location_enabled_only=true&view=map`). Strict, so
+ * that the list route's response schema tells it from a full row.
+ */
+export const deviceMapEntrySchema = z.strictObject({
+  id: z.number(),
+  name: z.string(),
+  status: z.enum(DEVICE_STATUSES),
+  active: z.boolean(),
+  address: address.omit({ countryCode: true }),
+  user: z.object({ name: z.string() }),
+  location: z.object({ lat: z.number(), lng: z.number() }),
+});
+export type DeviceMapEntry = z.infer<typeof deviceMapEntrySchema>;
 
 export const deviceDetailSchema = deviceSummarySchema.extend({
   userPermissions: z

@@ -1,15 +1,26 @@
 import { z } from 'zod';
 import { hasRole } from '@tankportal/shared/roles';
-import { deviceDetailSchema, deviceListQuery, deviceSummarySchema } from '@tankportal/shared/schemas/devices';
+import {
+  deviceDetailSchema,
+  deviceListQuery,
+  deviceListRouteQuery,
+  deviceMapEntrySchema,
+  deviceSummarySchema,
+} from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
 import { notFound } from '../../../plugins/errors.ts';
 import { devicePermissions } from '../../../policies/device-access.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
-import { presentDeviceDetail, presentDeviceSummary } from '../../../presenters/device.ts';
+import {
+  presentDeviceDetail,
+  presentDeviceMapEntry,
+  presentDeviceSummary,
+} from '../../../presenters/device.ts';
 import {
   findVisibleDevice,
   listDeviceIds,
   listDevices,
+  listMapDevices,
   openAlarmsOf,
   sensorsOfDevices,
 } from '../../../repositories/devices.ts';
@@ -25,13 +36,26 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       preHandler: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['devices'],
-        summary: 'The devices the actor may see (x-total-count, x-location-enabled-devices-count)',
-        querystring: deviceListQuery,
-        response: { 200: z.array(deviceSummarySchema), 400: errorSchema, 401: errorSchema },
+        summary:
+          'The devices the actor may see (x-total-count, x-location-enabled-devices-count); with ' +
+          '`view=map` and `location_enabled_only=true` every located one, compact and unpaged',
+        querystring: deviceListRouteQuery,
+        response: {
+          // The map's compact entries are strict objects: a full row never passes for one.
+          200: z.union([z.array(deviceMapEntrySchema), z.array(deviceSummarySchema)]),
+          400: errorSchema,
+          401: errorSchema,
+        },
       },
     },
     async (request, reply) => {
       const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      if (request.query.view === 'map') {
+        const located = await listMapDevices(db, actor, request.query);
+        const count = String(located.length);
+        reply.header('x-total-count', count).header('x-location-enabled-devices-count', count);
+        return located.map(presentDeviceMapEntry);
+      }
       const { rows, total, locationEnabled } = await listDevices(db, actor, request.query);
       const ids = rows.map((row) => row.device.id);
       const [sensors, permissions] = await Promise.all([

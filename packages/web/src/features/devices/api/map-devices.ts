@@ -1,52 +1,29 @@
-import { useQuery } from '@tanstack/react-query';
-import { fetchDeviceListPage, type DeviceListItem } from './device-list.ts';
-
-/** The largest page the list API serves. */
-const MAP_PAGE_SIZE = 100;
-/** Pages asked for at the same time once the total is known: quick, without flooding the server. */
-const PARALLEL_PAGES = 4;
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { DeviceMapEntry } from '@tankportal/shared/schemas/devices';
+import { api } from '../../../lib/api-client.ts';
+import type { JsonOf } from './device.ts';
 
 /** Just what the map draws. */
-export type MapDevice = Pick<DeviceListItem, 'id' | 'name' | 'status' | 'active' | 'address'> & {
-  location: { lat: number; lng: number };
-};
+export type MapDevice = JsonOf<DeviceMapEntry>;
 
-const toMapDevice = (device: DeviceListItem): MapDevice | null =>
-  device.location
-    ? {
-        id: device.id,
-        name: device.name,
-        status: device.status,
-        active: device.active,
-        address: device.address,
-        location: { lat: device.location.lat, lng: device.location.lng },
-      }
-    : null;
-
-/** Every device with a location the actor may see, page by page (`location_enabled_only=true`). */
-export async function fetchMapDevices(signal?: AbortSignal): Promise<MapDevice[]> {
-  const query = (page: number) => ({
-    locationEnabledOnly: true,
-    sort: 'id:asc',
-    perPage: MAP_PAGE_SIZE,
-    page,
+/**
+ * Every device with a location the actor may see, in one compact answer: the map's call
+ * `location_enabled_only=true` (devices-area §7) with `view=map` (no pages, only the fields drawn).
+ */
+export function fetchMapDevices(signal?: AbortSignal): Promise<MapDevice[]> {
+  return api<MapDevice[]>('GET', '/v2/devices', {
+    query: { locationEnabledOnly: true, view: 'map' },
+    signal,
   });
-  const first = await fetchDeviceListPage(query(1), signal);
-  const pageCount = Math.ceil(first.total / MAP_PAGE_SIZE);
-  const pages = [first.devices];
-  for (let page = 2; page <= pageCount; page += PARALLEL_PAGES) {
-    const batch = [];
-    for (let next = page; next < page + PARALLEL_PAGES && next <= pageCount; next++)
-      batch.push(fetchDeviceListPage(query(next), signal));
-    for (const result of await Promise.all(batch)) pages.push(result.devices);
-  }
-  return pages.flat().flatMap((device) => toMapDevice(device) ?? []);
 }
 
+/** The map's query: the dialog reads it, the list page starts it early when opened at /devices/map. */
+export const mapDevicesQuery = queryOptions({
+  queryKey: ['devices', 'map'],
+  queryFn: ({ signal }) => fetchMapDevices(signal),
+  staleTime: 60_000,
+});
+
 export function useMapDevices() {
-  return useQuery({
-    queryKey: ['devices', 'map'],
-    queryFn: ({ signal }) => fetchMapDevices(signal),
-    staleTime: 60_000,
-  });
+  return useQuery(mapDevicesQuery);
 }

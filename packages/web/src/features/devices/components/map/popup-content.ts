@@ -10,7 +10,7 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): 
 
 /**
  * A marker's popup, built when it opens (plain DOM, so 10,000 markers cost no React trees): name,
- * address, status, a link to the device (in the app) and one to an external maps service.
+ * address, owner, status, a link to the device (in the app) and one to an external maps service.
  */
 export function popupContent(device: MapDevice, t: TFunction, openDevice: (id: number) => void): HTMLElement {
   const root = element('div');
@@ -24,6 +24,7 @@ export function popupContent(device: MapDevice, t: TFunction, openDevice: (id: n
     .filter(Boolean)
     .join(', ');
   if (address) root.append(element('div', address));
+  root.append(element('div', t('devices.map.owner', { name: device.user.name })));
   const status =
     t(`devices.list.status.${device.status}`) + (device.active ? '' : ` · ${t('devices.list.inactive')}`);
   root.append(element('div', status));
