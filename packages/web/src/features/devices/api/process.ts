@@ -1,4 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SensorType } from '@tankportal/shared/devices';
 import { apiResponse, api } from '../../../lib/api-client.ts';
 
@@ -29,11 +30,14 @@ export interface ProcessData {
   start: string | null;
 }
 
+/** How long a loaded curve counts as current. */
+const PROCESS_FRESH_MS = 30_000;
+
 const processKey = (deviceId: number) => ['devices', 'process', deviceId] as const;
 
 /** `GET /v2/devices/{id}/process`; a failure counts as "no data" (devices-area §8: swallowed). */
-export function useProcess(deviceId: number) {
-  return useQuery({
+const processQuery = (deviceId: number) =>
+  queryOptions({
     queryKey: processKey(deviceId),
     queryFn: async ({ signal }): Promise<ProcessData> => {
       try {
@@ -51,7 +55,24 @@ export function useProcess(deviceId: number) {
       }
     },
     retry: false,
+    // Prefetched by the device pages: the page mounting a moment later must not load the
+    // megabytes again (hiding a point invalidates the curve explicitly).
+    staleTime: PROCESS_FRESH_MS,
   });
+
+export function useProcess(deviceId: number) {
+  return useQuery(processQuery(deviceId));
+}
+
+/**
+ * Starts loading the process curve before the process page mounts (which waits for the device):
+ * its answer is the largest of the device pages (megabytes for 2 × 25,000 rows).
+ */
+export function usePrefetchProcess(deviceId: number, enabled: boolean) {
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (enabled) void queryClient.prefetchQuery(processQuery(deviceId));
+  }, [queryClient, deviceId, enabled]);
 }
 
 /** Hides one data point (superadmin and above); curve and consumption of the device reload. */

@@ -1,19 +1,20 @@
-import { lazy, Suspense, type ReactElement } from 'react';
-import { Navigate, Route, Routes, useParams } from 'react-router';
+import { lazy, Suspense, useEffect, type ReactElement } from 'react';
+import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
 import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import type { DevicePermission } from '@tankportal/shared/devices';
 import { Loading } from '../../../../components/loading.tsx';
 import { ApiError } from '../../../../lib/api-client.ts';
 import { useDevice, type DeviceDetailView } from '../../api/device.ts';
+import { usePrefetchProcess } from '../../api/process.ts';
 import { DeviceHeader } from './device-header.tsx';
-import { devicePath, parseDeviceId } from './device-route.ts';
+import { devicePageOf, devicePath, parseDeviceId } from './device-route.ts';
+import { loadProcessChart, loadProcessPage, ProcessPage } from './process/process-code.tsx';
 import { QuickNavigation } from './quick-navigation.tsx';
 import { DeviceSideMenu } from './side-menu.tsx';
 import { StatusPage } from './status/status-page.tsx';
 
 // The chart pages carry ECharts: their code loads when one of them is opened.
-const ProcessPage = lazy(() => import('./process/process-page.tsx'));
 const ConsumptionPage = lazy(() => import('./consumption/consumption-page.tsx'));
 
 /**
@@ -28,6 +29,14 @@ export default function DevicePages() {
 
 function DeviceArea({ deviceId }: { deviceId: number }) {
   const { data: device, error, refetch } = useDevice(deviceId);
+  // Opened at its process page: the curve (megabytes) and the page's code load alongside the
+  // device instead of after it.
+  const onProcessPage = devicePageOf(useLocation().pathname, deviceId) === 'process';
+  usePrefetchProcess(deviceId, onProcessPage);
+  useEffect(() => {
+    // A failure to load shows where the code is rendered (the error boundary), not here.
+    if (onProcessPage) Promise.all([loadProcessPage(), loadProcessChart()]).catch(() => {});
+  }, [onProcessPage]);
   // A device that fails to load sends the user to the list (devices-area §8); so does a reload
   // that finds it gone, but not a passing network failure while it is shown.
   const gone = error instanceof ApiError && (error.status === 404 || error.status === 403);

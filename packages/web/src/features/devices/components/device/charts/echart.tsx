@@ -5,8 +5,11 @@ import { useLocale } from '../../../../../lib/i18n.ts';
 
 /** German month and day names for the time axis (ECharts brings English only). */
 function registerGerman() {
-  const names = (options: Intl.DateTimeFormatOptions, count: number, date: (i: number) => Date) =>
-    Array.from({ length: count }, (_, i) => new Intl.DateTimeFormat('de-DE', options).format(date(i)));
+  const names = (options: Intl.DateTimeFormatOptions, count: number, date: (i: number) => Date) => {
+    // One formatter per kind of name: creating one is the costly part (this runs as the chart code loads).
+    const format = new Intl.DateTimeFormat('de-DE', options);
+    return Array.from({ length: count }, (_, i) => format.format(date(i)));
+  };
   const month = (i: number) => new Date(2000, i, 1);
   // 2 January 2000 was a Sunday: ECharts counts the week from Sunday.
   const day = (i: number) => new Date(2000, 0, 2 + i);

@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { init, use as registerCharts } from 'echarts/core';
+import { LineChart } from 'echarts/charts';
+import { GridComponent, TooltipComponent } from 'echarts/components';
+import { SVGRenderer } from 'echarts/renderers';
 import type { ProcessSeries } from '../../../api/process.ts';
 import {
   nearestIndexByTime,
@@ -49,8 +53,12 @@ const input = (fields: Partial<ProcessChartInput>): ProcessChartInput => ({
 type Option = {
   animation: boolean;
   yAxis: Record<string, unknown>[];
-  series: { name: string; yAxisIndex: number; data: [number, number][]; sampling: string; color: string }[];
+  series: { name: string; yAxisIndex: number; data: Float64Array; sampling: string; color: string }[];
 };
+
+/** A drawn curve's flat `[time, value, time, value, …]` data as pairs. */
+const pairs = (data: Float64Array) =>
+  Array.from({ length: data.length / 2 }, (_, i) => [data[2 * i], data[2 * i + 1]] as const);
 
 describe('process chart', () => {
   it('computes the start of each range', () => {
@@ -75,12 +83,60 @@ describe('process chart', () => {
 
   it('draws only the range (plus the point before it), so sampling thins nothing inside', () => {
     const { option, pickable } = processChartOption(input({ series: [series(11, 1, 'probe', 400)] }));
-    const drawn = (option as unknown as Option).series[0].data;
+    const drawn = pairs((option as unknown as Option).series[0].data);
     const from = rangeStart('1m', now).getTime();
     expect(drawn.filter(([time]) => time < from)).toHaveLength(1);
     expect(drawn.length).toBeGreaterThanOrEqual(30);
     expect(drawn.length).toBeLessThanOrEqual(32);
-    expect(pickable[0].points).toHaveLength(drawn.length);
+    expect(pickable[0].times).toHaveLength(drawn.length);
+    // A picked index leads back to the process point drawn there (its id is what gets hidden).
+    const last = pickable[0].pointAt(drawn.length - 1);
+    expect(last.id).toBe('11-399');
+    expect([Date.parse(last.timestamp), last.percent]).toEqual(drawn.at(-1));
+  });
+
+  it('leaves out points without the value and keeps picking the right point', () => {
+    const sensor = series(11, 1, 'probe', 20);
+    sensor.data[18] = { ...sensor.data[18], percent: null };
+    const { option, pickable } = processChartOption(input({ series: [sensor] }));
+    const drawn = pairs((option as unknown as Option).series[0].data);
+    expect(drawn).toHaveLength(19);
+    expect(drawn.some(([, value]) => Number.isNaN(value))).toBe(false);
+    expect(pickable[0].pointAt(18).id).toBe('11-19');
+    expect(pickable[0].values[18]).toBe(sensor.data[19].percent);
+  });
+
+  it('hands ECharts curves it reads as time/value pairs and thins with LTTB', () => {
+    registerCharts([LineChart, GridComponent, TooltipComponent, SVGRenderer]);
+    const sensor = series(11, 1, 'probe', 5000);
+    const from = new Date(now.getTime() - 6000 * DAY);
+    const { option } = processChartOption(input({ series: [sensor], from }));
+    const chart = init(null, undefined, { renderer: 'svg', ssr: true, width: 600, height: 300 });
+    try {
+      chart.setOption(option);
+      // ECharts' series data model (not part of its typed API).
+      const data = (
+        chart as unknown as {
+          getModel(): {
+            getSeriesByIndex(index: number): {
+              getData(): { count(): number; getRawIndex(i: number): number; getValues(i: number): number[] };
+            };
+          };
+        }
+      )
+        .getModel()
+        .getSeriesByIndex(0)
+        .getData();
+      expect(data.count()).toBeGreaterThan(100);
+      expect(data.count()).toBeLessThan(1000);
+      const rawIndex = data.getRawIndex(1);
+      expect(data.getValues(1)).toEqual([
+        Date.parse(sensor.data[rawIndex].timestamp),
+        sensor.data[rawIndex].percent,
+      ]);
+    } finally {
+      chart.dispose();
+    }
   });
 
   it('adds temperature curves on the -20..80 axis only when switched on', () => {
@@ -92,7 +148,7 @@ describe('process chart', () => {
     expect(yAxis[1]).toMatchObject({ min: -20, max: 80, interval: 20, show: true });
     expect(drawn[1]).toMatchObject({ name: 'Sensor 1 (T)', yAxisIndex: 1 });
     // The curve carries the true temperatures; the axis bounds do the offset.
-    expect(drawn[1].data.at(-1)![1]).toBe(10 + (39 % 5));
+    expect(drawn[1].data.at(-1)).toBe(10 + (39 % 5));
     expect(on.pickable).toHaveLength(1);
   });
 
@@ -103,7 +159,7 @@ describe('process chart', () => {
     const { yAxis, series: drawn } = option as unknown as Option;
     expect(yAxis[2]).toMatchObject({ name: 'cbm', position: 'right' });
     expect(drawn[1]).toMatchObject({ yAxisIndex: 2 });
-    expect(drawn[1].data.at(-1)![1]).toBe(1039);
+    expect(drawn[1].data.at(-1)).toBe(1039);
   });
 
   it('finds the point nearest in time', () => {

@@ -2,6 +2,7 @@ import { startOfYear, subMonths, subYears } from 'date-fns';
 import type { EChartsCoreOption } from 'echarts/core';
 import { sensorColor } from '@tankportal/shared/chart-colors';
 import type { ProcessPoint, ProcessSeries } from '../../../api/process.ts';
+import { curveColumns, curveFrom, interleaved, lowerBound } from './process-columns.ts';
 
 /**
  * Range buttons of the process curve (devices-area §9): the first four are saved as the default
@@ -37,9 +38,11 @@ export interface PickableSeries {
   seriesIndex: number;
   sensorId: number;
   name: string;
-  points: ProcessPoint[];
-  times: number[];
-  valueOf: (point: ProcessPoint) => number | null;
+  /** The drawn points' times (epoch ms, ascending) and values. */
+  times: Float64Array;
+  values: Float64Array;
+  /** The process point drawn at an index of `times`. */
+  pointAt: (index: number) => ProcessPoint;
 }
 
 export interface ProcessChartInput {
@@ -62,45 +65,20 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** Index of the first time at or after `time` (times ascending). */
-function lowerBound(times: readonly number[], time: number): number {
-  let low = 0;
-  let high = times.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (times[middle] < time) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
 /** The point whose time is nearest to `time` (times ascending); -1 for no points. */
-export function nearestIndexByTime(times: readonly number[], time: number): number {
+export function nearestIndexByTime(times: ArrayLike<number>, time: number): number {
   if (times.length === 0) return -1;
   const after = Math.min(lowerBound(times, time), times.length - 1);
   return after > 0 && time - times[after - 1] <= times[after] - time ? after - 1 : after;
 }
 
 /**
- * The points of a series with a value, from the last one before `from` on (so the line enters the
- * chart at its left edge). Only these are drawn: LTTB thins by the number of points per pixel, and
- * points outside the range would thin the range itself.
- */
-function pointsInRange(
-  data: readonly ProcessPoint[],
-  valueOf: (point: ProcessPoint) => number | null,
-  from: number,
-) {
-  const withValue = data.filter((point) => valueOf(point) !== null);
-  const allTimes = withValue.map((point) => Date.parse(point.timestamp));
-  const start = Math.max(0, lowerBound(allTimes, from) - 1);
-  return { points: withValue.slice(start), times: allTimes.slice(start) };
-}
-
-/**
  * The ECharts option of the process curve: one line per included sensor in its sequence colour
  * (level sensors as fill level on the 0..100 % axis, counters as readings on an axis of their
- * unit), optionally the temperatures on the -20..80 axis, animation off, LTTB sampling.
+ * unit), optionally the temperatures on the -20..80 axis, animation off, LTTB sampling. Only the
+ * range is drawn (plus the point before it): LTTB thins by the number of points per pixel, and
+ * points outside the range would thin the range itself. The curves go to ECharts as flat typed
+ * arrays of `[time, value]` pairs (see `interleaved`).
  *
  * devices-area §9 says the temperature curve is "offset by 20" on the fill-level chart: the
  * temperature axis is the fill-level axis shifted down by 20 (0 % ↔ -20 °C, 100 % ↔ 80 °C). We draw
@@ -116,7 +94,7 @@ export function processChartOption(input: ProcessChartInput): {
   const probes = included.filter((series) => series.type === 'probe');
   const counterUnits = [...new Set(included.filter((s) => s.type === 'counter').map((s) => s.unit))];
   const withTemperature = input.showTemperature
-    ? included.filter((series) => series.data.some((point) => point.temperature !== null))
+    ? included.filter((series) => curveColumns(series, 'temperature').times.length > 0)
     : [];
 
   const rightAxes = (withTemperature.length ? 1 : 0) + counterUnits.length;
@@ -152,17 +130,13 @@ export function processChartOption(input: ProcessChartInput): {
   const pickable: PickableSeries[] = [];
   /** Per drawn series: how its tooltip value reads. */
   const tooltipValue: ((value: number) => string)[] = [];
-  const line = (
-    name: string,
-    color: string,
-    yAxisIndex: number,
-    data: [number, number][],
-    dashed = false,
-  ) => ({
+  const line = (name: string, color: string, yAxisIndex: number, data: Float64Array, dashed = false) => ({
     type: 'line',
     name,
     color,
     yAxisIndex,
+    // Two dimensions per item of the flat array; the time axis takes the first.
+    dimensions: ['time', 'value'],
     data,
     showSymbol: false,
     sampling: 'lttb',
@@ -172,22 +146,21 @@ export function processChartOption(input: ProcessChartInput): {
 
   for (const sensor of included) {
     const isProbe = sensor.type === 'probe';
-    const valueOf = isProbe ? (point: ProcessPoint) => point.percent : (point: ProcessPoint) => point.value;
-    const { points, times } = pointsInRange(sensor.data, valueOf, from);
+    const curve = curveFrom(curveColumns(sensor, isProbe ? 'percent' : 'value'), from);
     pickable.push({
       seriesIndex: series.length,
       sensorId: sensor.sensorId,
       name: sensor.name,
-      points,
-      times,
-      valueOf,
+      times: curve.times,
+      values: curve.values,
+      pointAt: (index) => sensor.data[curve.indices[index]],
     });
     series.push(
       line(
         sensor.name,
         sensorColor(sensor.sequence),
         isProbe ? 0 : 2 + counterUnits.indexOf(sensor.unit),
-        points.map((point, index) => [times[index], valueOf(point)!]),
+        interleaved(curve),
       ),
     );
     tooltipValue.push(
@@ -197,15 +170,9 @@ export function processChartOption(input: ProcessChartInput): {
     );
   }
   for (const sensor of withTemperature) {
-    const { points, times } = pointsInRange(sensor.data, (point) => point.temperature, from);
+    const curve = curveFrom(curveColumns(sensor, 'temperature'), from);
     series.push(
-      line(
-        input.texts.temperatureOf(sensor.name),
-        sensorColor(sensor.sequence),
-        1,
-        points.map((point, index) => [times[index], point.temperature!]),
-        true,
-      ),
+      line(input.texts.temperatureOf(sensor.name), sensorColor(sensor.sequence), 1, interleaved(curve), true),
     );
     tooltipValue.push((value) => `${input.formatNumber(value, 1)} °C`);
   }

@@ -36,7 +36,7 @@ function pickPoint(chart: ECharts, pickable: PickableSeries[], pixel: [number, n
     const [time] = chart.convertFromPixel({ seriesIndex: series.seriesIndex }, pixel) as number[];
     const nearest = nearestIndexByTime(series.times, time);
     if (nearest < 0) continue;
-    const value = series.valueOf(series.points[nearest])!;
+    const value = series.values[nearest];
     const [x, y] = chart.convertToPixel({ seriesIndex: series.seriesIndex }, [
       series.times[nearest],
       value,
@@ -47,7 +47,7 @@ function pickPoint(chart: ECharts, pickable: PickableSeries[], pixel: [number, n
       Math.abs(x - pixel[0]) <= PICK_DISTANCE_X &&
       (!best || distance < best.distance)
     )
-      best = { picked: { point: series.points[nearest], sensorName: series.name, value }, distance };
+      best = { picked: { point: series.pointAt(nearest), sensorName: series.name, value }, distance };
   }
   return best?.picked ?? null;
 }

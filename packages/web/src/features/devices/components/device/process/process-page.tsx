@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
 import Alert from '@mui/material/Alert';
@@ -26,6 +26,7 @@ import type { DeviceDetailView } from '../../../api/device.ts';
 import { useDeviceDisplaySettings } from '../../../api/device-display-settings.ts';
 import { useHideSensorData, useProcess, type ProcessSeries } from '../../../api/process.ts';
 import type { PickedPoint } from './process-chart.tsx';
+import { ProcessChart } from './process-code.tsx';
 import {
   PROCESS_RANGES,
   rangeStart,
@@ -33,8 +34,6 @@ import {
   type ProcessRange,
   type SavedProcessRange,
 } from './process-chart-options.ts';
-
-const ProcessChart = lazy(() => import('./process-chart.tsx'));
 
 /** Sensor checkboxes in their curve colours: the legend, and where sensors are left out. */
 function SensorLegend({
