@@ -1,11 +1,13 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Outlet } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import { LAYOUT_MAX_WIDTH } from '@tankportal/shared/constants';
 import { useCurrentUser } from '../lib/session.ts';
 import { useStartupLookups } from '../lib/lookups.ts';
 import { useWhitelabelConfig } from '../lib/whitelabel.ts';
 import { Loading } from '../components/loading.tsx';
+import { preloadDeepLink } from '../features/devices/preload.ts';
 import { ImpersonationBanner } from '../features/auth/components/impersonation-banner.tsx';
 import { TopBar } from './top-bar.tsx';
 
@@ -14,6 +16,12 @@ export default function AppShell() {
   const { data: user } = useCurrentUser();
   useWhitelabelConfig(!!user);
   const lookupsReady = useStartupLookups(!!user);
+  const queryClient = useQueryClient();
+  // Only the page the shell opened with: later navigation loads its code as usual.
+  const [openedAt] = useState(() => window.location.pathname);
+  useEffect(() => {
+    if (user) preloadDeepLink(openedAt, queryClient);
+  }, [user, openedAt, queryClient]);
   if (!user) return null;
   return (
     <>

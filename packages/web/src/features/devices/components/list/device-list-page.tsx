@@ -1,7 +1,6 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense } from 'react';
 import { Link as RouterLink, Navigate, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -20,7 +19,7 @@ import { Page } from '../../../../components/page.tsx';
 import { useCurrentUser } from '../../../../lib/session.ts';
 import { useDeviceList } from '../../api/device-list.ts';
 import { useListSettings } from '../../api/list-settings.ts';
-import { mapDevicesQuery } from '../../api/map-devices.ts';
+import { loadMapDialog } from '../../preload.ts';
 import type { ListDisplaySettings } from '../../lib/list-settings.ts';
 import { DeviceTable } from './device-table.tsx';
 import { DisplaySettingsDialog } from './display-settings-dialog.tsx';
@@ -28,25 +27,10 @@ import { ExportDialog } from './export-dialog.tsx';
 import { ListFilter } from './list-filter.tsx';
 import { useListQueryState } from './use-list-query-state.ts';
 
-// Leaflet is big: it loads only when the map is opened.
-const loadMapDialog = () => import('../map/device-map-dialog.tsx');
 const DeviceMapDialog = lazy(loadMapDialog);
 
 /** The dialog sub-path of a list URL: `map` for /devices/map, '' for the list itself. */
 const dialogPathOf = (pathname: string) => pathname.replace(/^\/devices\/?/, '').replace(/\/$/, '');
-
-/**
- * Opened at /devices/map, the map's code and its devices load at once, alongside the list's
- * settings, instead of one after the other once the list and then the dialog have rendered.
- */
-function usePreloadedMap(open: boolean) {
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    if (!open) return;
-    void loadMapDialog();
-    void queryClient.prefetchQuery(mapDevicesQuery);
-  }, [open, queryClient]);
-}
 
 /**
  * The list export shows what the list shows, so every role gets it; the data-flow export covers
@@ -60,7 +44,6 @@ export default function DeviceListPage() {
   const { data: user } = useCurrentUser();
   const role = user?.role ?? 'ROLE_DEMO';
   const settings = useListSettings(role);
-  usePreloadedMap(dialogPathOf(useLocation().pathname) === 'map');
   if (!settings.data)
     return (
       <Page title={t('devices.title')}>

@@ -1,0 +1,18 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { mapDevicesQuery } from './api/map-devices.ts';
+
+// Leaflet is big: it loads only when the map is opened.
+export const loadMapDialog = () => import('./components/map/device-map-dialog.tsx');
+
+/**
+ * A deep link into the map (/devices/map, e.g. a device's location icon opening a new tab) starts
+ * the page's code and the located devices while the app shell still loads the start-up lookups,
+ * instead of one after the other once the shell, the list and then the dialog have rendered.
+ */
+export function preloadDeepLink(pathname: string, queryClient: QueryClient) {
+  if (!/^\/devices\/map\/?$/.test(pathname)) return;
+  void import('./routes.tsx');
+  void import('./components/list/device-list-page.tsx');
+  void loadMapDialog();
+  void queryClient.prefetchQuery(mapDevicesQuery);
+}
