@@ -1,8 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
-import Checkbox from '@mui/material/Checkbox';
-import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { sensorColor, yearColor } from '@tankportal/shared/chart-colors';
@@ -12,58 +10,13 @@ import { useHasRole } from '../../../../../lib/session.ts';
 import { unitSymbol } from '@tankportal/shared/units';
 import { useConsumption } from '../../../api/consumption.ts';
 import type { DeviceDetailView } from '../../../api/device.ts';
+import { IncludedChoice } from '../charts/included-choice.tsx';
 import { useDeviceDisplaySettings } from '../../../api/device-display-settings.ts';
 import { consumptionByUnit, consumptionSensors, consumptionYears } from './consumption-data.ts';
 import { ConsumptionTable } from './consumption-table.tsx';
 import { ExportPanel } from './export-panel.tsx';
 
 const ConsumptionChart = lazy(() => import('./consumption-chart.tsx'));
-
-/** Checkboxes that leave items out (each in its colour); the unchecked ones are the excluded. */
-function IncludedChoice<T extends number>({
-  label,
-  items,
-  excluded,
-  onChange,
-}: {
-  label: string;
-  items: { id: T; label: string; color: string }[];
-  excluded: readonly T[];
-  onChange: (excluded: T[]) => void;
-}) {
-  return (
-    <Stack
-      direction="row"
-      flexWrap="wrap"
-      useFlexGap
-      columnGap={2}
-      alignItems="center"
-      role="group"
-      aria-label={label}
-    >
-      <Typography variant="body2" color="text.secondary" sx={{ mr: 1 }}>
-        {label}:
-      </Typography>
-      {items.map((item) => (
-        <FormControlLabel
-          key={item.id}
-          label={item.label}
-          control={
-            <Checkbox
-              checked={!excluded.includes(item.id)}
-              onChange={(event) =>
-                onChange(
-                  event.target.checked ? excluded.filter((id) => id !== item.id) : [...excluded, item.id],
-                )
-              }
-              sx={{ color: item.color, '&.Mui-checked': { color: item.color } }}
-            />
-          }
-        />
-      ))}
-    </Stack>
-  );
-}
 
 /**
  * /devices/{id}/consumption: monthly columns per year, the table of the same numbers and the

@@ -4,7 +4,6 @@ import { useSnackbar } from 'notistack';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -23,6 +22,7 @@ import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { useHasRole } from '../../../../../lib/session.ts';
 import type { DeviceDetailView } from '../../../api/device.ts';
+import { IncludedChoice } from '../charts/included-choice.tsx';
 import { useDeviceDisplaySettings } from '../../../api/device-display-settings.ts';
 import { useHideSensorData, useProcess, type ProcessSeries } from '../../../api/process.ts';
 import type { PickedPoint } from './process-chart.tsx';
@@ -47,37 +47,17 @@ function SensorLegend({
 }) {
   const { t } = useTranslation();
   return (
-    <Stack
-      direction="row"
-      flexWrap="wrap"
-      useFlexGap
-      columnGap={2}
-      role="group"
-      aria-label={t('device.process.legend')}
-    >
-      {series.map((sensor) => (
-        <FormControlLabel
-          key={sensor.sensorId}
-          label={sensor.name}
-          control={
-            <Checkbox
-              checked={!excluded.includes(sensor.sensorId)}
-              onChange={(event) =>
-                onChange(
-                  event.target.checked
-                    ? excluded.filter((id) => id !== sensor.sensorId)
-                    : [...excluded, sensor.sensorId],
-                )
-              }
-              sx={{
-                color: sensorColor(sensor.sequence),
-                '&.Mui-checked': { color: sensorColor(sensor.sequence) },
-              }}
-            />
-          }
-        />
-      ))}
-    </Stack>
+    <IncludedChoice
+      label={t('device.process.legend')}
+      hideLabel
+      items={series.map((sensor) => ({
+        id: sensor.sensorId,
+        label: sensor.name,
+        color: sensorColor(sensor.sequence),
+      }))}
+      excluded={excluded}
+      onChange={onChange}
+    />
   );
 }
 
