@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext } from '@playwright/test';
 import { build } from 'vite';
-import { startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { startPortal, stopProcess } from '../packages/server/src/testing/server-process.ts';
 import { CHROMIUM_LAUNCH } from './browser.ts';
 import { buildWebApp, holdE2eLock } from './e2e-lock.ts';
 import { DENSE_DEVICE_IDENT, ensureFleetDatabase, FLEET_PASSWORD, FLEET_USERS } from './fleet-database.ts';
@@ -192,19 +192,12 @@ async function measureProcessPage(context: BrowserContext, deviceId: number) {
 
 buildWebApp(ROOT);
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-browser-'));
-const server = await startProcess(
-  'packages/server/src/main/all-in-one.ts',
-  {
-    PORT: String(PORT),
-    MQTT_PORT: String(PORT + 1),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: fleet.url,
-    DEMO_DATA: '0',
-    LOG_LEVEL: 'warn',
-  },
-  `${BASE}/api/v2/whitelabels/current`,
-);
+const server = await startPortal(PORT, {
+  DATA_DIR: dataDir,
+  DATABASE_URL: fleet.url,
+  DEMO_DATA: '0',
+  LOG_LEVEL: 'warn',
+});
 let chartRuns: ChartRun[] | undefined;
 let mapRuns: MapRun[] | undefined;
 let processRuns: Awaited<ReturnType<typeof measureProcessPage>> | undefined;

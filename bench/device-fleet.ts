@@ -7,7 +7,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { startPortal, startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
 import {
   DENSE_DEVICE_IDENT,
   DENSE_SERIES_ROWS,
@@ -205,19 +205,12 @@ const bare = await startProcess(
   { PORT: String(BARE_PORT) },
   `http://127.0.0.1:${BARE_PORT}/api/v2/users/me`,
 );
-const server = await startProcess(
-  'packages/server/src/main/all-in-one.ts',
-  {
-    PORT: String(PORT),
-    MQTT_PORT: String(PORT + 1),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: fleet.url,
-    DEMO_DATA: '0',
-    LOG_LEVEL: 'warn',
-  },
-  `${BASE}/api/v2/whitelabels/current`,
-);
+const server = await startPortal(PORT, {
+  DATA_DIR: dataDir,
+  DATABASE_URL: fleet.url,
+  DEMO_DATA: '0',
+  LOG_LEVEL: 'warn',
+});
 let reference: Latency;
 const actors: ActorResult[] = [];
 let dense: { latency: Latency; cpu: CpuPerRequest };

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../packages/server/src/db/client.ts';
 import { devices, measurements, sensors, users } from '../packages/server/src/db/schema.ts';
-import { startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { startPortal, stopProcess } from '../packages/server/src/testing/server-process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
@@ -105,9 +105,6 @@ async function rawInsert(options: { url?: string; dataDir?: string }, rows: numb
 async function measure(kind: 'PGlite' | 'PostgreSQL') {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-ingest-'));
   const env: NodeJS.ProcessEnv = {
-    PORT: String(PORT),
-    MQTT_PORT: String(PORT + 1),
-    HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DEMO_DATA: '1',
     LOG_LEVEL: 'error',
@@ -123,11 +120,7 @@ async function measure(kind: 'PGlite' | 'PostgreSQL') {
     env.DATABASE_URL = url;
   }
   try {
-    const server = await startProcess(
-      'packages/server/src/main/all-in-one.ts',
-      env,
-      `http://127.0.0.1:${PORT}/api/v2/whitelabels/current`,
-    );
+    const server = await startPortal(PORT, env);
     const http = await endToEnd('http');
     const mqtt = await endToEnd('mqtt');
     await stopProcess(server);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { startPortal, stopProcess } from '../packages/server/src/testing/server-process.ts';
 import { CHROMIUM_LAUNCH } from './browser.ts';
 import { chunkName, packagesOfChunks } from './bundle-composition.ts';
 import { buildWebApp, holdE2eLock } from './e2e-lock.ts';
@@ -21,18 +21,11 @@ holdE2eLock(import.meta.url);
 buildWebApp(ROOT);
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-bundle-'));
-const server = await startProcess(
-  'packages/server/src/main/all-in-one.ts',
-  {
-    PORT: String(PORT),
-    MQTT_PORT: String(PORT + 1),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DEMO_DATA: '0',
-    LOG_LEVEL: 'warn',
-  },
-  `http://127.0.0.1:${PORT}/api/v2/whitelabels/current`,
-);
+const server = await startPortal(PORT, {
+  DATA_DIR: dataDir,
+  DEMO_DATA: '0',
+  LOG_LEVEL: 'warn',
+});
 const scripts: { name: string; raw: number; gzip: number }[] = [];
 let documentGzip = 0;
 try {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import mqtt, { type MqttClient } from 'mqtt';
-import { startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { startPortal, stopProcess } from '../packages/server/src/testing/server-process.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10_000);
@@ -17,18 +17,11 @@ function residentMegabytes(pid: number): number {
 }
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-mqtt-'));
-const server = await startProcess(
-  'packages/server/src/main/all-in-one.ts',
-  {
-    PORT: String(PORT),
-    MQTT_PORT: String(PORT + 1),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DEMO_DATA: '0',
-    LOG_LEVEL: 'error',
-  },
-  `http://127.0.0.1:${PORT}/api/v2/whitelabels/current`,
-);
+const server = await startPortal(PORT, {
+  DATA_DIR: dataDir,
+  DEMO_DATA: '0',
+  LOG_LEVEL: 'error',
+});
 const clients: MqttClient[] = [];
 try {
   await new Promise((resolve) => setTimeout(resolve, 2_000));

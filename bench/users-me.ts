@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { startPortal, startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
 import { sessionCookie } from './session.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -47,12 +47,10 @@ async function adminQuery(sql: string) {
 async function measure(kind: 'PGlite' | 'PostgreSQL') {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-'));
   const env: NodeJS.ProcessEnv = {
-    PORT: '3901',
-    MQTT_PORT: '3903',
+    MQTT_PORT: '3903', // 3902, next to the portal, is the bare server's
     DATA_DIR: dataDir,
     DEMO_DATA: '1',
     LOG_LEVEL: 'warn',
-    HOST: '127.0.0.1',
   };
   const database = `tp_bench_${process.pid}`;
   if (kind === 'PostgreSQL') {
@@ -66,11 +64,7 @@ async function measure(kind: 'PGlite' | 'PostgreSQL') {
     { PORT: '3902' },
     'http://127.0.0.1:3902/api/v2/users/me',
   );
-  const server = await startProcess(
-    'packages/server/src/main/all-in-one.ts',
-    env,
-    'http://127.0.0.1:3901/api/v2/whitelabels/current',
-  );
+  const server = await startPortal(3901, env);
   try {
     const cookie = await sessionCookie('http://127.0.0.1:3901', 'admin', 'tankportal');
     await load('http://127.0.0.1:3902/api/v2/users/me'); // warm-up of both

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { DemoDevice } from '@tankportal/shared/demo-fleet';
 import { openDatabase } from '../../server/src/db/client.ts';
-import { startProcess, stopProcess } from '../../server/src/testing/server-process.ts';
+import { startPortal, stopProcess } from '../../server/src/testing/server-process.ts';
 import { simulate } from './simulator.ts';
 import type { SimulatedReport } from './device-model.ts';
 
@@ -13,9 +13,6 @@ const PORT = 3950;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-reliability-'));
 const env = {
   ...process.env,
-  PORT: String(PORT),
-  MQTT_PORT: String(PORT + 1),
-  HOST: '127.0.0.1',
   DATA_DIR: dataDir,
   DEMO_DATA: '1',
   LOG_LEVEL: 'error',
@@ -24,12 +21,7 @@ const env = {
   DATABASE_URL: '',
 };
 
-const startServer = () =>
-  startProcess(
-    'packages/server/src/main/all-in-one.ts',
-    env,
-    `http://127.0.0.1:${PORT}/api/v2/whitelabels/current`,
-  );
+const startServer = () => startPortal(PORT, env);
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

@@ -34,6 +34,18 @@ export async function startProcess(
   throw new Error(`${script} did not answer ${readyUrl} within ${timeoutMs} ms`);
 }
 
+/**
+ * The whole portal (`main/all-in-one.ts`) on `port` of the loopback, its embedded MQTT broker on
+ * `port + 1`; resolves once the API answers. `env` adds the rest (DATA_DIR, DATABASE_URL, ...).
+ */
+export function startPortal(port: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  return startProcess(
+    'packages/server/src/main/all-in-one.ts',
+    { PORT: String(port), MQTT_PORT: String(port + 1), HOST: '127.0.0.1', ...env },
+    `http://127.0.0.1:${port}/api/v2/whitelabels/current`,
+  );
+}
+
 /** Resolves when the process has exited (at once if it already has). */
 export function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) =>
