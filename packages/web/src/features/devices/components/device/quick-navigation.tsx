@@ -51,6 +51,19 @@ export function QuickNavigation({ deviceId }: { deviceId: number }) {
     if (target !== deviceId) go(target);
   };
 
+  const navButton = ({ target, Icon }: (typeof BUTTONS)[number]) => (
+    <Tooltip key={target} title={t(`device.nav.${target}`)}>
+      <span>
+        <IconButton
+          aria-label={t(`device.nav.${target}`)}
+          disabled={targets[target] === null}
+          onClick={() => go(targets[target]!)}
+        >
+          <Icon />
+        </IconButton>
+      </span>
+    </Tooltip>
+  );
   return (
     <Stack
       direction="row"
@@ -59,19 +72,7 @@ export function QuickNavigation({ deviceId }: { deviceId: number }) {
       component="nav"
       aria-label={t('device.nav.quick')}
     >
-      {BUTTONS.slice(0, 2).map(({ target, Icon }) => (
-        <Tooltip key={target} title={t(`device.nav.${target}`)}>
-          <span>
-            <IconButton
-              aria-label={t(`device.nav.${target}`)}
-              disabled={targets[target] === null}
-              onClick={() => go(targets[target]!)}
-            >
-              <Icon />
-            </IconButton>
-          </span>
-        </Tooltip>
-      ))}
+      {BUTTONS.slice(0, 2).map(navButton)}
       <TextField
         size="small"
         label={t('device.nav.id')}
@@ -88,19 +89,7 @@ export function QuickNavigation({ deviceId }: { deviceId: number }) {
         }}
         sx={{ width: 120 }}
       />
-      {BUTTONS.slice(2).map(({ target, Icon }) => (
-        <Tooltip key={target} title={t(`device.nav.${target}`)}>
-          <span>
-            <IconButton
-              aria-label={t(`device.nav.${target}`)}
-              disabled={targets[target] === null}
-              onClick={() => go(targets[target]!)}
-            >
-              <Icon />
-            </IconButton>
-          </span>
-        </Tooltip>
-      ))}
+      {BUTTONS.slice(2).map(navButton)}
     </Stack>
   );
 }
