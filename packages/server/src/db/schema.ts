@@ -465,3 +465,94 @@ export const queries = pgTable(
       .where(sql`status = 'sent'`),
   ],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Contacts and notifications (devices-area §3, portal-area §3; issue 5).
+
+/** A user's address book entry: who is told about a device's events, in which language. */
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: serial('id').primaryKey(),
+    /** The user whose contact book holds it. */
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    role: text('role'),
+    cellNumber: text('cell_number'),
+    email: text('email'),
+    language: text('language').$type<'de' | 'en'>().notNull().default('de'),
+    comment: text('comment'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contacts_user').on(t.userId)],
+);
+
+export interface RecipientEvent {
+  name: 'alarm' | 'threshold' | 'forward' | 'sim_credit_low';
+  channels: ('sms' | 'mail')[];
+  /** Seconds; null: every occurrence notifies. */
+  notifyOnceIn: number | null;
+}
+
+/** A contact that hears of a device's events, per event on the channels ticked. */
+export const notificationRecipients = pgTable(
+  'notification_recipients',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    contactId: integer('contact_id')
+      .notNull()
+      .references(() => contacts.id, { onDelete: 'cascade' }),
+    events: jsonb('events').$type<RecipientEvent[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('notification_recipients_device_contact').on(t.deviceId, t.contactId),
+    index('notification_recipients_contact').on(t.contactId),
+  ],
+);
+
+/** When a recipient was last told of an event: the notifyOnceIn throttle. */
+export const notificationThrottle = pgTable(
+  'notification_throttle',
+  {
+    recipientId: integer('recipient_id')
+      .notNull()
+      .references(() => notificationRecipients.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    lastNotifiedAt: timestamp('last_notified_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recipientId, t.event] })],
+);
+
+/**
+ * The durable job queue (DESIGN.md §2): claimed with `FOR UPDATE SKIP LOCKED`, so several server
+ * processes share it; a job whose worker died is claimed again after `lockedUntil`. Payloads are
+ * versioned per job name (src/jobs/definitions).
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    name: text('name').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status').$type<'pending' | 'running' | 'done' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(10),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('jobs_due')
+      .on(t.runAt)
+      .where(sql`${t.status} IN ('pending', 'running')`),
+  ],
+);
