@@ -37,6 +37,10 @@ import { exportRoutes } from './routes/v2/exports/exports.ts';
 import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
 import { queryRoutes } from './routes/v2/queries/queries.ts';
 import { DeviceChannels } from './ingest/device-channels.ts';
+import { contactRoutes } from './routes/v2/contacts/contacts.ts';
+import { usersLookupRoutes } from './routes/v2/users/users-lookup.ts';
+import { notificationRecipientRoutes } from './routes/v2/devices/notification-recipients.ts';
+import { aceRoutes } from './routes/v2/devices/aces.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -61,6 +65,10 @@ const AREAS = [
   sensorDataRoutes,
   exportRoutes,
   publicDeviceRoutes,
+  contactRoutes,
+  usersLookupRoutes,
+  notificationRecipientRoutes,
+  aceRoutes,
 ];
 
 export async function buildApp(

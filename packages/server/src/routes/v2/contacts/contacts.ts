@@ -1,0 +1,128 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { contactBody, contactSchema } from '@tankportal/shared/schemas/contacts';
+import type { Api, AppContext } from '../../../context.ts';
+import { contacts } from '../../../db/schema.ts';
+import { notFound } from '../../../plugins/errors.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { presentContact } from '../../../presenters/contact.ts';
+import { contactsWithDeviceCount, findOwnContact } from '../../../repositories/contacts.ts';
+import { errorSchema } from '../../schemas.ts';
+
+const contactIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const byHandle = new Intl.Collator('de', { sensitivity: 'base', numeric: true });
+
+/**
+ * The actor's contact book (portal-area §3, contracts §1). A contact belongs to one user: another
+ * user's contact answers 404 as if it did not exist. ROLE_USER and up; demo and app users 403.
+ */
+export function contactRoutes(app: Api, { db }: AppContext) {
+  const own = (userId: number, id: number) => and(eq(contacts.id, id), eq(contacts.userId, userId));
+
+  async function findOrThrow(userId: number, id: number) {
+    const found = await findOwnContact(db, userId, id);
+    if (!found) throw notFound();
+    return presentContact(found.contact, found.deviceCount);
+  }
+
+  app.get(
+    '/contacts',
+    {
+      preHandler: minimumRole('ROLE_USER'),
+      schema: {
+        tags: ['contacts'],
+        summary: "The actor's contacts, sorted by handle",
+        response: { 200: z.array(contactSchema), 403: errorSchema },
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const rows = await contactsWithDeviceCount(db, eq(contacts.userId, actor.id));
+      return rows
+        .map((row) => presentContact(row.contact, row.deviceCount))
+        .sort((a, b) => byHandle.compare(a.handle, b.handle) || a.id - b.id);
+    },
+  );
+
+  app.get(
+    '/contacts/:id',
+    {
+      preHandler: minimumRole('ROLE_USER'),
+      schema: {
+        tags: ['contacts'],
+        summary: 'One contact of the actor',
+        params: contactIdParams,
+        response: { 200: contactSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => findOrThrow(requireRole(request.actor, 'ROLE_USER').user.id, request.params.id),
+  );
+
+  app.post(
+    '/contacts',
+    {
+      preHandler: minimumRole('ROLE_USER'),
+      schema: {
+        tags: ['contacts'],
+        summary: 'Adds a contact to the actor’s contact book',
+        body: contactBody,
+        response: { 201: contactSchema, 400: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const [row] = await db
+        .insert(contacts)
+        .values({ ...request.body, userId: actor.id })
+        .returning();
+      return reply.code(201).header('location', `/api/v2/contacts/${row.id}`).send(presentContact(row, 0));
+    },
+  );
+
+  app.put(
+    '/contacts/:id',
+    {
+      preHandler: minimumRole('ROLE_USER'),
+      schema: {
+        tags: ['contacts'],
+        summary: 'Changes a contact of the actor',
+        params: contactIdParams,
+        body: contactBody,
+        response: { 200: contactSchema, 400: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const [row] = await db
+        .update(contacts)
+        .set(request.body)
+        .where(own(actor.id, request.params.id))
+        .returning({ id: contacts.id });
+      if (!row) throw notFound();
+      return findOrThrow(actor.id, row.id);
+    },
+  );
+
+  app.delete(
+    '/contacts/:id',
+    {
+      preHandler: minimumRole('ROLE_USER'),
+      schema: {
+        tags: ['contacts'],
+        summary: 'Deletes a contact of the actor, and with it its notification recipients',
+        params: contactIdParams,
+        response: { 204: z.null(), 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      // The recipients (and their throttle rows) go by the foreign keys' ON DELETE CASCADE.
+      const [row] = await db
+        .delete(contacts)
+        .where(own(actor.id, request.params.id))
+        .returning({ id: contacts.id });
+      if (!row) throw notFound();
+      return reply.code(204).send(null);
+    },
+  );
+}

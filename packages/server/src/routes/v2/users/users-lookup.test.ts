@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
+import { buildUser } from '../../../testing/factories.ts';
+import { users } from '../../../db/schema.ts';
+import { userManagedBy } from '../../../policies/managed-users.ts';
+
+let t: TestApp;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const db = t.database.db;
+  for (const row of await db.select().from(users)) ids[row.username] = row.id;
+  // Below the demo user: a named sub-user, one known only by its company, and a deleted one.
+  const sub = await buildUser(db, { username: 'lookup-sub', parent: 'user' });
+  await db.update(users).set({ firstName: 'Sabine', lastName: 'Sub' }).where(eq(users.id, sub.id));
+  const firm = await buildUser(db, { username: 'lookup-firm', parent: 'lookup-sub' });
+  await db.update(users).set({ company: 'Firma 50%_AG' }).where(eq(users.id, firm.id));
+  const gone = await buildUser(db, { username: 'lookup-gone', parent: 'user' });
+  await db.update(users).set({ status: 'deleted' }).where(eq(users.id, gone.id));
+  const otherAdmin = await buildUser(db, {
+    username: 'lookup-other-admin',
+    role: 'ROLE_ADMIN',
+    parent: 'master',
+  });
+  await buildUser(db, { username: 'lookup-other', parent: 'lookup-other-admin' });
+  await buildUser(db, { username: 'lookup-app', role: 'ROLE_APP_USER', parent: 'user' });
+  for (const row of await db.select().from(users)) ids[row.username] = row.id;
+  ids.otherAdmin = otherAdmin.id;
+});
+afterAll(() => t.close());
+
+async function as(username: string) {
+  const client = new TestClient(t.app);
+  await client.login(username);
+  return client;
+}
+
+const usernames = (body: { username: string }[]) => body.map((user) => user.username);
+
+describe('GET /v2/users (lookup)', () => {
+  it('gives a user itself and its subtree, by username, without deleted users', async () => {
+    const response = await (await as('user')).get('/api/v2/users');
+    expect(response.statusCode).toBe(200);
+    expect(usernames(response.json())).toEqual(['demo', 'lookup-app', 'lookup-firm', 'lookup-sub', 'user']);
+    expect(response.json()).toContainEqual({
+      id: ids['lookup-sub'],
+      username: 'lookup-sub',
+      name: 'Sabine Sub',
+    });
+    expect(response.json()).toContainEqual({
+      id: ids['lookup-firm'],
+      username: 'lookup-firm',
+      name: 'Firma 50%_AG',
+    });
+    expect(response.json()).toContainEqual({ id: ids['lookup-app'], username: 'lookup-app', name: '' });
+  });
+
+  it('gives an admin its subtree only, a master everybody not deleted', async () => {
+    const admin = usernames((await (await as('admin')).get('/api/v2/users')).json());
+    expect(admin).toContain('admin');
+    expect(admin).toContain('lookup-firm');
+    expect(admin).not.toContain('master');
+    expect(admin).not.toContain('lookup-other');
+    const master = usernames((await (await as('master')).get('/api/v2/users?per_page=100')).json());
+    expect(master).toContain('lookup-other');
+    expect(master).toContain('master');
+    expect(master).not.toContain('lookup-gone');
+    const other = usernames((await (await as('lookup-other-admin')).get('/api/v2/users')).json());
+    expect(other).toEqual(['lookup-other', 'lookup-other-admin']);
+  });
+
+  it('filters by search term (username, names, company; wildcards literal) and excludes ids', async () => {
+    const client = await as('user');
+    const search = async (query: string) => usernames((await client.get(`/api/v2/users?${query}`)).json());
+    expect(await search('search_term=sabine%20sub')).toEqual(['lookup-sub']);
+    expect(await search('search_term=SUB')).toEqual(['lookup-sub']);
+    expect(await search('search_term=50%25_')).toEqual(['lookup-firm']);
+    expect(await search('search_term=%25')).toEqual(['lookup-firm']);
+    expect(await search('search_term=Ulla')).toEqual(['user']);
+    expect(await search(`exclude=${ids.user},${ids.demo}`)).toEqual([
+      'lookup-app',
+      'lookup-firm',
+      'lookup-sub',
+    ]);
+    expect(await search('per_page=2')).toEqual(['demo', 'lookup-app']);
+  });
+
+  it('checks per_page (1..100) and exclude', async () => {
+    const client = await as('master');
+    expect((await client.get('/api/v2/users?per_page=100')).statusCode).toBe(200);
+    expect((await client.get('/api/v2/users?per_page=1')).json()).toHaveLength(1);
+    const tooMany = await client.get('/api/v2/users?per_page=101');
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json().fieldErrors).toEqual([{ path: 'perPage', code: 'max', args: { max: 100 } }]);
+    const none = await client.get('/api/v2/users?per_page=0');
+    expect(none.json().fieldErrors).toEqual([{ path: 'perPage', code: 'min', args: { min: 1 } }]);
+    for (const exclude of ['a', '1,,2', '2147483648']) {
+      const response = await client.get(`/api/v2/users?exclude=${exclude}`);
+      expect(response.statusCode, exclude).toBe(400);
+      expect(response.json().fieldErrors).toEqual([{ path: 'exclude', code: 'invalid', args: {} }]);
+    }
+  });
+
+  it('answers 403 below ROLE_USER and 401 without a session', async () => {
+    expect((await (await as('demo')).get('/api/v2/users')).statusCode).toBe(403);
+    expect((await (await as('lookup-app')).get('/api/v2/users')).statusCode).toBe(403);
+    expect((await new TestClient(t.app).get('/api/v2/users')).statusCode).toBe(401);
+  });
+});
+
+describe('userManagedBy', () => {
+  it('answers the same as the lookup', async () => {
+    const db = t.database.db;
+    const actor = async (username: string) =>
+      (await db.select().from(users).where(eq(users.username, username)))[0];
+    const user = await actor('user');
+    const admin = await actor('admin');
+    const master = await actor('master');
+    expect(await userManagedBy(db, user, ids.user)).toBe(true);
+    expect(await userManagedBy(db, user, ids['lookup-firm'])).toBe(true);
+    expect(await userManagedBy(db, user, ids['lookup-gone'])).toBe(false);
+    expect(await userManagedBy(db, user, ids.admin)).toBe(false);
+    expect(await userManagedBy(db, admin, ids['lookup-other'])).toBe(false);
+    expect(await userManagedBy(db, master, ids['lookup-other'])).toBe(true);
+    expect(await userManagedBy(db, master, ids['lookup-gone'])).toBe(false);
+    expect(await userManagedBy(db, master, 2_147_483_647)).toBe(false);
+  });
+});

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import {
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_EVENT_NAMES,
+  NOTIFICATION_EVENTS,
+  type NotificationEventName,
+} from '../notifications.ts';
+import { contactSchema } from './contacts.ts';
+
+const required = (issue: { input?: unknown }) => (issue.input == null ? 'required' : 'invalid');
+
+/**
+ * One event of a recipient as sent by the client. notifyOnceIn is in seconds; null, absent or 0
+ * mean unset (devices-area §5: "0 is treated as unset"). allowedChannels is what the server
+ * answered and is ignored on input.
+ */
+export const recipientEventBody = z.object({
+  name: z.enum(NOTIFICATION_EVENT_NAMES as [NotificationEventName, ...NotificationEventName[]], {
+    error: required,
+  }),
+  channels: z.array(z.enum(NOTIFICATION_CHANNELS, { error: 'invalid' })).default([]),
+  notifyOnceIn: z
+    .int()
+    .min(0)
+    .nullish()
+    .transform((seconds) => seconds || null),
+  allowedChannels: z.array(z.string()).optional(),
+});
+export type RecipientEventBody = z.output<typeof recipientEventBody>;
+
+/**
+ * The event list: each event at most once, each channel at most once and only one the event
+ * allows (forward: mail only). Whether the contact can receive a channel (cell number, e-mail)
+ * needs the contact and is checked by the server, and by the form with `allowedChannels`.
+ */
+export const recipientEvents = z.array(recipientEventBody).superRefine((events, context) => {
+  const seen = new Set<string>();
+  events.forEach((event, index) => {
+    if (seen.has(event.name))
+      context.addIssue({
+        code: 'custom',
+        path: [index, 'name'],
+        message: 'conflict',
+        params: { code: 'conflict' },
+      });
+    seen.add(event.name);
+    const allowed: readonly string[] = NOTIFICATION_EVENTS[event.name];
+    event.channels.forEach((channel, position) => {
+      if (!allowed.includes(channel) || event.channels.indexOf(channel) !== position)
+        context.addIssue({
+          code: 'custom',
+          path: [index, 'channels'],
+          message: 'invalid',
+          params: { code: 'invalid', args: { channel } },
+        });
+    });
+  });
+});
+
+const contactId = z
+  .number({ error: required })
+  .int({ error: 'invalid' })
+  .positive({ error: 'invalid' })
+  .max(2_147_483_647, { error: 'invalid' });
+
+/** Body of `POST /v2/devices/{id}/notification-recipients` (contracts §3). */
+export const recipientBody = z.object({ contactId, events: recipientEvents.default([]) });
+export type RecipientBody = z.output<typeof recipientBody>;
+
+/** Body of `PUT /v2/devices/{id}/notification-recipients/{recipientId}`. */
+export const recipientEventsBody = z.object({ events: recipientEvents.default([]) });
+export type RecipientEventsBody = z.output<typeof recipientEventsBody>;
+
+export const recipientEventSchema = z.object({
+  name: z.enum(NOTIFICATION_EVENT_NAMES as [NotificationEventName, ...NotificationEventName[]]),
+  channels: z.array(z.enum(NOTIFICATION_CHANNELS)),
+  notifyOnceIn: z.number().nullable(),
+  /** The event's channels the contact can receive (sms: cell number, mail: e-mail). */
+  allowedChannels: z.array(z.enum(NOTIFICATION_CHANNELS)),
+});
+
+/** A recipient as the API answers it: every event, in the order of NOTIFICATION_EVENTS. */
+export const recipientSchema = z.object({
+  id: z.number(),
+  contact: contactSchema,
+  events: z.array(recipientEventSchema),
+});
+export type Recipient = z.infer<typeof recipientSchema>;
