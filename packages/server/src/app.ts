@@ -41,6 +41,10 @@ import { contactRoutes } from './routes/v2/contacts/contacts.ts';
 import { usersLookupRoutes } from './routes/v2/users/users-lookup.ts';
 import { notificationRecipientRoutes } from './routes/v2/devices/notification-recipients.ts';
 import { aceRoutes } from './routes/v2/devices/aces.ts';
+import { deviceMetadataRoutes } from './routes/v2/devices/device-metadata.ts';
+import { createDeviceRoutes } from './routes/v2/devices/create-device.ts';
+import { rawMessageRoutes } from './routes/v2/messages/raw-messages.ts';
+import { deviceConfigurationRoutes } from './routes/v2/devices/configuration.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -69,6 +73,10 @@ const AREAS = [
   usersLookupRoutes,
   notificationRecipientRoutes,
   aceRoutes,
+  deviceMetadataRoutes,
+  createDeviceRoutes,
+  rawMessageRoutes,
+  deviceConfigurationRoutes,
 ];
 
 export async function buildApp(

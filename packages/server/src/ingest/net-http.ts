@@ -6,6 +6,7 @@ import type { Db } from '../db/client.ts';
 import { deviceDirectory } from './device-directory.ts';
 import { errorBody } from '../plugins/errors.ts';
 import { hashToken } from '../policies/tokens.ts';
+import { takeNetConfiguration } from '../commands/update-configuration.ts';
 import { logParsingFailed, parseReport, recordUnassigned, storeReport } from './store-report.ts';
 
 const envelope = z.object({
@@ -24,7 +25,8 @@ export function secretMatches(storedHash: string | null, secret: string): boolea
 /**
  * net devices report over HTTP(S): `POST /ingest/net/v1` with their ident code and secret
  * (docs/protocols.md). The answer comes after the commit, so a device that gets no 200 sends again;
- * its message id makes the repetition harmless. Outside /api: no session, no CSRF, no case conversion.
+ * its message id makes the repetition harmless. A configuration waiting for the device comes with
+ * the answer. Outside /api: no session, no CSRF, no case conversion.
  */
 export function registerNetIngest(app: FastifyInstance, db: Db) {
   app.post('/ingest/net/v1', { bodyLimit: 65_536 }, async (request, reply) => {
@@ -48,8 +50,17 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
     const parsed = await parseReport(db, from, request.body, content);
     if (!parsed.ok) return reply.code(400).send(errorBody(400, 'Malformed report', parsed.fieldErrors));
     const result = await storeReport(db, device.id, from, parsed.report, content);
-    return reply
-      .code(200)
-      .send({ status: result.duplicate ? 'duplicate' : 'processed', stored: result.stored });
+    // A configuration saved in the portal meanwhile goes with the answer (docs/protocols.md).
+    const configuration = await takeNetConfiguration(
+      db,
+      device.id,
+      parsed.report.messageId,
+      result.duplicate,
+    );
+    return reply.code(200).send({
+      status: result.duplicate ? 'duplicate' : 'processed',
+      stored: result.stored,
+      ...(configuration && { configuration }),
+    });
   });
 }

@@ -1,0 +1,84 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { toFieldError, type FieldError } from '@tankportal/shared/field-errors';
+import { hasRole } from '@tankportal/shared/roles';
+import {
+  configurationContextOf,
+  configurationFromDevice,
+  deviceConfigurationBody,
+  masterOnlyChanges,
+} from '@tankportal/shared/schemas/device-configuration';
+import { deviceDetailSchema } from '@tankportal/shared/schemas/devices';
+import type { Api, AppContext } from '../../../context.ts';
+import { devices } from '../../../db/schema.ts';
+import {
+  checkConfigurationReferences,
+  deliverConfiguration,
+  saveConfiguration,
+  withoutMasterFields,
+} from '../../../commands/update-configuration.ts';
+import { forbidden, invalidFields } from '../../../plugins/errors.ts';
+import { requireDevicePermission } from '../../../policies/device-access.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { errorSchema } from '../../schemas.ts';
+import { loadDeviceDetail } from './device-detail.ts';
+import { deviceIdParams } from './devices.ts';
+
+/** Each path once, its first error: what a form field can show. */
+function firstPerPath(errors: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return errors.filter((error) => !seen.has(error.path) && seen.add(error.path));
+}
+
+/**
+ * The configuration of a device (contracts §5, devices-area §5, §7): sensors, threshold
+ * intervals and the type's own settings, validated by the shared rules of the device's variant
+ * (which depend on the stored device, so the body is checked in the handler, after access).
+ */
+export function deviceConfigurationRoutes(app: Api, { db, deviceChannels }: AppContext) {
+  app.put(
+    '/devices/:id/configuration',
+    {
+      // Demo accounts are read-only: 403 whatever the device.
+      preHandler: minimumRole('ROLE_APP_USER'),
+      schema: {
+        tags: ['devices'],
+        summary:
+          'Saves the configuration and sends it to the device (SMS, MQTT command, or with the answer to the next net report); header x-sms-sent: configuration SMS sent',
+        description:
+          'Body: see packages/shared/src/schemas/device-configuration.ts (deviceConfigurationBody); intervals in seconds, send times HH:mm. Only a master may change master-only fields (403).',
+        params: deviceIdParams,
+        body: z.looseObject({}),
+        response: {
+          200: deviceDetailSchema,
+          400: errorSchema,
+          401: errorSchema,
+          403: errorSchema,
+          404: errorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const { id } = request.params;
+      await requireDevicePermission(db, actor, id, 'CONFIGURATION');
+      const isMaster = hasRole(actor.role, 'ROLE_MASTER');
+      // What this actor sees (master-only values hidden from others) is what its form sends back.
+      const seen = await loadDeviceDetail(db, actor, id);
+      const context = configurationContextOf(seen, isMaster);
+      const parsed = deviceConfigurationBody(context).safeParse(request.body);
+      if (!parsed.success) throw invalidFields(firstPerPath(parsed.error.issues.map(toFieldError)));
+      let change = parsed.data;
+      if (!isMaster) {
+        if (masterOnlyChanges(configurationFromDevice(seen), change).length) throw forbidden();
+        change = withoutMasterFields(change);
+      }
+      const [device] = await db.select().from(devices).where(eq(devices.id, id));
+      await checkConfigurationReferences(db, device, change, context.smsGatewayType ?? null);
+      await saveConfiguration(db, device, change);
+      const delivery = await deliverConfiguration(db, deviceChannels, device, actor.id);
+      reply.header('x-sms-sent', String(delivery.smsSent));
+      return loadDeviceDetail(db, actor, id);
+    },
+  );
+}

@@ -1,0 +1,725 @@
+import { z } from 'zod';
+import { SENSOR_SUB_TYPES, THRESHOLD_SENSOR_MODES, type DeviceType } from '../devices.ts';
+import { COUNTER_UNITS, FILL_HEIGHT_UNITS, LX_IOT_UNITS, TANK_UNITS, type Unit } from '../units.ts';
+import type { FieldErrorCode } from '../field-errors.ts';
+import type { DeviceDetail } from './devices.ts';
+
+/**
+ * The device configuration (contracts §5, devices-area §5, §7, §9): ONE set of field rules, from
+ * which both the API body of `PUT /v2/devices/{id}/configuration` (intervals in seconds) and the
+ * web form (intervals as value + unit h|d) are built, per device variant (sms lionel, sms 1nce,
+ * net, iot v1, iot v2, lx_iot).
+ *
+ * Body semantics: a field of another device type is dropped; an optional field that is absent
+ * keeps the stored value; `null` clears it. Master-only fields ({@link MASTER_ONLY_FIELDS}) may be
+ * sent by anyone, but only a master may change their value (the server answers 403 otherwise).
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Vocabulary and limits
+
+export const SMS_GATEWAY_TYPES = ['lionel', '1nce'] as const;
+export type SmsGatewayType = (typeof SMS_GATEWAY_TYPES)[number];
+
+/** v1 battery powered, v2 with 230 V supply (devices-area §3). */
+export const IOT_VERSIONS = ['v1', 'v2'] as const;
+export type IotVersion = (typeof IOT_VERSIONS)[number];
+
+/** The IoT-GPS/PRO switch of the master's IoT section (devices-area §6). */
+export const IOT_TYPES = ['gps', 'pro'] as const;
+export type IotType = (typeof IOT_TYPES)[number];
+
+/** `device.capabilities` entry of devices that measure the fill height (devices-area §5, §9). */
+export const FILL_HEIGHT_CAPABILITY = 'fill_height';
+
+export const CONFIGURATION_VARIANTS = [
+  'sms_lionel',
+  'sms_1nce',
+  'net',
+  'iot_v1',
+  'iot_v2',
+  'lx_iot',
+] as const;
+export type ConfigurationVariant = (typeof CONFIGURATION_VARIANTS)[number];
+
+export const MAX_SENSORS = 4;
+export const MAX_SEND_TIMES = 2;
+export const SEND_TIME_STEP_MINUTES = 5;
+
+/** Threshold intervals are entered as 0..99 hours or days and travel as seconds. */
+export const INTERVAL_UNITS = ['h', 'd'] as const;
+export type IntervalUnit = (typeof INTERVAL_UNITS)[number];
+export const INTERVAL_UNIT_SECONDS: Readonly<Record<IntervalUnit, number>> = { h: 3600, d: 86_400 };
+export const INTERVAL_MAX_VALUE = 99;
+export const INTERVAL_MAX_SECONDS = INTERVAL_MAX_VALUE * INTERVAL_UNIT_SECONDS.d;
+
+/** IoT send interval in minutes; 0 is off (devices-area §4, §9, DESIGN.md [10]). */
+export const IOT_SEND_INTERVALS = [0, 60, 120, 360, 480, 600, 720] as const;
+/** What the edit form offers per IoT version (0 only through the master's on/off switch). */
+export const IOT_SEND_INTERVAL_FORM_OPTIONS: Readonly<Record<IotVersion, readonly number[]>> = {
+  v1: [360, 480, 600, 720],
+  v2: [360, 720],
+};
+/** GPS position with every 1st to 10th message, or every 20th. */
+export const IOT_GPS_INTERVALS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20] as const;
+export const IOT_GPS_INTERVAL_FORM_OPTIONS = [5, 10, 20] as const;
+/** Alarm input types; 0 is disabled, enabling sets 1 (devices-area §4). */
+export const IOT_ALARM_TYPES = [0, 1, 2] as const;
+export const IOT_ALARM_TEXT_MAX = 15;
+/** The defaults -100 and 200 mean "temperature monitoring off" (devices-area §4). */
+export const IOT_TEMP_MIN = -100;
+export const IOT_TEMP_MAX = 200;
+/** A lower temperature limit of -99 disables it. */
+export const TEMPERATURE_LIMIT_DISABLED = -99;
+export const TEMPERATURE_LIMIT_TYPES = ['above', 'below'] as const;
+/** Tank geometry codes (the names come from the server's resources). */
+export const SENSOR_GEOMETRIES = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
+
+/** Integer bounds of devices-area §5 (inclusive). */
+export const CONFIGURATION_LIMITS = {
+  capacity: { min: 0, max: 9_999_999 },
+  fillLimit: { min: 0, max: 100 },
+  threshold: { min: 0, max: 100 },
+  temperatureLimitValue: { min: -273, max: 9999 },
+  measuringRange: { min: 0, max: 2000 },
+  contentDensity: { min: 0, max: 100_000 },
+  fillHeightMm: { min: 0, max: 1_000_000 },
+  fillHeight: { min: 0, max: 100_000 },
+  groundClearance: { min: 0, max: 10_000 },
+  geometry: { min: 1, max: 9 },
+  valueInterval: { min: 0, max: 99 },
+  fillingRecognitionInterval: { min: 0, max: 99 },
+  port: { min: 0, max: 65_536 },
+  iotTempMin: { min: IOT_TEMP_MIN, max: IOT_TEMP_MAX },
+  iotTempMax: { min: IOT_TEMP_MIN, max: IOT_TEMP_MAX },
+} as const;
+
+/** Text lengths of devices-area §5. */
+export const CONFIGURATION_LENGTHS = {
+  sensorName: 40,
+  contentType: 64,
+  smsHeader: 32,
+  hardwareVersion: 40,
+  thingName: 128,
+  iccid: 32,
+  host: 255,
+  simCreditorId: 64,
+  timezone: 64,
+} as const;
+
+/** Fields only a master may change (devices-area §6); anyone may send them unchanged. */
+export const MASTER_ONLY_FIELDS = [
+  'watchdogEnabled',
+  'simCreditorId',
+  'iotType',
+  'iotFtpUpdateEnabled',
+  'thingName',
+] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Context: which variant a device is
+
+export interface ConfigurationContext {
+  type: DeviceType;
+  /** sms only: lionel (cell number) or 1nce (iccid). */
+  smsGatewayType?: SmsGatewayType | null;
+  /** iot only; chooses the send interval options of the form. */
+  iotVersion?: IotVersion | null;
+  capabilities: readonly string[];
+  isMaster: boolean;
+}
+
+/** An SMS device identified by the ICCID of its SIM talks through 1NCE, one with a cell number through Lionel. */
+export function smsGatewayTypeOf(device: Pick<DeviceDetail, 'type' | 'identType'>): SmsGatewayType | null {
+  if (device.type !== 'sms') return null;
+  return device.identType === 'iccid' ? '1nce' : 'lionel';
+}
+
+export function iotVersionOf(device: Pick<DeviceDetail, 'type' | 'iotConfig'>): IotVersion | null {
+  if (device.type !== 'iot') return null;
+  return device.iotConfig.iotVersion === 'v2' ? 'v2' : 'v1';
+}
+
+export function configurationContextOf(
+  device: Pick<DeviceDetail, 'type' | 'identType' | 'capabilities' | 'iotConfig'>,
+  isMaster: boolean,
+): ConfigurationContext {
+  return {
+    type: device.type,
+    smsGatewayType: smsGatewayTypeOf(device),
+    iotVersion: iotVersionOf(device),
+    capabilities: device.capabilities,
+    isMaster,
+  };
+}
+
+export function configurationVariant(context: ConfigurationContext): ConfigurationVariant {
+  switch (context.type) {
+    case 'sms':
+      return context.smsGatewayType === '1nce' ? 'sms_1nce' : 'sms_lionel';
+    case 'iot':
+      return context.iotVersion === 'v2' ? 'iot_v2' : 'iot_v1';
+    default:
+      return context.type;
+  }
+}
+
+export const hasFillHeight = (context: Pick<ConfigurationContext, 'capabilities'>) =>
+  context.capabilities.includes(FILL_HEIGHT_CAPABILITY);
+
+/** Unit options of a sensor (devices-area §9). */
+export function sensorUnitOptions(
+  context: Pick<ConfigurationContext, 'type' | 'capabilities'>,
+  subType: (typeof SENSOR_SUB_TYPES)[number],
+): readonly Unit[] {
+  if (subType === 'counter') return COUNTER_UNITS;
+  if (context.type === 'lx_iot') return LX_IOT_UNITS;
+  if (hasFillHeight(context)) return FILL_HEIGHT_UNITS;
+  return TANK_UNITS;
+}
+
+/** Send interval options of the edit form: per version, plus "off" (0) for the master's switch. */
+export function iotSendIntervalOptions(
+  iotVersion: IotVersion | null | undefined,
+  isMaster: boolean,
+): number[] {
+  const options = IOT_SEND_INTERVAL_FORM_OPTIONS[iotVersion ?? 'v1'];
+  return isMaster ? [0, ...options] : [...options];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field rules (one definition; `form` mode reads what inputs give: '' / NaN / numeric strings)
+
+type Mode = 'body' | 'form';
+
+const requiredIfMissing = (issue: { input?: unknown }) => (issue.input == null ? 'required' : undefined);
+const invalid = (args: Record<string, string | number> = {}) => ({
+  params: { code: 'invalid' as FieldErrorCode, args },
+});
+
+/** An input's text: empty, or not a number, is "nothing entered". */
+function formNumber(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isNaN(value) ? null : value;
+  if (typeof value === 'string') {
+    const trimmed = value.trim();
+    if (trimmed === '') return null;
+    return /^[-+]?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
+  }
+  return value;
+}
+
+function integerRule(min: number, max: number) {
+  return z
+    .number({ error: requiredIfMissing })
+    .refine(Number.isInteger, invalid({ reason: 'notAnInteger' }))
+    .min(min)
+    .max(max);
+}
+
+function oneOfRule(options: readonly number[]) {
+  return z
+    .number({ error: requiredIfMissing })
+    .refine((value) => options.includes(value), invalid({ options: options.join(',') }));
+}
+
+/** In the form an empty input is null, so the empty check must sit inside the preprocessing. */
+function forMode<T extends z.ZodType>(mode: Mode, rule: T) {
+  return mode === 'form' ? z.preprocess(formNumber, rule) : rule;
+}
+
+/** A required integer within bounds: codes required, invalid (reason notAnInteger), min, max. */
+function integer(mode: Mode, min: number, max: number) {
+  return forMode(mode, integerRule(min, max));
+}
+
+/** An optional integer (null clears it; required-ness depends on the context, see the refinement). */
+function optionalInteger(mode: Mode, min: number, max: number) {
+  return forMode(mode, integerRule(min, max).nullish());
+}
+
+/** One of a list of numbers (send interval, alarm type ...). */
+function oneOf(mode: Mode, options: readonly number[]) {
+  return forMode(mode, oneOfRule(options));
+}
+
+function optionalOneOf(mode: Mode, options: readonly number[]) {
+  return forMode(mode, oneOfRule(options).nullish());
+}
+
+/** Optional text: trimmed, '' stored as null. */
+function optionalText(max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max)
+    .nullish()
+    .transform((value) => (value === '' ? null : value));
+}
+
+const SEND_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+function sendTime() {
+  return z
+    .string({ error: requiredIfMissing })
+    .trim()
+    .min(1, { error: 'required' })
+    .refine((value) => SEND_TIME.test(value), invalid({ format: 'HH:mm' }))
+    .refine(
+      (value) => !SEND_TIME.test(value) || Number(value.slice(3)) % SEND_TIME_STEP_MINUTES === 0,
+      invalid({ step: SEND_TIME_STEP_MINUTES }),
+    );
+}
+
+/** IoT alarm and 230 V failure texts: max 15 ASCII letters and digits (no umlauts, no spaces). */
+function iotText() {
+  return z
+    .string()
+    .trim()
+    .max(IOT_ALARM_TEXT_MAX)
+    .refine((value) => /^[A-Za-z0-9]*$/.test(value), invalid({ reason: 'alphanumeric' }))
+    .nullish()
+    .transform((value) => (value === '' ? null : value));
+}
+
+function isTimezone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Seconds that the form can show: 0..99 whole hours, or 0..99 whole days. */
+export function isIntervalSeconds(seconds: number): boolean {
+  if (!Number.isInteger(seconds) || seconds < 0 || seconds % INTERVAL_UNIT_SECONDS.h !== 0) return false;
+  if (seconds / INTERVAL_UNIT_SECONDS.h <= INTERVAL_MAX_VALUE) return true;
+  return seconds % INTERVAL_UNIT_SECONDS.d === 0 && seconds / INTERVAL_UNIT_SECONDS.d <= INTERVAL_MAX_VALUE;
+}
+
+function formInterval() {
+  return z.object(
+    {
+      value: integer('form', 0, INTERVAL_MAX_VALUE),
+      unit: z.enum(INTERVAL_UNITS, { error: (issue) => (issue.input == null ? 'required' : 'invalid') }),
+    },
+    { error: requiredIfMissing },
+  );
+}
+
+function secondsInterval() {
+  return integer('body', 0, INTERVAL_MAX_SECONDS).refine(isIntervalSeconds, invalid({ reason: 'interval' }));
+}
+
+function sensorFields(mode: Mode) {
+  const limits = CONFIGURATION_LIMITS;
+  const bounded = (name: keyof typeof limits) => optionalInteger(mode, limits[name].min, limits[name].max);
+  return {
+    name: optionalText(CONFIGURATION_LENGTHS.sensorName),
+    subType: z.enum(SENSOR_SUB_TYPES, {
+      error: (issue) => (issue.input == null ? 'required' : 'invalid'),
+    }),
+    contentType: optionalText(CONFIGURATION_LENGTHS.contentType),
+    capacity: bounded('capacity'),
+    /** Checked against {@link sensorUnitOptions} in the refinement. */
+    unit: z.string({ error: requiredIfMissing }).min(1, { error: 'required' }),
+    isConnected: z.boolean().default(true),
+    temperatureLimitType: z.enum(TEMPERATURE_LIMIT_TYPES, { error: 'invalid' }).nullish(),
+    temperatureLimitValue: bounded('temperatureLimitValue'),
+    measuringRange: bounded('measuringRange'),
+    contentDensity: bounded('contentDensity'),
+    fillLimit: bounded('fillLimit'),
+    fillHeight: bounded('fillHeight'),
+    fillHeightMm: bounded('fillHeightMm'),
+    groundClearance: bounded('groundClearance'),
+    geometry: bounded('geometry'),
+    threshold: bounded('threshold'),
+  };
+}
+
+/** All fields; `interval` is the one thing the form and the body spell differently. */
+function fields<I extends z.ZodType>(mode: Mode, interval: () => I) {
+  const limits = CONFIGURATION_LIMITS;
+  const length = CONFIGURATION_LENGTHS;
+  return {
+    // every type
+    sensors: z
+      .array(z.object(sensorFields(mode)), { error: requiredIfMissing })
+      .min(1)
+      .max(MAX_SENSORS),
+    thresholdSensor: z.enum(THRESHOLD_SENSOR_MODES, {
+      error: (issue) => (issue.input == null ? 'required' : 'invalid'),
+    }),
+    valueInterval: integer(mode, limits.valueInterval.min, limits.valueInterval.max),
+    timeInterval: interval(),
+    thresholdInterval: interval(),
+    fillingRecognitionInterval: optionalInteger(
+      mode,
+      limits.fillingRecognitionInterval.min,
+      limits.fillingRecognitionInterval.max,
+    ),
+    hardwareVersion: optionalText(length.hardwareVersion),
+    timezone: optionalText(length.timezone).refine(
+      (value) => value == null || isTimezone(value),
+      invalid({ reason: 'timezone' }),
+    ),
+    // sms
+    smsHeader: optionalText(length.smsHeader),
+    forceSms: z.boolean().optional(),
+    watchdogEnabled: z.boolean().optional(),
+    inboundGatewayId: optionalInteger(mode, 1, 2_147_483_647),
+    outboundGatewayId: optionalInteger(mode, 1, 2_147_483_647),
+    /** 'none' is the form's placeholder for "no SIM creditor" and means null. */
+    simCreditorId: optionalText(length.simCreditorId).transform((value) => (value === 'none' ? null : value)),
+    // sms 1nce and lx_iot: required there (see the refinement)
+    iccid: optionalText(length.iccid),
+    // net
+    host: optionalText(length.host),
+    port: optionalInteger(mode, limits.port.min, limits.port.max),
+    // iot
+    iotVersion: z.enum(IOT_VERSIONS, { error: 'invalid' }).optional(),
+    iotType: z.enum(IOT_TYPES, { error: 'invalid' }).nullish(),
+    iotSendTime1: sendTime().optional(),
+    /** The second send time is optional: an empty input is none. */
+    iotSendTime2: z.preprocess((value) => (value === '' ? null : value), sendTime().nullish()),
+    iotSendInterval: oneOf(mode, IOT_SEND_INTERVALS).optional(),
+    iotGpsInterval: optionalOneOf(mode, IOT_GPS_INTERVALS),
+    iotAlarm1Type: oneOf(mode, IOT_ALARM_TYPES).optional(),
+    iotAlarm1Text: iotText(),
+    iotAlarm2Type: oneOf(mode, IOT_ALARM_TYPES).optional(),
+    iotAlarm2Text: iotText(),
+    iotTempEnabled: z.boolean().optional(),
+    iotTempMin: integer(mode, limits.iotTempMin.min, limits.iotTempMin.max).optional(),
+    iotTempMax: integer(mode, limits.iotTempMax.min, limits.iotTempMax.max).optional(),
+    iotV230FailEnabled: z.boolean().optional(),
+    iotV230FailText: iotText(),
+    iotFtpUpdateEnabled: z.boolean().optional(),
+    /** Master only; the MQTT client id of the device, so it must stay non-empty. */
+    thingName: optionalText(length.thingName),
+  };
+}
+
+const COMMON_FIELDS = [
+  'sensors',
+  'thresholdSensor',
+  'valueInterval',
+  'timeInterval',
+  'thresholdInterval',
+  'fillingRecognitionInterval',
+  'hardwareVersion',
+  'timezone',
+] as const;
+const SMS_FIELDS = [
+  'smsHeader',
+  'forceSms',
+  'watchdogEnabled',
+  'inboundGatewayId',
+  'outboundGatewayId',
+  'simCreditorId',
+] as const;
+const IOT_FIELDS = [
+  'iotVersion',
+  'iotType',
+  'iotSendTime1',
+  'iotSendTime2',
+  'iotSendInterval',
+  'iotGpsInterval',
+  'iotAlarm1Type',
+  'iotAlarm1Text',
+  'iotAlarm2Type',
+  'iotAlarm2Text',
+  'iotTempEnabled',
+  'iotTempMin',
+  'iotTempMax',
+  'iotV230FailEnabled',
+  'iotV230FailText',
+  'iotFtpUpdateEnabled',
+  'thingName',
+] as const;
+
+type FieldName = keyof typeof bodyFields;
+
+/** The configuration fields of a variant, in the order the form shows them. */
+export const VARIANT_FIELDS: Readonly<Record<ConfigurationVariant, readonly FieldName[]>> = {
+  sms_lionel: [...COMMON_FIELDS, ...SMS_FIELDS],
+  sms_1nce: [...COMMON_FIELDS, ...SMS_FIELDS, 'iccid'],
+  net: [...COMMON_FIELDS, 'host', 'port'],
+  iot_v1: [...COMMON_FIELDS, ...IOT_FIELDS],
+  iot_v2: [...COMMON_FIELDS, ...IOT_FIELDS],
+  lx_iot: [...COMMON_FIELDS, 'iccid'],
+};
+
+const bodyFields = fields('body', secondsInterval);
+const formFields = fields('form', formInterval);
+
+/** Every field of every type: the static shape (types only; rules per device in deviceConfigurationBody). */
+export const configurationBodySuperset = z.object(bodyFields);
+export type ConfigurationBody = z.output<typeof configurationBodySuperset>;
+export type ConfigurationSensor = ConfigurationBody['sensors'][number];
+
+export const configurationFormSuperset = z.object(formFields);
+/** What the form holds (its inputs may still be strings). */
+export type ConfigurationFormInput = z.input<typeof configurationFormSuperset>;
+/** What the form's resolver gives back once valid. */
+export type ConfigurationForm = z.output<typeof configurationFormSuperset>;
+export type ConfigurationFormSensor = ConfigurationForm['sensors'][number];
+export interface IntervalValue {
+  value: number;
+  unit: IntervalUnit;
+}
+
+interface RefinementContext {
+  addIssue(issue: { code: 'custom'; path: PropertyKey[]; message: string; params?: object }): void;
+}
+
+/** Nothing entered: what the refinement sees of an empty input, parsed or not. */
+const isEmpty = (value: unknown) =>
+  value == null ||
+  (typeof value === 'number' && Number.isNaN(value)) ||
+  (typeof value === 'string' && value.trim() === '');
+
+/** The rules that depend on the device: required fields per variant and capability, unit options. */
+function refineForContext(context: ConfigurationContext, mode: Mode) {
+  const variant = configurationVariant(context);
+  const fillHeight = hasFillHeight(context);
+  const required = (issues: RefinementContext, path: PropertyKey[]) =>
+    issues.addIssue({ code: 'custom', path, message: 'required' });
+
+  // Runs even when single fields failed (so that a form shows every error at once): read defensively.
+  return (value: Partial<ConfigurationBody | ConfigurationForm>, issues: RefinementContext) => {
+    const sensors: unknown[] = Array.isArray(value.sensors) ? value.sensors : [];
+    sensors.forEach((item, index) => {
+      if (typeof item !== 'object' || item === null) return;
+      const sensor = item as Partial<Record<keyof ConfigurationSensor, unknown>>;
+      const subType = sensor.subType === 'counter' || sensor.subType === 'silo' ? sensor.subType : 'tank';
+      const units: readonly string[] = sensorUnitOptions(context, subType);
+      if (typeof sensor.unit === 'string' && sensor.unit !== '' && !units.includes(sensor.unit)) {
+        issues.addIssue({
+          code: 'custom',
+          path: ['sensors', index, 'unit'],
+          message: 'invalid',
+          params: { code: 'invalid', args: { options: units.join(',') } },
+        });
+      }
+      // Only a sensor that is hooked up needs its measuring data.
+      if (sensor.isConnected === false) return;
+      const needed: (keyof ConfigurationSensor)[] = ['capacity', 'fillLimit', 'threshold'];
+      if (context.type === 'iot') needed.push('measuringRange');
+      if (context.type === 'lx_iot' || fillHeight) needed.push('geometry', 'contentDensity');
+      if (fillHeight) needed.push('fillHeight');
+      if (context.type === 'lx_iot') needed.push('fillHeightMm');
+      for (const field of needed) if (isEmpty(sensor[field])) required(issues, ['sensors', index, field]);
+    });
+    if (variant === 'sms_1nce' || variant === 'lx_iot') {
+      if (isEmpty(value.iccid)) required(issues, ['iccid']);
+    }
+    if (context.type === 'iot') {
+      // null and '' already fail on the field itself.
+      if (value.iotSendTime1 === undefined) required(issues, ['iotSendTime1']);
+      // In the body absent means unchanged; the master's form shows it and must fill it.
+      if (
+        (value.thingName !== undefined && isEmpty(value.thingName)) ||
+        (mode === 'form' && context.isMaster && value.thingName === undefined)
+      )
+        required(issues, ['thingName']);
+    }
+  };
+}
+
+/** Context rules run even when a single field failed, so that every error shows at once. */
+const ALWAYS = { when: () => true };
+
+/** Only these fields; typed as all of them, since the others are optional anyway. */
+function pickFields<T extends Record<FieldName, z.ZodType>>(all: T, names: readonly FieldName[]) {
+  return Object.fromEntries(names.map((name) => [name, all[name]])) as T;
+}
+
+/**
+ * The body of `PUT /v2/devices/{id}/configuration` for one device: its variant's fields (others
+ * dropped), every bound, the required fields of its type and capabilities, the unit options.
+ */
+export function deviceConfigurationBody(
+  context: ConfigurationContext,
+): z.ZodType<Partial<ConfigurationBody>> {
+  const names = VARIANT_FIELDS[configurationVariant(context)];
+  return z
+    .object(pickFields(bodyFields, names))
+    .superRefine(refineForContext(context, 'body'), ALWAYS) as unknown as z.ZodType<
+    Partial<ConfigurationBody>
+  >;
+}
+
+/** The configuration form of one device: the same rules, intervals as value + unit. */
+export function deviceConfigurationForm(
+  context: ConfigurationContext,
+): z.ZodType<Partial<ConfigurationForm>, Partial<ConfigurationFormInput>> {
+  const names = VARIANT_FIELDS[configurationVariant(context)];
+  return z
+    .object(pickFields(formFields, names))
+    .superRefine(refineForContext(context, 'form'), ALWAYS) as unknown as z.ZodType<
+    Partial<ConfigurationForm>,
+    Partial<ConfigurationFormInput>
+  >;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversions
+
+/** Seconds as the form shows them: whole days when they divide evenly, else hours. */
+export function secondsToInterval(seconds: number): IntervalValue {
+  if (seconds > 0 && seconds % INTERVAL_UNIT_SECONDS.d === 0)
+    return { value: seconds / INTERVAL_UNIT_SECONDS.d, unit: 'd' };
+  return { value: Math.round(seconds / INTERVAL_UNIT_SECONDS.h), unit: 'h' };
+}
+
+export function intervalToSeconds(interval: IntervalValue): number {
+  return interval.value * INTERVAL_UNIT_SECONDS[interval.unit];
+}
+
+/** The valid form's values as the API body. */
+export function configurationFormToBody(form: Partial<ConfigurationForm>): Partial<ConfigurationBody> {
+  const { timeInterval, thresholdInterval, ...rest } = form;
+  return {
+    ...rest,
+    ...(timeInterval && { timeInterval: intervalToSeconds(timeInterval) }),
+    ...(thresholdInterval && { thresholdInterval: intervalToSeconds(thresholdInterval) }),
+  };
+}
+
+/** A body (e.g. {@link configurationFromDevice}) as the form's values. */
+export function configurationBodyToForm(body: Partial<ConfigurationBody>): Partial<ConfigurationForm> {
+  const { timeInterval, thresholdInterval, ...rest } = body;
+  return {
+    ...rest,
+    ...(timeInterval != null && { timeInterval: secondsToInterval(timeInterval) }),
+    ...(thresholdInterval != null && { thresholdInterval: secondsToInterval(thresholdInterval) }),
+  };
+}
+
+const iotString = (config: Record<string, unknown>, key: string) =>
+  typeof config[key] === 'string' ? (config[key] as string) : null;
+const iotNumber = (config: Record<string, unknown>, key: string) =>
+  typeof config[key] === 'number' ? (config[key] as number) : null;
+const iotBoolean = (config: Record<string, unknown>, key: string) => config[key] === true;
+
+/** What a configuration is read from: the device detail (web), or the device row with its sensors (server). */
+export type ConfigurationSource = Pick<
+  DeviceDetail,
+  | 'type'
+  | 'identType'
+  | 'capabilities'
+  | 'iotConfig'
+  | 'thresholdSensor'
+  | 'valueInterval'
+  | 'timeInterval'
+  | 'thresholdInterval'
+  | 'fillingRecognitionInterval'
+  | 'hardwareVersion'
+  | 'smsHeader'
+  | 'forceSms'
+  | 'watchdogEnabled'
+  | 'inboundGatewayId'
+  | 'outboundGatewayId'
+  | 'simCreditorId'
+  | 'iccid'
+  | 'host'
+  | 'port'
+  | 'thingName'
+> & {
+  sensors: Pick<
+    DeviceDetail['sensors'][number],
+    | 'name'
+    | 'subType'
+    | 'contentType'
+    | 'capacity'
+    | 'unit'
+    | 'isConnected'
+    | 'temperatureLimitType'
+    | 'temperatureLimitValue'
+    | 'measuringRange'
+    | 'contentDensity'
+    | 'fillLimit'
+    | 'fillHeight'
+    | 'fillHeightMm'
+    | 'groundClearance'
+    | 'geometry'
+    | 'threshold'
+  >[];
+};
+
+/**
+ * A device's current configuration in body terms, only its variant's fields: the form's initial
+ * values, and what the server compares a body against (master-only changes).
+ */
+export function configurationFromDevice(device: ConfigurationSource): Partial<ConfigurationBody> {
+  const iot = device.iotConfig;
+  const all: ConfigurationBody = {
+    sensors: device.sensors.map((sensor) => ({
+      name: sensor.name === '' ? null : sensor.name,
+      subType: sensor.subType,
+      contentType: sensor.contentType,
+      capacity: sensor.capacity,
+      unit: sensor.unit,
+      isConnected: sensor.isConnected,
+      temperatureLimitType: sensor.temperatureLimitType,
+      temperatureLimitValue: sensor.temperatureLimitValue,
+      measuringRange: sensor.measuringRange,
+      contentDensity: sensor.contentDensity,
+      fillLimit: sensor.fillLimit,
+      fillHeight: sensor.fillHeight,
+      fillHeightMm: sensor.fillHeightMm,
+      groundClearance: sensor.groundClearance,
+      geometry: sensor.geometry,
+      threshold: sensor.threshold,
+    })),
+    thresholdSensor: device.thresholdSensor,
+    valueInterval: device.valueInterval,
+    timeInterval: device.timeInterval,
+    thresholdInterval: device.thresholdInterval,
+    fillingRecognitionInterval: device.fillingRecognitionInterval,
+    hardwareVersion: device.hardwareVersion,
+    timezone: iotString(iot, 'timezone'),
+    smsHeader: device.smsHeader,
+    forceSms: device.forceSms,
+    watchdogEnabled: device.watchdogEnabled,
+    inboundGatewayId: device.inboundGatewayId,
+    outboundGatewayId: device.outboundGatewayId,
+    simCreditorId: device.simCreditorId,
+    iccid: device.iccid,
+    host: device.host,
+    port: device.port,
+    iotVersion: iotVersionOf(device) ?? undefined,
+    iotType: (iotString(iot, 'iotType') as IotType | null) ?? null,
+    iotSendTime1: iotString(iot, 'iotSendTime1') ?? undefined,
+    iotSendTime2: iotString(iot, 'iotSendTime2'),
+    iotSendInterval: iotNumber(iot, 'iotSendInterval') ?? undefined,
+    iotGpsInterval: iotNumber(iot, 'iotGpsInterval'),
+    iotAlarm1Type: iotNumber(iot, 'iotAlarm1Type') ?? 0,
+    iotAlarm1Text: iotString(iot, 'iotAlarm1Text'),
+    iotAlarm2Type: iotNumber(iot, 'iotAlarm2Type') ?? 0,
+    iotAlarm2Text: iotString(iot, 'iotAlarm2Text'),
+    iotTempEnabled: iotBoolean(iot, 'iotTempEnabled'),
+    iotTempMin: iotNumber(iot, 'iotTempMin') ?? IOT_TEMP_MIN,
+    iotTempMax: iotNumber(iot, 'iotTempMax') ?? IOT_TEMP_MAX,
+    iotV230FailEnabled: iotBoolean(iot, 'iotV230FailEnabled'),
+    iotV230FailText: iotString(iot, 'iotV230FailText'),
+    iotFtpUpdateEnabled: iotBoolean(iot, 'iotFtpUpdateEnabled'),
+    thingName: device.thingName,
+  };
+  const names = VARIANT_FIELDS[configurationVariant(configurationContextOf(device, false))];
+  return Object.fromEntries(names.map((name) => [name, all[name]])) as Partial<ConfigurationBody>;
+}
+
+/** The master-only fields whose value the body changes (a non-master sending them answers 403). */
+export function masterOnlyChanges(
+  current: Partial<ConfigurationBody>,
+  body: Partial<ConfigurationBody>,
+): string[] {
+  const changed: string[] = MASTER_ONLY_FIELDS.filter(
+    (name) => body[name] !== undefined && (body[name] ?? null) !== (current[name] ?? null),
+  );
+  // The send interval's on/off switch is the master's (devices-area §6); the interval itself is not.
+  const off = (minutes: number | null | undefined) => minutes === 0;
+  if (body.iotSendInterval !== undefined && off(body.iotSendInterval) !== off(current.iotSendInterval))
+    changed.push('iotSendInterval');
+  return changed;
+}
