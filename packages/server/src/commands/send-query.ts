@@ -1,8 +1,9 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { formatQuerySms } from '@tankportal/shared/protocols/sms';
 import type { Db } from '../db/client.ts';
-import { messages, queries, smsGateways } from '../db/schema.ts';
-import type { DeviceChannels, GatewayProvider } from '../ingest/device-channels.ts';
+import { messages, queries } from '../db/schema.ts';
+import type { DeviceChannels } from '../ingest/device-channels.ts';
+import { outboundAddress } from './outbound-gateway.ts';
 import { commandTopic } from '../ingest/mqtt-topics.ts';
 import type { DeviceRow } from '../repositories/devices.ts';
 
@@ -23,25 +24,6 @@ type Addressing = { ok: true; outgoing: Outgoing } | { ok: false; outgoing: Outg
 
 /** The device types a manual query reaches (devices-area §4). */
 export const QUERYABLE_TYPES = ['sms', 'lx_iot'] as const;
-
-/**
- * The device's outbound gateway; a device without one is reached through the gateway that knows
- * its ident (a cell number through Lionel, an ICCID through 1NCE, as inbound).
- */
-async function gatewayOf(db: Db, device: DeviceRow) {
-  const provider: GatewayProvider = device.identType === 'iccid' ? '1nce' : 'lionel';
-  const [gateway] = await db
-    .select({ id: smsGateways.id, provider: smsGateways.provider })
-    .from(smsGateways)
-    .where(
-      device.outboundGatewayId !== null
-        ? eq(smsGateways.id, device.outboundGatewayId)
-        : eq(smsGateways.provider, provider),
-    )
-    .orderBy(asc(smsGateways.id))
-    .limit(1);
-  return gateway ?? { id: null, provider };
-}
 
 async function address(
   db: Db,
@@ -66,18 +48,16 @@ async function address(
       },
     };
   }
-  const gateway = await gatewayOf(db, device);
-  // Lionel addresses the cell number, 1NCE the SIM's ICCID.
-  const to = gateway.provider === 'lionel' ? device.cellNumber : device.iccid;
+  const { gatewayId, provider, to, toType } = await outboundAddress(db, device);
   const text = formatQuerySms(queryId);
   const outgoing: Outgoing = {
     type: 'sms',
     content: text,
     toIdent: to,
-    toType: gateway.provider === 'lionel' ? 'cell_number' : 'iccid',
-    gatewayId: gateway.id,
+    toType,
+    gatewayId,
     deliver: async () => {
-      const sent = await channels.smsGateway(gateway.provider).send({ to: to!, text });
+      const sent = await channels.smsGateway(provider).send({ to: to!, text });
       return `gateway message id ${sent.gatewayMessageId}`;
     },
   };
@@ -85,7 +65,7 @@ async function address(
     return {
       ok: false,
       outgoing,
-      reason: `the device has no ${gateway.provider === 'lionel' ? 'cell number' : 'ICCID'} for ${gateway.provider}`,
+      reason: `the device has no ${provider === 'lionel' ? 'cell number' : 'ICCID'} for ${provider}`,
     };
   return { ok: true, outgoing };
 }

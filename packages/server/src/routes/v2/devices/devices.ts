@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { hasRole } from '@tankportal/shared/roles';
 import {
   deviceDetailSchema,
   deviceListQuery,
@@ -8,22 +7,16 @@ import {
   deviceSummarySchema,
 } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
-import { notFound } from '../../../plugins/errors.ts';
 import { devicePermissions } from '../../../policies/device-access.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { presentDeviceMapEntry, presentDeviceSummary } from '../../../presenters/device.ts';
 import {
-  presentDeviceDetail,
-  presentDeviceMapEntry,
-  presentDeviceSummary,
-} from '../../../presenters/device.ts';
-import {
-  findVisibleDevice,
   listDeviceIds,
   listDevices,
   listMapDevices,
-  openAlarmsOf,
   sensorsOfDevices,
 } from '../../../repositories/devices.ts';
+import { loadDeviceDetail } from './device-detail.ts';
 import { errorSchema } from '../../schemas.ts';
 
 /** DESIGN.md [1]: device ids are positive integers; anything else is an unknown device. */
@@ -98,22 +91,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
     },
     async (request) => {
       const actor = requireRole(request.actor, 'ROLE_DEMO').user;
-      const found = await findVisibleDevice(db, actor, request.params.id);
-      if (!found) throw notFound();
-      const id = found.device.id;
-      const [sensors, alarms, permissions] = await Promise.all([
-        sensorsOfDevices(db, [id]),
-        openAlarmsOf(db, id),
-        devicePermissions(db, actor, [id]),
-      ]);
-      return presentDeviceDetail(
-        found.device,
-        found.owner,
-        sensors.get(id) ?? [],
-        alarms,
-        permissions.get(id)!,
-        hasRole(actor.role, 'ROLE_MASTER'),
-      );
+      return loadDeviceDetail(db, actor, request.params.id);
     },
   );
 }

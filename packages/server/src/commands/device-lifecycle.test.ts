@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../testing/test-app.ts';
+import { buildDevice } from '../testing/factories.ts';
+import { devices, users } from '../db/schema.ts';
+import { deviceDirectory } from '../ingest/device-directory.ts';
+import { deleteDevice, setPublicUrlAccess, updateMetadata } from './device-lifecycle.ts';
+
+let t: TestApp;
+let userId: number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  [{ id: userId }] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+});
+afterAll(() => t.close());
+
+const address = { street: null, streetNumber: null, postalCode: null, city: 'Kassel', countryCode: 'DE' };
+
+describe('device lifecycle commands', () => {
+  it('changes base data and owner all or nothing', async () => {
+    const db = t.database.db;
+    const device = await buildDevice(db, userId, { name: 'Alt' });
+    // An owner that does not exist fails the owner change: the name stays too.
+    await expect(
+      updateMetadata(db, device.id, { name: 'Neu', project: null, address, ownerId: 999_999 }),
+    ).rejects.toThrow();
+    const [row] = await db.select().from(devices).where(eq(devices.id, device.id));
+    expect(row).toMatchObject({ name: 'Alt', userId });
+  });
+
+  it('makes the public token once and keeps it', async () => {
+    const db = t.database.db;
+    const device = await buildDevice(db, userId);
+    const token = async () =>
+      (await db.select().from(devices).where(eq(devices.id, device.id)))[0].publicUrlToken;
+    await setPublicUrlAccess(db, device.id, false);
+    expect(await token()).toBeNull();
+    await setPublicUrlAccess(db, device.id, true);
+    const first = await token();
+    expect(first).toMatch(/^[\w-]{43}$/);
+    await setPublicUrlAccess(db, device.id, false);
+    await setPublicUrlAccess(db, device.id, true);
+    expect(await token()).toBe(first);
+  });
+
+  it('deletes a device and the ingest forgets it at once', async () => {
+    const db = t.database.db;
+    const device = await buildDevice(db, userId);
+    const directory = deviceDirectory(db);
+    expect(await directory.find('identCode', device.identCode!)).toMatchObject({ id: device.id });
+    expect(await deleteDevice(db, device.id)).toBe(true);
+    expect(await directory.find('identCode', device.identCode!)).toBeUndefined();
+    expect(await deleteDevice(db, device.id)).toBe(false);
+  });
+});

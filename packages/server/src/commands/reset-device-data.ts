@@ -1,0 +1,57 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { alarms, devices, measurements, monthlyConsumption, sensors } from '../db/schema.ts';
+
+/**
+ * "Reset all measurements" (devices-area §2 metadata): the device starts over as if it had never
+ * reported. Measurements, monthly consumption and alarms go; the sensors' last values and the
+ * device's last report, status and threshold state are cleared. Configuration, sensors, owner,
+ * access and the message log stay. One transaction that first locks the device row, as the ingest
+ * does (ingest/store-batch.ts): a report arriving meanwhile is stored before or after, never half.
+ */
+export async function resetDeviceData(db: Db, deviceId: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [device] = await tx
+      .select({ id: devices.id })
+      .from(devices)
+      .where(eq(devices.id, deviceId))
+      .for('update');
+    if (!device) return false;
+    const ofDevice = tx.select({ id: sensors.id }).from(sensors).where(eq(sensors.deviceId, deviceId));
+    await tx.delete(measurements).where(inArray(measurements.sensorId, ofDevice));
+    await tx.delete(monthlyConsumption).where(inArray(monthlyConsumption.sensorId, ofDevice));
+    await tx.delete(alarms).where(eq(alarms.deviceId, deviceId));
+    await tx
+      .update(sensors)
+      .set({
+        value: null,
+        pct: null,
+        netPct: null,
+        netFreeSpace: null,
+        temperatureValue: null,
+        status: 'ok',
+        lastMeasuredAt: null,
+      })
+      .where(eq(sensors.deviceId, deviceId));
+    await tx
+      .update(devices)
+      .set({
+        lastReportedAt: null,
+        status: 'ok',
+        thresholdStatus: 'ok',
+        thresholdConfirmationStatus: null,
+      })
+      .where(eq(devices.id, deviceId));
+    return true;
+  });
+}
+
+/** "GPS reset" (master): forgets the device's last reported location; the next report sets it again. */
+export async function resetGpsData(db: Db, deviceId: number): Promise<boolean> {
+  const updated = await db
+    .update(devices)
+    .set({ locationLat: null, locationLng: null, locationUpdatedAt: null })
+    .where(eq(devices.id, deviceId))
+    .returning({ id: devices.id });
+  return updated.length > 0;
+}

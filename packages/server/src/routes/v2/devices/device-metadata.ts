@@ -1,0 +1,296 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { hasRole } from '@tankportal/shared/roles';
+import {
+  activeFlagBody,
+  assignToUserBody,
+  commentBody,
+  metadataBody,
+  publicUrlBody,
+} from '@tankportal/shared/schemas/device-metadata';
+import { deviceDetailSchema } from '@tankportal/shared/schemas/devices';
+import type { Api, AppContext } from '../../../context.ts';
+import type { Db } from '../../../db/client.ts';
+import { devices } from '../../../db/schema.ts';
+import {
+  assignDevice,
+  deleteDevice,
+  setPublicUrlAccess,
+  updateMetadata,
+} from '../../../commands/device-lifecycle.ts';
+import { resetDeviceData, resetGpsData } from '../../../commands/reset-device-data.ts';
+import { COUNTRIES } from '../../../lookups/countries.ts';
+import { forbidden, invalidFields, notFound } from '../../../plugins/errors.ts';
+import {
+  devicePermissions,
+  requireDevicePermission,
+  type DevicePermissions,
+} from '../../../policies/device-access.ts';
+import { userManagedBy } from '../../../policies/managed-users.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import type { UserRow } from '../../../repositories/users.ts';
+import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
+import { errorSchema } from '../../schemas.ts';
+import { loadDeviceDetail } from './device-detail.ts';
+import { deviceIdParams } from './devices.ts';
+
+const COUNTRY_CODES = new Set(COUNTRIES.map((country) => country.code));
+
+/** The country must be one GET /v2/countries offers. */
+export function requireKnownCountry(countryCode: string, path = 'address.countryCode') {
+  if (!COUNTRY_CODES.has(countryCode)) throw invalidFields([{ path, code: 'invalid', args: {} }]);
+}
+
+/**
+ * Moving a device to another user (metadata's user selector, assign-to-user): an admin or above
+ * holding DELETE (the access-managing permission) on it, to a user it manages; 403 otherwise.
+ */
+async function requireOwnerChange(db: Db, actor: UserRow, access: DevicePermissions, userId: number) {
+  if (!hasRole(actor.role, 'ROLE_ADMIN') || !access.permissions.includes('DELETE')) throw forbidden();
+  if (!(await userManagedBy(db, actor, userId))) throw forbidden();
+}
+
+async function ownerOf(db: Db, deviceId: number): Promise<number> {
+  const [device] = await db.select({ userId: devices.userId }).from(devices).where(eq(devices.id, deviceId));
+  if (!device) throw notFound();
+  return device.userId;
+}
+
+const detailResponses = {
+  200: deviceDetailSchema,
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+};
+const emptyResponses = {
+  204: z.null(),
+  400: errorSchema,
+  401: errorSchema,
+  403: errorSchema,
+  404: errorSchema,
+};
+
+/**
+ * The metadata tab and the lifecycle of a device (contracts §6, devices-area §2 metadata): base
+ * data, comments, public page, active flag, owner, reset and delete. Demo accounts are read-only
+ * (403 before anything else); a device the actor may not see answers 404, a missing permission 403.
+ */
+export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
+  /** The actor, after checking that it holds `EDIT` on the device. */
+  async function editor(request: { actor: Parameters<typeof requireRole>[0]; params: { id: number } }) {
+    const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+    const access = await requireDevicePermission(db, actor, request.params.id, 'EDIT');
+    return { actor, access };
+  }
+
+  app.put(
+    '/devices/:id/metadata',
+    {
+      preHandler: minimumRole('ROLE_APP_USER'),
+      schema: {
+        tags: ['devices'],
+        summary:
+          'Base data: name, project, address; userId moves the device (admin with DELETE, managed user)',
+        params: deviceIdParams,
+        body: metadataBody,
+        response: detailResponses,
+      },
+    },
+    async (request) => {
+      const { actor, access } = await editor(request);
+      const { id } = request.params;
+      const { userId, ...base } = request.body;
+      // The form sends the current owner along: only a different user is a move.
+      let ownerId: number | undefined;
+      if (userId != null && userId !== (await ownerOf(db, id))) {
+        await requireOwnerChange(db, actor, access, userId);
+        ownerId = userId;
+      }
+      requireKnownCountry(base.address.countryCode);
+      await updateMetadata(db, id, { ...base, ownerId });
+      return loadDeviceDetail(db, actor, id);
+    },
+  );
+
+  app.put(
+    '/devices/:id/comment',
+    {
+      preHandler: minimumRole('ROLE_APP_USER'),
+      schema: {
+        tags: ['devices'],
+        summary: 'The comment shown on the status page; empty removes it',
+        params: deviceIdParams,
+        body: commentBody,
+        response: detailResponses,
+      },
+    },
+    async (request) => {
+      const { actor } = await editor(request);
+      await db
+        .update(devices)
+        .set({ comment: request.body.content })
+        .where(eq(devices.id, request.params.id));
+      return loadDeviceDetail(db, actor, request.params.id);
+    },
+  );
+
+  app.put(
+    '/devices/:id/master-comment',
+    {
+      preHandler: minimumRole('ROLE_MASTER'),
+      schema: {
+        tags: ['devices'],
+        summary: 'The comment only masters see (master)',
+        params: deviceIdParams,
+        body: commentBody,
+        response: detailResponses,
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      await requireDevicePermission(db, actor, request.params.id, 'EDIT');
+      await db
+        .update(devices)
+        .set({ masterComment: request.body.content })
+        .where(eq(devices.id, request.params.id));
+      return loadDeviceDetail(db, actor, request.params.id);
+    },
+  );
+
+  app.put(
+    '/devices/:id/public-url',
+    {
+      preHandler: minimumRole('ROLE_APP_USER'),
+      schema: {
+        tags: ['devices'],
+        summary: 'Switches the public status page on or off (its link token is made on first enabling)',
+        params: deviceIdParams,
+        body: publicUrlBody,
+        response: detailResponses,
+      },
+    },
+    async (request) => {
+      const { actor } = await editor(request);
+      await setPublicUrlAccess(db, request.params.id, request.body.publicUrlAccessEnabled);
+      return loadDeviceDetail(db, actor, request.params.id);
+    },
+  );
+
+  app.put(
+    '/devices/:id/active-flag',
+    {
+      preHandler: minimumRole('ROLE_APP_USER'),
+      schema: {
+        tags: ['devices'],
+        summary: 'Activates or deactivates the device (an inactive device notifies nobody)',
+        params: deviceIdParams,
+        body: activeFlagBody,
+        response: detailResponses,
+      },
+    },
+    async (request) => {
+      const { actor } = await editor(request);
+      await db.update(devices).set({ active: request.body.active }).where(eq(devices.id, request.params.id));
+      return loadDeviceDetail(db, actor, request.params.id);
+    },
+  );
+
+  app.put(
+    '/devices/:id/assign-to-user',
+    {
+      preHandler: minimumRole('ROLE_ADMIN'),
+      schema: {
+        tags: ['devices'],
+        summary:
+          'Hands the device to a user the actor manages, optionally with name, address and debtor (master)',
+        params: deviceIdParams,
+        body: assignToUserBody,
+        response: detailResponses,
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_ADMIN').user;
+      const { id } = request.params;
+      const access = await requireDevicePermission(db, actor, id, 'DELETE');
+      const { userId, name, address, debtorIdent } = request.body;
+      await requireOwnerChange(db, actor, access, userId);
+      const isMaster = hasRole(actor.role, 'ROLE_MASTER');
+      // The debtor is a master's (devices-area §6); others may send it empty along.
+      if (debtorIdent && !isMaster) throw forbidden();
+      if (address) requireKnownCountry(address.countryCode);
+      await assignDevice(db, id, {
+        userId,
+        name,
+        address,
+        debtorIdent: isMaster ? debtorIdent : undefined,
+      });
+      return loadDeviceDetail(db, actor, id);
+    },
+  );
+
+  app.delete(
+    '/devices/:id',
+    {
+      preHandler: minimumRole('ROLE_MASTER'),
+      schema: {
+        tags: ['devices'],
+        summary: 'Deletes the device with its data, access entries, recipients and messages (master)',
+        params: deviceIdParams,
+        response: emptyResponses,
+      },
+    },
+    async (request, reply) => {
+      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      await requireDevicePermission(db, actor, request.params.id, 'DELETE');
+      if (!(await deleteDevice(db, request.params.id))) throw notFound();
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/devices/:id/reset-data',
+    {
+      preHandler: minimumRole('ROLE_APP_USER'),
+      schema: {
+        tags: ['devices'],
+        summary:
+          'Removes measurements, consumption and alarms (master; or EDIT where the white-label allows it)',
+        params: deviceIdParams,
+        response: emptyResponses,
+      },
+    },
+    async (request, reply) => {
+      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const { id } = request.params;
+      const access = (await devicePermissions(db, actor, [id])).get(id);
+      if (!access) throw notFound();
+      if (!hasRole(actor.role, 'ROLE_MASTER')) {
+        // The white-label the actor works in is the one the web shows the reset button for.
+        const whitelabel = await whitelabelForHost(db, request.hostname);
+        if (!whitelabel?.resetDataEnabled || !access.permissions.includes('EDIT')) throw forbidden();
+      }
+      if (!(await resetDeviceData(db, id))) throw notFound();
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/devices/:id/reset-gps-data',
+    {
+      preHandler: minimumRole('ROLE_MASTER'),
+      schema: {
+        tags: ['devices'],
+        summary: 'Forgets the last reported location (master)',
+        params: deviceIdParams,
+        response: emptyResponses,
+      },
+    },
+    async (request, reply) => {
+      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      await requireDevicePermission(db, actor, request.params.id, 'EDIT');
+      if (!(await resetGpsData(db, request.params.id))) throw notFound();
+      return reply.code(204).send(null);
+    },
+  );
+}
