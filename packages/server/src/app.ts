@@ -37,6 +37,7 @@ import { exportRoutes } from './routes/v2/exports/exports.ts';
 import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
 import { queryRoutes } from './routes/v2/queries/queries.ts';
 import { DeviceChannels } from './ingest/device-channels.ts';
+import { createJobQueue } from './jobs/create-queue.ts';
 import { contactRoutes } from './routes/v2/contacts/contacts.ts';
 import { usersLookupRoutes } from './routes/v2/users/users-lookup.ts';
 import { notificationRecipientRoutes } from './routes/v2/devices/notification-recipients.ts';
@@ -117,11 +118,13 @@ export async function buildApp(
     transform: jsonSchemaTransform,
   });
 
+  const deviceChannels = new DeviceChannels(config.smsGatewayApis);
   const context: AppContext = {
     db,
     config,
     sessions,
-    deviceChannels: new DeviceChannels(config.smsGatewayApis),
+    deviceChannels,
+    jobs: createJobQueue(db, config, deviceChannels, { log: (message) => app.log.warn(message) }),
     loginRateLimit: new LoginRateLimit({
       maxFailuresPerUsername: config.loginMaxFailuresPerUsername,
       maxFailuresPerIp: config.loginMaxFailuresPerIp,

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerConfig } from './config/env.ts';
 import type { Db } from './db/client.ts';
 import type { DeviceChannels } from './ingest/device-channels.ts';
+import type { JobQueue } from './jobs/queue.ts';
 import type { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import type { SessionStore } from './repositories/sessions.ts';
 
@@ -14,6 +15,8 @@ export interface AppContext {
   sessions: SessionStore;
   /** SMS gateways and MQTT broker: how the server reaches devices. */
   deviceChannels: DeviceChannels;
+  /** The durable job queue (notification delivery); started by main/start.ts. */
+  jobs: JobQueue;
 }
 
 export type Api = FastifyInstance<any, any, any, any, ZodTypeProvider>;

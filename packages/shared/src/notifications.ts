@@ -36,3 +36,10 @@ export function allowedChannels(
   const possible = contactChannels(contact);
   return NOTIFICATION_EVENTS[event].filter((channel) => possible.includes(channel));
 }
+
+/**
+ * sim_credit_low: a report whose SIM credit is below this amount (in the SIM's currency, e.g.
+ * 5.00 EUR) while the credit known before was at or above it (or unknown) notifies once; the
+ * credit has to climb back to the limit (a top-up) before it can notify again.
+ */
+export const SIM_CREDIT_LOW_LIMIT = 5;

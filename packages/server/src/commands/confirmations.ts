@@ -17,6 +17,15 @@ async function authorise(db: Db, actor: UserRow, deviceId: number) {
   if (!hasRole(actor.role, 'ROLE_APP_USER')) throw forbidden();
 }
 
+/**
+ * Revoking is stored as `revoked`, not as the empty confirmation a new alarm starts with: a revoked
+ * alarm stays silent until a new alarm opens, an unconfirmed one keeps notifying (devices-area §4,
+ * notifications/events.ts). The API still shows revoked as no confirmation (null).
+ */
+const stored = (status: Exclude<ConfirmationStatus, 'revoked'> | null): ConfirmationStatus =>
+  status ?? 'revoked';
+const shown = (status: ConfirmationStatus | null) => (status === 'revoked' ? null : status);
+
 /** Sets (seen, disregard) or removes (null: revoked) the confirmation of an alarm. */
 export async function confirmAlarm(
   db: Db,
@@ -29,10 +38,10 @@ export async function confirmAlarm(
   await authorise(db, actor, alarm.deviceId);
   const [updated] = await db
     .update(alarms)
-    .set({ confirmationStatus: status })
+    .set({ confirmationStatus: stored(status) })
     .where(eq(alarms.id, alarmId))
     .returning();
-  return updated;
+  return { ...updated, confirmationStatus: shown(updated.confirmationStatus) };
 }
 
 /** The same for the device's threshold notice; a new threshold crossing clears it again (record-report). */
@@ -45,9 +54,9 @@ export async function confirmThreshold(
   await authorise(db, actor, deviceId);
   const [updated] = await db
     .update(devices)
-    .set({ thresholdConfirmationStatus: status })
+    .set({ thresholdConfirmationStatus: stored(status) })
     .where(eq(devices.id, deviceId))
     .returning({ thresholdConfirmationStatus: devices.thresholdConfirmationStatus });
   if (!updated) throw notFound();
-  return updated;
+  return { thresholdConfirmationStatus: shown(updated.thresholdConfirmationStatus) };
 }

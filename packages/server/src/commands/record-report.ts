@@ -12,6 +12,8 @@ import { monthlyConsumption } from '../sensor-logic/consumption.ts';
 import { levelFromPressure, levelFromValue, type Level } from '../sensor-logic/level.ts';
 import { thresholdState } from '../sensor-logic/threshold.ts';
 import type { DeviceRow, SensorRow } from '../repositories/devices.ts';
+import { alarmNotice, simCreditEvent, thresholdEvent, type AlarmNotice } from '../notifications/events.ts';
+import { NotificationOutbox } from '../notifications/outbox.ts';
 
 /** One sensor's part of a report: a content value, or a pressure for hydrostatic probes. */
 export interface SensorReading {
@@ -61,15 +63,37 @@ export function levelOf(sensor: SensorRow, reading: SensorReading): Level | null
 
 /**
  * Stores a report of one device and derives what it implies: sensor values (only when the report
- * is the newest), monthly consumption, alarms, threshold state and device status. Idempotent: a
- * repeated report finds its measurements stored ((sensor, time) key) and changes nothing.
+ * is the newest), monthly consumption, alarms, threshold state and device status, and the
+ * notifications these cause (notifications/events.ts), written in the same transaction. Idempotent:
+ * a repeated report finds its measurements stored ((sensor, time) key) and changes nothing.
  */
 export function recordReport(db: Db, deviceId: number, report: DeviceReport): Promise<RecordResult> {
   return db.transaction((tx) => recordReportIn(tx, deviceId, report));
 }
 
-/** The same inside a transaction of the caller (ingest stores its message in the same one). */
-export async function recordReportIn(tx: Tx, deviceId: number, report: DeviceReport): Promise<RecordResult> {
+/**
+ * The same inside a transaction of the caller (ingest stores its message in the same one). With an
+ * `outbox` of the caller the notifications are only added to it (the caller flushes it once for
+ * its whole transaction); without, they are written before returning.
+ */
+export async function recordReportIn(
+  tx: Tx,
+  deviceId: number,
+  report: DeviceReport,
+  outbox?: NotificationOutbox,
+): Promise<RecordResult> {
+  const own = outbox ?? new NotificationOutbox();
+  const result = await recordInto(tx, deviceId, report, own);
+  if (!outbox) await own.flush(tx);
+  return result;
+}
+
+async function recordInto(
+  tx: Tx,
+  deviceId: number,
+  report: DeviceReport,
+  outbox: NotificationOutbox,
+): Promise<RecordResult> {
   {
     const [device] = await tx.select().from(devices).where(eq(devices.id, deviceId)).for('update');
     if (!device) throw new Error(`device ${deviceId} does not exist`);
@@ -127,19 +151,20 @@ export async function recordReportIn(tx: Tx, deviceId: number, report: DeviceRep
         };
         await tx.update(sensors).set(values).where(eq(sensors.id, sensor.id));
         Object.assign(sensor, values);
-        await setAlarm(
+        const notice = await setAlarm(
           tx,
           device.id,
-          sensor.id,
+          sensor,
           'temperature',
           temperatureAlarm,
           report.measuredAt,
           `${reading.temperature ?? ''}`,
         );
+        outbox.addAlarm(device, notice, report.measuredAt);
       }
     }
 
-    if (isNewest) await applyDeviceState(tx, device, deviceSensors, report);
+    if (isNewest) await applyDeviceState(tx, device, deviceSensors, report, outbox);
     return { stored: inserted.length };
   }
 }
@@ -158,16 +183,20 @@ export function temperatureOutOfLimit(sensor: SensorRow, temperature: number | u
     : temperature < sensor.temperatureLimitValue;
 }
 
-/** Opens an alarm of `type` when `active` and none is open; closes the open one otherwise. */
+/**
+ * Opens an alarm of `type` when `active` and none is open; closes the open one otherwise. Answers
+ * the notification an active alarm gives (new, or still open and not silenced), else null.
+ */
 async function setAlarm(
   tx: Tx,
   deviceId: number,
-  sensorId: number | null,
+  sensor: SensorRow | null,
   type: AlarmType,
   active: boolean,
   at: Date,
   value: string | null,
-) {
+): Promise<AlarmNotice | null> {
+  const sensorId = sensor?.id ?? null;
   const sensorCondition = sensorId === null ? isNull(alarms.sensorId) : eq(alarms.sensorId, sensorId);
   const open = and(
     eq(alarms.deviceId, deviceId),
@@ -175,7 +204,11 @@ async function setAlarm(
     eq(alarms.type, type),
     isNull(alarms.closedAt),
   );
-  const [existing] = await tx.select({ id: alarms.id }).from(alarms).where(open).limit(1);
+  const [existing] = await tx
+    .select({ id: alarms.id, confirmationStatus: alarms.confirmationStatus })
+    .from(alarms)
+    .where(open)
+    .limit(1);
   if (active && !existing) {
     await tx.insert(alarms).values({
       deviceId,
@@ -189,18 +222,27 @@ async function setAlarm(
   } else if (!active && existing) {
     await tx.update(alarms).set({ closedAt: at }).where(eq(alarms.id, existing.id));
   }
+  return active ? alarmNotice(type, sensor, value, existing ?? null) : null;
 }
 
 /** Device-level consequences of its newest report: alarms, threshold, status, SIM, location. */
-async function applyDeviceState(tx: Tx, device: DeviceRow, deviceSensors: SensorRow[], report: DeviceReport) {
+async function applyDeviceState(
+  tx: Tx,
+  device: DeviceRow,
+  deviceSensors: SensorRow[],
+  report: DeviceReport,
+  outbox: NotificationOutbox,
+) {
   const reported = new Set(report.alarmCodes ?? []);
   const openDeviceAlarms = await tx
     .select({ type: alarms.type })
     .from(alarms)
     .where(and(eq(alarms.deviceId, device.id), isNull(alarms.sensorId), isNull(alarms.closedAt)));
   const known = new Set([...reported, ...openDeviceAlarms.map((alarm) => alarm.type)]);
-  for (const type of known)
-    await setAlarm(tx, device.id, null, type, reported.has(type), report.measuredAt, null);
+  for (const type of known) {
+    const notice = await setAlarm(tx, device.id, null, type, reported.has(type), report.measuredAt, null);
+    outbox.addAlarm(device, notice, report.measuredAt);
+  }
 
   const [{ open }] = await tx
     .select({ open: sql<number>`count(*)`.mapWith(Number) })
@@ -208,6 +250,11 @@ async function applyDeviceState(tx: Tx, device: DeviceRow, deviceSensors: Sensor
     .where(and(eq(alarms.deviceId, device.id), isNull(alarms.closedAt)));
   const anySensorFault = deviceSensors.some((sensor) => sensor.isConnected && sensor.status !== 'ok');
   const threshold = thresholdState(device.thresholdSensor, deviceSensors);
+  outbox.add(device, thresholdEvent(device, threshold, deviceSensors, report.measuredAt));
+  outbox.add(
+    device,
+    simCreditEvent(device.simCreditQty, report.simCreditQty, device.simCreditCurrency, report.measuredAt),
+  );
   await tx
     .update(devices)
     .set({

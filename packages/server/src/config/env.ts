@@ -31,6 +31,10 @@ export interface ServerConfig {
   mapTileAttribution: string;
   /** The gateways' outbound HTTP APIs (queries to SMS devices); a gateway without both is switched off. */
   smsGatewayApis: { lionel?: SmsGatewayApi; '1nce'?: SmsGatewayApi };
+  /** SMTP server for notification mails (smtp:// or smtps://, credentials in the URL); unset: mails are only recorded. */
+  smtpUrl: string | undefined;
+  /** Sender of notification mails. */
+  mailFrom: string;
 }
 
 export interface SmsGatewayApi {
@@ -56,6 +60,16 @@ function tileUrl(raw: string | undefined): string {
   if (!raw) return DEFAULT_TILE_URL;
   if (!/^https?:\/\//.test(raw) || !URL.canParse(raw.replace(/\{[a-z]+\}/gi, 'a')))
     throw new Error(`MAP_TILE_URL must be an http(s) URL template, got "${raw}"`);
+  return raw;
+}
+
+/** smtp://user:pass@host:port or smtps://…; nodemailer reads further options from the query string. */
+function smtpUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^smtps?:\/\//i.test(raw) || !URL.canParse(raw))
+    throw new Error(
+      `SMTP_URL must be an smtp:// or smtps:// URL, got "${raw.replace(/\/\/[^@/]*@/, '//…@')}"`,
+    );
   return raw;
 }
 
@@ -99,5 +113,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       lionel: gatewayApi(env, 'SMS_LIONEL'),
       '1nce': gatewayApi(env, 'SMS_1NCE'),
     },
+    smtpUrl: smtpUrl(env.SMTP_URL),
+    mailFrom: env.MAIL_FROM || 'Tank Portal <noreply@localhost>',
   };
 }

@@ -7,12 +7,15 @@ import type { Db } from '../db/client.ts';
 import { devices, messages } from '../db/schema.ts';
 import { errorBody } from '../plugins/errors.ts';
 import { logParsingFailed, parseReport, storeReport, type Sender } from './store-report.ts';
+import { forwardDeviceMessage } from '../notifications/forward.ts';
 import { parseMeasurementSms, SmsFormatError } from '@tankportal/shared/protocols/sms';
 
 /** An inbound SMS as each gateway's webhook delivers it, reduced to what ingest needs. */
 interface InboundSms {
   sender: Sender;
   text: string;
+  /** The gateway's id of the SMS: a redelivered webhook is recognised. */
+  id: string;
 }
 
 interface GatewayWebhook {
@@ -31,7 +34,8 @@ const WEBHOOKS: Record<'lionel' | '1nce', GatewayWebhook> = {
       to: z.string().optional(),
       text: z.string().max(1600),
     }),
-    toSms: (body: { from: string; text: string }) => ({
+    toSms: (body: { messageId: string; from: string; text: string }) => ({
+      id: body.messageId,
       sender: {
         type: 'sms',
         identType: 'cell_number',
@@ -48,7 +52,8 @@ const WEBHOOKS: Record<'lionel' | '1nce', GatewayWebhook> = {
       msisdn: z.string().optional(),
       payload: z.string().max(1600),
     }),
-    toSms: (body: { iccid: string; payload: string }) => ({
+    toSms: (body: { id: string | number; iccid: string; payload: string }) => ({
+      id: String(body.id),
       sender: { type: 'sms', identType: 'iccid', ident: body.iccid },
       text: body.payload,
     }),
@@ -80,7 +85,7 @@ export function registerSmsWebhooks(
       const body = webhook.body.safeParse(request.body);
       if (!body.success)
         return reply.code(400).send(errorBody(400, 'Malformed webhook', body.error.issues.map(toFieldError)));
-      const { sender, text } = webhook.toSms(body.data);
+      const { sender, text, id } = webhook.toSms(body.data);
 
       const identColumn = sender.identType === 'iccid' ? devices.iccid : devices.cellNumber;
       const [device] = await db
@@ -100,6 +105,17 @@ export function registerSmsWebhooks(
           receivedAt: new Date(),
         });
         return reply.code(200).send({ status: 'unknown_sender' });
+      }
+      if (!/^TP\d+;/.test(text.trim())) {
+        // Free text of a known device, not a report: the forward event (docs/architecture.md).
+        const forwarded = await forwardDeviceMessage(db, device.id, {
+          type: 'sms',
+          fromIdent: sender.ident,
+          fromType: sender.identType,
+          text,
+          dedupKey: `${gateway}:${id}`,
+        });
+        return reply.code(200).send({ status: forwarded.duplicate ? 'duplicate' : 'forwarded' });
       }
       let report: unknown;
       try {

@@ -137,11 +137,26 @@ describe('SMS webhooks', () => {
   });
 
   it('logs an unreadable SMS as parsing_failed and answers 422', async () => {
-    const response = await lionel('Hallo, bitte Tank auffüllen');
+    const response = await lionel('TP1;1;gestern;S1=viel');
     expect(response.statusCode).toBe(422);
     const failed = await t.database.db.select().from(messages).where(eq(messages.status, 'parsing_failed'));
     expect(failed.at(-1)).toMatchObject({
       fromIdent: '+491701112233',
+      content: 'TP1;1;gestern;S1=viel',
+    });
+  });
+
+  it('forwards a free-text SMS of a known device (forward event), once per gateway message id', async () => {
+    const payload = { messageId: 'free-1', from: '+491701112233', text: 'Hallo, bitte Tank auffüllen' };
+    const send = () => t.app.inject({ method: 'POST', url: '/ingest/sms/lionel', headers, payload });
+    expect((await send()).json()).toEqual({ status: 'forwarded' });
+    expect((await send()).json()).toEqual({ status: 'duplicate' });
+    const logged = await t.database.db.select().from(messages).where(eq(messages.indication, 'forward'));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({
+      deviceId: lionelDevice,
+      direction: 'in',
+      status: 'processed',
       content: 'Hallo, bitte Tank auffüllen',
     });
   });

@@ -14,6 +14,8 @@ import {
 import { monthlyConsumption } from '../sensor-logic/consumption.ts';
 import { thresholdState } from '../sensor-logic/threshold.ts';
 import type { AlarmRow, DeviceRow, SensorRow } from '../repositories/devices.ts';
+import { alarmNotice, simCreditEvent, thresholdEvent } from '../notifications/events.ts';
+import { NotificationOutbox } from '../notifications/outbox.ts';
 import type { Sender } from './store-report.ts';
 import { toDeviceReport } from './store-report.ts';
 
@@ -44,7 +46,9 @@ const asJson = (rows: object[]) => JSON.stringify(rows);
  * open and close as on the general path), and a backlog arriving out of order (reports older than
  * their sensors' last measurement, which only add measurements and consumption).
  * Every other device of the batch takes the general path (`recordReportIn`), report by report,
- * inside the same transaction, with the same results.
+ * inside the same transaction, with the same results. Both paths add the notifications their
+ * state changes cause to one outbox, written with the batch (one recipients query, and only when
+ * something happened that notifies).
  */
 export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestResult[]> {
   return db.transaction(async (tx) => {
@@ -100,7 +104,8 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
       .from(alarms)
       .where(and(inArray(alarms.deviceId, deviceIds), isNull(alarms.closedAt)));
 
-    const plan = new BulkPlan();
+    const outbox = new NotificationOutbox();
+    const plan = new BulkPlan(outbox);
     for (const device of deviceRows) {
       const indexes = byDevice.get(device.id);
       if (!indexes) continue;
@@ -133,12 +138,13 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
         }
       } else {
         for (const index of indexes) {
-          const { stored } = await recordReportIn(tx, device.id, toDeviceReport(items[index].report));
+          const { stored } = await recordReportIn(tx, device.id, toDeviceReport(items[index].report), outbox);
           results[index] = { duplicate: false, stored };
         }
       }
     }
     await plan.write(tx);
+    await outbox.flush(tx);
     // A new report answers the device's sent manual queries, committed with the report.
     await completeQueries(tx, deviceIds);
     return results;
@@ -190,6 +196,8 @@ interface OpenAlarm {
   sensorId: number | null;
   id?: number;
   row?: typeof alarms.$inferInsert;
+  /** Of an existing row: whether reporting it again notifies (alarmNotice). */
+  confirmationStatus: AlarmRow['confirmationStatus'];
 }
 
 /** What the bulk path writes, gathered over the batch's devices. */
@@ -215,26 +223,51 @@ class BulkPlan {
     number,
     { simCreditQty?: number; batteryCharge?: number; location?: { lat: number; lng: number }; at: Date }
   >();
+  private readonly outbox: NotificationOutbox;
+  /**
+   * The device's threshold state and its confirmation as each report leaves them: a crossing
+   * clears the confirmation and notifies, report by report, as on the general path.
+   */
+  private threshold: Pick<DeviceRow, 'thresholdStatus' | 'thresholdConfirmationStatus'> = {
+    thresholdStatus: 'ok',
+    thresholdConfirmationStatus: null,
+  };
+
+  constructor(outbox: NotificationOutbox) {
+    this.outbox = outbox;
+  }
 
   startDevice(device: DeviceRow, openAlarms: AlarmRow[]) {
+    this.threshold = {
+      thresholdStatus: device.thresholdStatus,
+      thresholdConfirmationStatus: device.thresholdConfirmationStatus,
+    };
     this.open = new Map(
       openAlarms
         .filter((alarm) => alarm.deviceId === device.id)
-        .map((alarm) => [alarmKey(alarm.type, alarm.sensorId), { sensorId: alarm.sensorId, id: alarm.id }]),
+        .map((alarm) => [
+          alarmKey(alarm.type, alarm.sensorId),
+          { sensorId: alarm.sensorId, id: alarm.id, confirmationStatus: alarm.confirmationStatus },
+        ]),
     );
   }
 
-  /** As `setAlarm` of the general path: opens the alarm unless open, or closes the open one. */
+  /**
+   * As `setAlarm` of the general path: opens the alarm unless open, or closes the open one; an
+   * active alarm notifies as there (new, or still open and not silenced by its confirmation).
+   */
   private setAlarm(
     device: DeviceRow,
-    sensorId: number | null,
+    sensor: SensorRow | null,
     type: AlarmType,
     active: boolean,
     at: Date,
     value: string | null,
   ) {
+    const sensorId = sensor?.id ?? null;
     const key = alarmKey(type, sensorId);
     const open = this.open.get(key);
+    if (active) this.outbox.addAlarm(device, alarmNotice(type, sensor, value, open ?? null), at);
     if (active && !open) {
       const row = {
         deviceId: device.id,
@@ -246,7 +279,7 @@ class BulkPlan {
         openedAt: at,
       };
       this.newAlarms.push(row);
-      this.open.set(key, { sensorId, row });
+      this.open.set(key, { sensorId, row, confirmationStatus: null });
     } else if (!active && open) {
       if (open.id !== undefined) this.closedAlarms.push({ id: open.id, closedAt: at });
       else open.row!.closedAt = at;
@@ -388,7 +421,7 @@ class BulkPlan {
         lastMeasuredAt: at,
       });
       this.sensorUpdates.set(sensor.id, sensor);
-      this.setAlarm(device, sensor.id, 'temperature', temperatureAlarm, at, `${reading.temperature ?? ''}`);
+      this.setAlarm(device, sensor, 'temperature', temperatureAlarm, at, `${reading.temperature ?? ''}`);
     }
     // As the general path: a reported alarm opens unless open; an open one missing from the report closes.
     const reported = new Set<string>(report.alarms ?? []);
@@ -399,7 +432,18 @@ class BulkPlan {
       this.setAlarm(device, null, type as AlarmType, reported.has(type), at, null);
     const latest = this.latest.get(device.id) ?? { at };
     latest.at = at;
+    // The credit before this report: the batch's previous report's, else the device's.
+    const credit = latest.simCreditQty ?? device.simCreditQty;
+    this.outbox.add(device, simCreditEvent(credit, report.simCredit, device.simCreditCurrency, at));
     if (report.simCredit !== undefined) latest.simCreditQty = report.simCredit;
+    const threshold = thresholdState(device.thresholdSensor, deviceSensors);
+    this.outbox.add(device, thresholdEvent(this.threshold, threshold, deviceSensors, at));
+    this.threshold = {
+      thresholdStatus: threshold,
+      // A new threshold crossing asks for confirmation again (devices-area §4).
+      thresholdConfirmationStatus:
+        threshold !== this.threshold.thresholdStatus ? null : this.threshold.thresholdConfirmationStatus,
+    };
     if (report.battery !== undefined) latest.batteryCharge = report.battery;
     if (report.location) latest.location = report.location;
     this.latest.set(device.id, latest);
@@ -408,16 +452,13 @@ class BulkPlan {
 
   finishDevice(device: DeviceRow, deviceSensors: SensorRow[]) {
     const latest = this.latest.get(device.id)!;
-    const threshold = thresholdState(device.thresholdSensor, deviceSensors);
     Object.assign(device, {
       lastReportedAt: latest.at,
       status:
         this.open.size > 0 || deviceSensors.some((sensor) => sensor.isConnected && sensor.status !== 'ok')
           ? 'alarm'
           : 'ok',
-      thresholdConfirmationStatus:
-        threshold !== device.thresholdStatus ? null : device.thresholdConfirmationStatus,
-      thresholdStatus: threshold,
+      ...this.threshold,
       ...(latest.simCreditQty !== undefined ? { simCreditQty: latest.simCreditQty } : {}),
       ...(latest.batteryCharge !== undefined ? { batteryCharge: latest.batteryCharge } : {}),
       ...(latest.location

@@ -1,4 +1,4 @@
-// All-in-one process: API, web app and (later) device ingest and jobs in one Node process.
+// All-in-one process: API, web app, device ingest and the job worker in one Node process.
 import { start, stopOnSignals } from './start.ts';
 
 stopOnSignals(await start());

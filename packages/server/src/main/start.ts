@@ -48,6 +48,10 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
       );
   // Manual queries to LX-IoT devices leave through the same broker.
   app.context.deviceChannels.attachMqtt(mqtt);
+  // Notification delivery (and later other jobs): pending jobs of an earlier run are picked up.
+  app.context.jobs.start();
+  if (!config.smtpUrl)
+    app.log.info('Mail: no SMTP_URL set; notification mails are recorded as messages, not sent');
   app.log.info(
     config.mqttUrl
       ? `MQTT: subscribed to ${new URL(config.mqttUrl).host}`
@@ -63,6 +67,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
 
 export function stopOnSignals({ app, database, mqtt }: Started) {
   const stop = async () => {
+    // Jobs in hand finish first; one cut off by the exit is claimed again after its lease.
+    await app.context.jobs.stop();
     await mqtt.close();
     await app.close();
     await database.close();

@@ -11,7 +11,8 @@ export function presentAlarm(alarm: AlarmRow): z.infer<typeof alarmSchema> {
     type: alarm.type,
     value: alarm.value,
     severity: alarm.severity,
-    confirmationStatus: alarm.confirmationStatus,
+    // Stored as 'revoked' to tell it from a new alarm (notifications); shown as no confirmation.
+    confirmationStatus: alarm.confirmationStatus === 'revoked' ? null : alarm.confirmationStatus,
     openedAt: alarm.openedAt,
   };
 }

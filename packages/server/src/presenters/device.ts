@@ -90,7 +90,8 @@ export function presentDeviceDetail(
     alarms: alarms.map(presentAlarm),
     thresholdStatus: device.thresholdStatus,
     thresholdSensor: device.thresholdSensor,
-    thresholdConfirmationStatus: device.thresholdConfirmationStatus,
+    thresholdConfirmationStatus:
+      device.thresholdConfirmationStatus === 'revoked' ? null : device.thresholdConfirmationStatus,
     valueInterval: device.valueInterval,
     timeInterval: device.timeInterval,
     thresholdInterval: device.thresholdInterval,

@@ -70,7 +70,8 @@ describe('alarm confirmation', () => {
     const revoked = await client.delete(`/api/v2/alarms/${ids.userAlarm}/confirmation`);
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json().confirmationStatus).toBeNull();
-    expect(await storedAlarm(ids.userAlarm)).toBeNull();
+    // Stored as revoked: silent until a new alarm opens (notifications).
+    expect(await storedAlarm(ids.userAlarm)).toBe('revoked');
   });
 
   it('rejects a missing or unknown status with a field error', async () => {
@@ -124,7 +125,7 @@ describe('threshold confirmation', () => {
     const revoked = await client.delete(url);
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json()).toEqual({ thresholdConfirmationStatus: null });
-    expect(await storedThreshold(ids.userTank)).toBeNull();
+    expect(await storedThreshold(ids.userTank)).toBe('revoked');
   });
 
   it('rejects bad input, demo accounts, invisible devices and missing permissions', async () => {

@@ -1,0 +1,176 @@
+import { sql } from 'drizzle-orm';
+import type { Locale } from '@tankportal/shared/constants';
+import {
+  allowedChannels,
+  type NotificationChannel,
+  type NotificationEventName,
+} from '@tankportal/shared/notifications';
+import type { Db } from '../db/client.ts';
+import { messages, type RecipientEvent } from '../db/schema.ts';
+import type { Tx } from '../commands/record-report.ts';
+import { enqueue } from '../jobs/queue.ts';
+import { deliverNotification } from '../jobs/definitions/deliver-notification.ts';
+import type { AlarmNotice, DeviceEvent, NotifiedDevice } from './events.ts';
+import { renderNotification } from './texts.ts';
+
+/** Used when a contact's user has no white-label title. */
+const DEFAULT_BRAND = 'Tank Portal';
+
+type RecipientRow = {
+  id: number;
+  device_id: number;
+  events: RecipientEvent[] | string;
+  cell_number: string | null;
+  email: string | null;
+  language: Locale;
+  brand: string | null;
+  /** event name -> last notified at (ISO), from notification_throttle. */
+  throttle: Record<string, string> | string | null;
+};
+
+const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
+
+/**
+ * The notifications a transaction's state changes cause, written in that same transaction (the
+ * outbox): the ingest paths `add` what they detect, and `flush` turns it into one Message per
+ * recipient and channel plus a delivery job each. Nothing is sent here; the job queue delivers after
+ * the commit, so a rolled-back report notifies nobody and a committed one is never forgotten.
+ *
+ * Several reports of one device in one transaction (a batch, a backlog) give one notification per
+ * event: alarms are merged (opened by any of them counts as new), the latest threshold and SIM
+ * state win.
+ */
+export class NotificationOutbox {
+  private readonly pending = new Map<
+    number,
+    { device: NotifiedDevice; events: Map<NotificationEventName, DeviceEvent> }
+  >();
+
+  add(device: NotifiedDevice, event: DeviceEvent | null) {
+    if (!event || !device.active) return;
+    let entry = this.pending.get(device.id);
+    if (!entry) {
+      entry = { device, events: new Map() };
+      this.pending.set(device.id, entry);
+    }
+    const before = entry.events.get(event.name);
+    if (before?.name === 'alarm' && event.name === 'alarm') {
+      const merged = new Map<string, AlarmNotice>();
+      for (const alarm of [...before.alarms, ...event.alarms]) {
+        const key = `${alarm.type}:${alarm.sensor?.sequence ?? ''}`;
+        const earlier = merged.get(key);
+        merged.set(key, { ...alarm, opened: alarm.opened || (earlier?.opened ?? false) });
+      }
+      entry.events.set('alarm', { name: 'alarm', at: event.at, alarms: [...merged.values()] });
+    } else {
+      entry.events.set(event.name, event);
+    }
+  }
+
+  /** Shorthand for the ingest paths: one alarm a report opened or kept open. */
+  addAlarm(device: NotifiedDevice, alarm: AlarmNotice | null, at: Date) {
+    if (alarm) this.add(device, { name: 'alarm', at, alarms: [alarm] });
+  }
+
+  /**
+   * Writes the notifications of everything added: one query for the recipients of the devices
+   * concerned (none when nothing was added), then per recipient and event the notifyOnceIn throttle,
+   * a Message per ticked channel the contact can receive, and a delivery job per Message.
+   * Answers the number of Messages created.
+   */
+  async flush(tx: Db | Tx, now = new Date()): Promise<number> {
+    if (this.pending.size === 0) return 0;
+    const deviceIds = [...this.pending.keys()];
+    const found = await tx.execute<RecipientRow>(sql`
+      SELECT r.id, r.device_id, r.events, c.cell_number, c.email, c.language,
+        coalesce(w.title, (SELECT title FROM whitelabels WHERE is_default LIMIT 1)) AS brand,
+        (SELECT json_object_agg(t.event, t.last_notified_at) FROM notification_throttle t
+          WHERE t.recipient_id = r.id) AS throttle
+      FROM notification_recipients r
+      JOIN contacts c ON c.id = r.contact_id
+      JOIN users u ON u.id = c.user_id
+      LEFT JOIN whitelabels w ON w.id = u.whitelabel_id
+      WHERE r.device_id = ANY(${`{${deviceIds.join(',')}}`}::int[])
+      ORDER BY r.id`);
+    const pending = new Map(this.pending);
+    this.pending.clear();
+    if (found.rows.length === 0) return 0;
+
+    const throttled: { recipient_id: number; event: string; last_notified_at: string }[] = [];
+    const outgoing: (typeof messages.$inferInsert)[] = [];
+    for (const recipient of found.rows) {
+      const entry = pending.get(Number(recipient.device_id));
+      if (!entry) continue;
+      const settings = json<RecipientEvent[]>(recipient.events);
+      const lastNotified = json<Record<string, string>>(recipient.throttle ?? {}) ?? {};
+      const contact = { cellNumber: recipient.cell_number, email: recipient.email };
+      for (const event of entry.events.values()) {
+        const setting = settings.find((s) => s.name === event.name);
+        if (!setting) continue;
+        // Only channels the event allows and the contact can receive (an e-mail removed since).
+        const channels = setting.channels.filter((channel) =>
+          allowedChannels(event.name, contact).includes(channel),
+        );
+        if (channels.length === 0) continue;
+        const last = lastNotified[event.name];
+        if (setting.notifyOnceIn && last && now.getTime() - Date.parse(last) < setting.notifyOnceIn * 1000)
+          continue;
+        throttled.push({
+          recipient_id: Number(recipient.id),
+          event: event.name,
+          last_notified_at: now.toISOString(),
+        });
+        const text = renderNotification(
+          event,
+          entry.device,
+          recipient.language === 'en' ? 'en' : 'de',
+          recipient.brand ?? DEFAULT_BRAND,
+        );
+        for (const channel of channels) outgoing.push(message(entry.device.id, channel, contact, text));
+      }
+    }
+    if (throttled.length > 0) {
+      await tx.execute(sql`
+        INSERT INTO notification_throttle (recipient_id, event, last_notified_at)
+        SELECT * FROM json_to_recordset(${JSON.stringify(throttled)}::json)
+          AS v(recipient_id int, event text, last_notified_at timestamptz)
+        ON CONFLICT (recipient_id, event) DO UPDATE SET last_notified_at = excluded.last_notified_at`);
+    }
+    if (outgoing.length === 0) return 0;
+    const created = await tx.insert(messages).values(outgoing).returning({ id: messages.id });
+    await enqueue(
+      tx,
+      deliverNotification,
+      created.map((row) => ({ v: 1 as const, messageId: row.id })),
+    );
+    return created.length;
+  }
+}
+
+/**
+ * The Message of one notification on one channel, waiting for its delivery job. A mail's content
+ * is its subject, a blank line and its body (the job splits it again).
+ */
+function message(
+  deviceId: number,
+  channel: NotificationChannel,
+  contact: { cellNumber: string | null; email: string | null },
+  text: { sms: string; subject: string; body: string },
+): typeof messages.$inferInsert {
+  return {
+    deviceId,
+    type: channel,
+    direction: 'out',
+    mode: 'systemToExternal',
+    status: 'created',
+    content: channel === 'sms' ? text.sms : `${text.subject}\n\n${text.body}`,
+    toIdent: channel === 'sms' ? gatewayNumber(contact.cellNumber!) : contact.email,
+    toType: channel === 'sms' ? 'cell_number' : 'email',
+  };
+}
+
+/** A contact's cell number as gateways take it: separators removed, a 00 prefix written as +. */
+export function gatewayNumber(cellNumber: string): string {
+  const compact = cellNumber.replace(/[\s()/-]/g, '');
+  return compact.startsWith('00') ? `+${compact.slice(2)}` : compact;
+}

@@ -1,0 +1,208 @@
+import type { AlarmType } from '@tankportal/shared/devices';
+import type { Locale } from '@tankportal/shared/constants';
+import type { AlarmNotice, DeviceEvent, NotifiedDevice } from './events.ts';
+
+/** A notification in one language: the SMS text and the mail. */
+export interface RenderedNotification {
+  sms: string;
+  subject: string;
+  body: string;
+}
+
+/** Times in notifications: the service's home time zone, as in exports' default (architecture.md). */
+const TIME_ZONE = 'Europe/Berlin';
+/** Two concatenated GSM segments; a longer SMS is cut. */
+const SMS_MAX = 306;
+
+// Same wording as the status page's alarm names (web locales device.json, alarmTypes).
+const ALARM_LABELS: Record<Locale, Record<AlarmType, string>> = {
+  de: {
+    generic: 'Alarm',
+    temperature: 'Temperaturalarm',
+    power_failure: 'Stromausfall',
+    detection_loop: 'Meldeschleife',
+    interruption: 'Unterbrechung',
+    burner_error: 'Brennerstörung',
+    custom: 'Benutzerdefinierter Alarm',
+    unknown: 'Unbekannter Alarm',
+    e001: 'Fehler E001',
+    e002: 'Fehler E002',
+    e003: 'Fehler E003',
+    e004: 'Fehler E004',
+    e005: 'Fehler E005',
+    e006: 'Fehler E006',
+    e007: 'Fehler E007',
+    e008: 'Fehler E008',
+    e009: 'Fehler E009',
+    e010: 'Fehler E010',
+    e011: 'Fehler E011',
+    e012: 'Fehler E012',
+    measuring_error: 'Messfehler',
+    corrupt_data: 'Fehlerhafte Daten',
+  },
+  en: {
+    generic: 'Alarm',
+    temperature: 'Temperature alarm',
+    power_failure: 'Power failure',
+    detection_loop: 'Detection loop',
+    interruption: 'Interruption',
+    burner_error: 'Burner error',
+    custom: 'Custom alarm',
+    unknown: 'Unknown alarm',
+    e001: 'Error E001',
+    e002: 'Error E002',
+    e003: 'Error E003',
+    e004: 'Error E004',
+    e005: 'Error E005',
+    e006: 'Error E006',
+    e007: 'Error E007',
+    e008: 'Error E008',
+    e009: 'Error E009',
+    e010: 'Error E010',
+    e011: 'Error E011',
+    e012: 'Error E012',
+    measuring_error: 'Measuring error',
+    corrupt_data: 'Corrupt data',
+  },
+};
+
+const WORDS = {
+  de: {
+    device: 'Gerät',
+    sensor: 'Sensor',
+    new: 'neu',
+    stillOpen: 'weiterhin offen',
+    alarmTitle: 'Alarm',
+    alarmIntro: 'meldet einen Alarm.',
+    below: 'Meldebestand unterschritten',
+    above: 'Meldebestand überschritten',
+    threshold: 'Meldebestand',
+    simTitle: 'SIM-Guthaben niedrig',
+    simLine: (credit: string, limit: string) => `Das SIM-Guthaben beträgt ${credit} (Grenze ${limit}).`,
+    forwardTitle: 'Nachricht von',
+    forwardIntro: (via: string) => `hat diese Nachricht gesendet (${via}):`,
+    at: 'Zeitpunkt',
+    footer: (brand: string) =>
+      `Diese Nachricht kommt von ${brand}, weil Sie als Benachrichtigungsempfänger dieses Geräts eingetragen sind.`,
+  },
+  en: {
+    device: 'device',
+    sensor: 'sensor',
+    new: 'new',
+    stillOpen: 'still open',
+    alarmTitle: 'Alarm',
+    alarmIntro: 'reports an alarm.',
+    below: 'fill level below the threshold',
+    above: 'fill level above the threshold',
+    threshold: 'threshold',
+    simTitle: 'SIM credit low',
+    simLine: (credit: string, limit: string) => `The SIM credit is ${credit} (limit ${limit}).`,
+    forwardTitle: 'Message from',
+    forwardIntro: (via: string) => `sent this message (${via}):`,
+    at: 'Time',
+    footer: (brand: string) =>
+      `This message comes from ${brand} because you are a notification recipient of this device.`,
+  },
+} as const;
+
+const INTL_LOCALE: Record<Locale, string> = { de: 'de-DE', en: 'en-GB' };
+
+function time(at: Date, language: Locale): string {
+  return new Intl.DateTimeFormat(INTL_LOCALE[language], {
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: TIME_ZONE,
+    timeZoneName: 'short',
+  }).format(at);
+}
+
+function number(value: number, language: Locale, digits = 0): string {
+  return new Intl.NumberFormat(INTL_LOCALE[language], {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(value);
+}
+
+function deviceLabel(device: NotifiedDevice, language: Locale, capital: boolean): string {
+  const word = WORDS[language].device;
+  const shown = capital ? word[0].toUpperCase() + word.slice(1) : word;
+  return device.name ? `${shown} ${device.id} "${device.name}"` : `${shown} ${device.id}`;
+}
+
+function alarmLine(alarm: AlarmNotice, language: Locale): string {
+  const words = WORDS[language];
+  let line = ALARM_LABELS[language][alarm.type];
+  if (alarm.sensor)
+    line += `, ${words.sensor} ${alarm.sensor.sequence}${alarm.sensor.name ? ` "${alarm.sensor.name}"` : ''}`;
+  if (alarm.type === 'temperature' && alarm.value) line += `: ${alarm.value} °C`;
+  return `${line} (${alarm.opened ? words.new : words.stillOpen})`;
+}
+
+/**
+ * SMS text in the GSM 7-bit alphabet where our own wording is concerned: one character outside it
+ * (an en dash, a degree sign) makes the whole SMS UCS-2, 70 instead of 160 characters a segment.
+ */
+function sms(text: string): string {
+  const gsm = text.replace(/–/g, '-').replace(/ ?°C/g, ' C');
+  return gsm.length <= SMS_MAX ? gsm : `${gsm.slice(0, SMS_MAX - 3)}...`;
+}
+
+/** The texts of one event for one recipient, in the recipient's language. */
+export function renderNotification(
+  event: DeviceEvent,
+  device: NotifiedDevice,
+  language: Locale,
+  brand: string,
+): RenderedNotification {
+  const words = WORDS[language];
+  const when = time(event.at, language);
+  const footer = `\n\n--\n${words.footer(brand)}`;
+  const subjectDevice = deviceLabel(device, language, true);
+  switch (event.name) {
+    case 'alarm': {
+      const lines = event.alarms.map((alarm) => alarmLine(alarm, language));
+      return {
+        sms: sms(`${brand}: ${words.alarmTitle} – ${subjectDevice}: ${lines.join('; ')}. ${when}`),
+        subject: `${brand}: ${words.alarmTitle} – ${subjectDevice}`,
+        body: `${subjectDevice} ${words.alarmIntro}\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${words.at}: ${when}${footer}`,
+      };
+    }
+    case 'threshold': {
+      const title = words[event.status];
+      const lines = event.sensors.map(
+        (s) =>
+          `${words.sensor} ${s.sequence}${s.name ? ` "${s.name}"` : ''}: ${number(s.pct, language)} %` +
+          (s.value !== null ? ` (${number(s.value, language)} ${s.unit})` : '') +
+          `, ${words.threshold} ${s.threshold} %`,
+      );
+      return {
+        sms: sms(`${brand}: ${subjectDevice} – ${title}. ${lines.join('; ')}. ${when}`),
+        subject: `${brand}: ${subjectDevice} – ${title}`,
+        body: `${subjectDevice}: ${title}.\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${words.at}: ${when}${footer}`,
+      };
+    }
+    case 'sim_credit_low': {
+      const unit = event.currency ? ` ${event.currency}` : '';
+      const line = words.simLine(
+        `${number(event.credit, language, 2)}${unit}`,
+        `${number(event.limit, language, 2)}${unit}`,
+      );
+      return {
+        sms: sms(`${brand}: ${subjectDevice} – ${words.simTitle}. ${line} ${when}`),
+        subject: `${brand}: ${subjectDevice} – ${words.simTitle}`,
+        body: `${subjectDevice}: ${words.simTitle}.\n\n${line}\n\n${words.at}: ${when}${footer}`,
+      };
+    }
+    case 'forward': {
+      const via = `${event.via.toUpperCase()}${event.from ? ` ${event.from}` : ''}`;
+      return {
+        sms: sms(`${brand}: ${subjectDevice}: ${event.text}`),
+        subject: `${brand}: ${words.forwardTitle} ${deviceLabel(device, language, false)}`,
+        body: `${subjectDevice} ${words.forwardIntro(via)}\n\n${event.text}\n\n${words.at}: ${when}${footer}`,
+      };
+    }
+  }
+}
