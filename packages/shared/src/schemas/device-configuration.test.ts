@@ -180,6 +180,11 @@ describe('device configuration body', () => {
     expect(errors(NET, body({ sensors: [disconnected] }))).toEqual([]);
   });
 
+  it('a connected counter needs no capacity, fill limit or threshold (it has no fill level)', () => {
+    const counter = { name: 'Wasser', subType: 'counter', unit: 'cbm', isConnected: true };
+    expect(errors(NET, body({ sensors: [counter] }))).toEqual([]);
+  });
+
   it('measuring range is required for iot only', () => {
     expect(fieldErrors(IOT, 'sensors.0.measuringRange', null)).toEqual([
       { path: 'sensors.0.measuringRange', code: 'required', args: {} },

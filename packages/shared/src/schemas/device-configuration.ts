@@ -502,7 +502,9 @@ function refineForContext(context: ConfigurationContext, mode: Mode) {
       }
       // Only a sensor that is hooked up needs its measuring data.
       if (sensor.isConnected === false) return;
-      const needed: (keyof ConfigurationSensor)[] = ['capacity', 'fillLimit', 'threshold'];
+      // A counter has no fill level: capacity, fill limit and threshold are the tanks' (decision 006).
+      const needed: (keyof ConfigurationSensor)[] =
+        sensor.subType === 'counter' ? [] : ['capacity', 'fillLimit', 'threshold'];
       if (context.type === 'iot') needed.push('measuringRange');
       if (context.type === 'lx_iot' || fillHeight) needed.push('geometry', 'contentDensity');
       if (fillHeight) needed.push('fillHeight');
