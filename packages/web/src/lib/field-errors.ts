@@ -10,7 +10,12 @@ import { ApiError } from './api-client.ts';
  */
 export function fieldErrorText(t: TFunction, error: Pick<FieldError, 'path' | 'code' | 'args'>): string {
   const field = error.path.split('.').pop();
-  return t([`validation.byField.${field}.${error.code}`, `validation.${error.code}`], error.args);
+  // Rules that answer `invalid` say why (an integer, letters and digits only, a 5-minute step):
+  // their own words where we have them (devices-area §5 notAnInteger), else the generic text.
+  const { reason, step } = error.args ?? {};
+  const why =
+    typeof reason === 'string' ? [`validation.reasons.${reason}`] : step ? ['validation.reasons.step'] : [];
+  return t([`validation.byField.${field}.${error.code}`, ...why, `validation.${error.code}`], error.args);
 }
 
 /** Server field errors (path, code, args) onto the form's fields; true when any was mapped. */
