@@ -132,9 +132,15 @@ test.describe('device status page', () => {
     await expect(page).toHaveURL(/\/devices$/);
     await page.goto('/devices/9/nothing-here');
     await expect(page).toHaveURL(/\/devices\/9$/);
-    // Settings and messages have no pages yet: the menu offers only what exists.
+    // Messages have no page yet: the menu offers only what exists.
     const menu = page.getByRole('navigation', { name: 'Geräteseiten' });
-    await expect(menu.getByRole('link')).toHaveText(['Übersicht', 'Status', 'Prozesskurve', 'Verbrauch']);
+    await expect(menu.getByRole('link')).toHaveText([
+      'Übersicht',
+      'Status',
+      'Prozesskurve',
+      'Verbrauch',
+      'Einstellungen',
+    ]);
   });
 });
 

@@ -16,6 +16,8 @@ import { StatusPage } from './status/status-page.tsx';
 
 // The chart pages carry ECharts: their code loads when one of them is opened.
 const ConsumptionPage = lazy(() => import('./consumption/consumption-page.tsx'));
+// The settings (forms, dialogs) are a chunk of their own as well; each tab loads lazily within.
+const SettingsPage = lazy(() => import('./settings/settings-page.tsx'));
 
 /**
  * /devices/{id}/*: the id must be a positive integer (DESIGN.md [1]) and the device must load,
@@ -85,6 +87,10 @@ function DeviceRoutes({ device, reload }: { device: DeviceDetailView; reload: ()
       <Route
         path="consumption"
         element={allowed('VIEW_CONSUMPTION', <ConsumptionPage device={device} />, root)}
+      />
+      <Route
+        path="settings/*"
+        element={allowed('VIEW_CONFIGURATION', <SettingsPage device={device} reload={reload} />, root)}
       />
       <Route path="*" element={<Navigate to={root} replace />} />
     </Routes>

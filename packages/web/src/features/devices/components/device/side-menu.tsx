@@ -7,14 +7,15 @@ import ListItemText from '@mui/material/ListItemText';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import DashboardIcon from '@mui/icons-material/Dashboard';
+import SettingsIcon from '@mui/icons-material/Settings';
 import ShowChartIcon from '@mui/icons-material/ShowChart';
 import type { DevicePermission } from '@tankportal/shared/devices';
 import type { DeviceDetailView } from '../../api/device.ts';
 import { devicePageOf, devicePath } from './device-route.ts';
 
 /**
- * The device pages this app has, each with the permission it needs (devices-area §2). Settings
- * (VIEW_CONFIGURATION) and messages (VIEW_MESSAGING) join the list with their pages.
+ * The device pages this app has, each with the permission it needs (devices-area §2). Messages
+ * (VIEW_MESSAGING) join the list with their page.
  */
 export const DEVICE_PAGES: {
   page: string;
@@ -29,6 +30,12 @@ export const DEVICE_PAGES: {
     label: 'device.menu.consumption',
     permission: 'VIEW_CONSUMPTION',
     Icon: BarChartIcon,
+  },
+  {
+    page: 'settings',
+    label: 'device-settings.title',
+    permission: 'VIEW_CONFIGURATION',
+    Icon: SettingsIcon,
   },
 ];
 
