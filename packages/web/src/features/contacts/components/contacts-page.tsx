@@ -1,7 +1,165 @@
+import { useState } from 'react';
+import { Link as RouterLink, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useSnackbar } from 'notistack';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog.tsx';
+import { useContacts, type Contact } from '../../../components/forms/contact-api.ts';
+import { Loading } from '../../../components/loading.tsx';
 import { Page } from '../../../components/page.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useDeleteContact } from '../api/delete-contact.ts';
+import { CreateContactDialog, EditContactDialog } from './contact-dialogs.tsx';
 
+/** The page lives at both /settings/contacts and /contacts (portal-area §2); links stay where it is. */
+const basePathOf = (pathname: string) =>
+  pathname.startsWith('/settings/contacts') ? '/settings/contacts' : '/contacts';
+
+const COLUMNS = ['role', 'cellNumber', 'email', 'language'] as const;
+
+/** The signed-in user's contact book: list, create (/new), edit (/{contactId}), delete. */
 export default function ContactsPage() {
   const { t } = useTranslation();
-  return <Page title={t('contacts.title')} />;
+  const navigate = useNavigate();
+  const base = basePathOf(useLocation().pathname);
+  const contacts = useContacts();
+  const [deleting, setDeleting] = useState<Contact | null>(null);
+  const close = () => void navigate(base);
+
+  return (
+    <Page title={t('contacts.title')}>
+      <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 1 }}>
+        <Button component={RouterLink} to={`${base}/new`} variant="contained" startIcon={<AddIcon />}>
+          {t('contacts.new')}
+        </Button>
+      </Stack>
+      {contacts.data ? (
+        <ContactTable contacts={contacts.data} base={base} onDelete={setDeleting} />
+      ) : contacts.isError ? (
+        <Typography color="error">{t('common.errors.server')}</Typography>
+      ) : (
+        <Loading />
+      )}
+      <Routes>
+        <Route path="new" element={<CreateContactDialog onClose={close} />} />
+        <Route path=":contactId" element={<EditContactDialog base={base} onClose={close} />} />
+      </Routes>
+      {deleting && <DeleteContactDialog contact={deleting} onClose={() => setDeleting(null)} />}
+    </Page>
+  );
+}
+
+function ContactTable({
+  contacts,
+  base,
+  onDelete,
+}: {
+  contacts: Contact[];
+  base: string;
+  onDelete: (contact: Contact) => void;
+}) {
+  const { t } = useTranslation();
+  if (!contacts.length) return <Typography color="text.secondary">{t('contacts.empty')}</Typography>;
+  return (
+    <TableContainer>
+      <Table size="small" aria-label={t('contacts.title')}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('contacts.columns.handle')}</TableCell>
+            {COLUMNS.map((column) => (
+              <TableCell key={column}>{t(`contacts.columns.${column}`)}</TableCell>
+            ))}
+            <TableCell align="right">{t('contacts.columns.deviceCount')}</TableCell>
+            <TableCell align="right">{t('contacts.columns.actions')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {contacts.map((contact) => (
+            <TableRow key={contact.id} hover data-testid={`contact-${contact.id}`}>
+              <TableCell>
+                <Link component={RouterLink} to={`${base}/${contact.id}`}>
+                  {contact.handle}
+                </Link>
+              </TableCell>
+              <TableCell>{contact.role}</TableCell>
+              <TableCell>{contact.cellNumber}</TableCell>
+              <TableCell>{contact.email}</TableCell>
+              <TableCell>{t(`contacts.languages.${contact.language}`)}</TableCell>
+              <TableCell align="right" data-testid="device-count">
+                {contact.deviceCount}
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                <Tooltip title={t('contacts.edit')}>
+                  <IconButton
+                    component={RouterLink}
+                    to={`${base}/${contact.id}`}
+                    size="small"
+                    aria-label={`${t('contacts.edit')}: ${contact.handle}`}
+                  >
+                    <EditIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+                <Tooltip title={t('contacts.delete')}>
+                  <IconButton
+                    size="small"
+                    onClick={() => onDelete(contact)}
+                    aria-label={`${t('contacts.delete')}: ${contact.handle}`}
+                  >
+                    <DeleteIcon fontSize="small" />
+                  </IconButton>
+                </Tooltip>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function DeleteContactDialog({ contact, onClose }: { contact: Contact; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { enqueueSnackbar } = useSnackbar();
+  const remove = useDeleteContact();
+  return (
+    <ConfirmDialog
+      title={t('contacts.delete')}
+      confirmLabel={t('contacts.delete')}
+      danger
+      pending={remove.isPending}
+      onClose={onClose}
+      onConfirm={() =>
+        remove.mutate(contact.id, {
+          onSuccess: () => {
+            enqueueSnackbar(t('contacts.responses.deleted'), { variant: 'success' });
+            onClose();
+          },
+          onError: (error) =>
+            enqueueSnackbar((error instanceof ApiError && error.body?.message) || t('common.errors.server'), {
+              variant: 'error',
+            }),
+        })
+      }
+      text={[
+        t('contacts.deleteQuestion', { handle: contact.handle }),
+        contact.deviceCount > 0 && t('contacts.recipientsGone', { count: contact.deviceCount }),
+      ]
+        .filter(Boolean)
+        .join(' ')}
+    />
+  );
 }

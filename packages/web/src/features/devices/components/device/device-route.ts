@@ -1,12 +1,7 @@
-/** DESIGN.md [1]: device ids are positive integers (as the API's 32-bit keys). */
-const MAX_DEVICE_ID = 2_147_483_647;
+import { pathId } from '../../../../lib/path-id.ts';
 
-/** The device id of a route segment, or null when the segment is no device id. */
-export function parseDeviceId(segment: string | undefined): number | null {
-  if (!segment || !/^[1-9]\d{0,9}$/.test(segment)) return null;
-  const id = Number(segment);
-  return id <= MAX_DEVICE_ID ? id : null;
-}
+/** The device id of a route segment, or null when the segment is no device id (DESIGN.md [1]). */
+export const parseDeviceId = pathId;
 
 /** The sub-page of a device path (`/devices/5/process/x` -> `process`), '' for the status page. */
 export function devicePageOf(pathname: string, deviceId: number): string {

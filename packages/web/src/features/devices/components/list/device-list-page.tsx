@@ -11,6 +11,7 @@ import TablePagination from '@mui/material/TablePagination';
 import Typography from '@mui/material/Typography';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import MapIcon from '@mui/icons-material/Map';
+import AddIcon from '@mui/icons-material/Add';
 import TuneIcon from '@mui/icons-material/Tune';
 import { DEVICE_LIST_PAGE_SIZES } from '@tankportal/shared/schemas/config';
 import { hasRole, type Role } from '@tankportal/shared/roles';
@@ -28,6 +29,7 @@ import { ListFilter } from './list-filter.tsx';
 import { useListQueryState } from './use-list-query-state.ts';
 
 const DeviceMapDialog = lazy(loadMapDialog);
+const CreateDeviceDialog = lazy(() => import('./create-device/create-device-dialog.tsx'));
 
 /** The dialog sub-path of a list URL: `map` for /devices/map, '' for the list itself. */
 const dialogPathOf = (pathname: string) => pathname.replace(/^\/devices\/?/, '').replace(/\/$/, '');
@@ -37,6 +39,9 @@ const dialogPathOf = (pathname: string) => pathname.replace(/^\/devices\/?/, '')
  * devices with the EXPORT permission, which a demo account never holds.
  */
 const offersDataFlowExport = (role: Role) => hasRole(role, 'ROLE_APP_USER');
+
+/** devices-area §6: creating a device is for admins and above. */
+const createsDevices = (role: Role) => hasRole(role, 'ROLE_ADMIN');
 
 /** /devices and its dialogs (devices-area §2). Waits for the display settings: they pick the start order. */
 export default function DeviceListPage() {
@@ -85,7 +90,13 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
         <DeviceMapDialog />
       </Suspense>
     );
-  // Creation, block and reference-date queries come with later issues; until then back to the list.
+  else if (dialogPath === 'new' && createsDevices(role))
+    dialog = (
+      <Suspense fallback={null}>
+        <CreateDeviceDialog />
+      </Suspense>
+    );
+  // Block and reference-date queries come with later issues; until then back to the list.
   else if (dialogPath !== '') dialog = <Navigate to="/devices" replace />;
 
   return (
@@ -119,6 +130,11 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
           <Button component={RouterLink} to="/devices/export" startIcon={<FileDownloadIcon />}>
             {t('devices.actions.export')}
           </Button>
+          {createsDevices(role) && (
+            <Button component={RouterLink} to="/devices/new" variant="contained" startIcon={<AddIcon />}>
+              {t('device-create.action')}
+            </Button>
+          )}
         </Stack>
       </Stack>
       <Box sx={{ height: 4 }}>{list.isFetching && <LinearProgress />}</Box>

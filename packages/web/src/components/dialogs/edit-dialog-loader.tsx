@@ -1,0 +1,34 @@
+import { useEffect, type ReactNode } from 'react';
+import { Navigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useSnackbar } from 'notistack';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { ApiError } from '../../lib/api-client.ts';
+import { Loading } from '../loading.tsx';
+
+/**
+ * The object an edit dialog (a sub-route `.../{id}`) edits: while it loads a spinner, once it is
+ * there the dialog. One that does not load closes the dialog by going to `closeTo` (devices-area
+ * §8, portal-area §8: a 404 closes it silently; another failure says so first).
+ */
+export function EditDialogLoader<T>({
+  query,
+  closeTo,
+  children,
+}: {
+  /** null: the id in the path is no id at all, which is the same as not found. */
+  query: UseQueryResult<T> | null;
+  closeTo: string;
+  children: (data: T) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { enqueueSnackbar } = useSnackbar();
+  const failed = query === null || query.isError;
+  const notFound = query?.error instanceof ApiError && query.error.status === 404;
+  useEffect(() => {
+    if (query?.isError && !notFound) enqueueSnackbar(t('common.errors.server'), { variant: 'error' });
+  }, [query?.isError, notFound, enqueueSnackbar, t]);
+  if (failed) return <Navigate to={closeTo} replace />;
+  if (query.data === undefined) return <Loading />;
+  return children(query.data);
+}

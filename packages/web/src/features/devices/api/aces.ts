@@ -1,0 +1,46 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Ace, AceBody, AceUpdateBody } from '@tankportal/shared/schemas/aces';
+import { api } from '../../../lib/api-client.ts';
+
+/** The access entries of a device (contracts §4); every call needs DELETE on the device. */
+
+const acesKey = (deviceId: number) => ['devices', 'aces', deviceId] as const;
+const acesPath = (deviceId: number) => `/v2/devices/${deviceId}/aces`;
+
+/** GET /v2/devices/{id}/aces, sorted by username. */
+export function useAces(deviceId: number) {
+  return useQuery({
+    queryKey: acesKey(deviceId),
+    queryFn: ({ signal }) => api<Ace[]>('GET', acesPath(deviceId), { signal }),
+  });
+}
+
+/** GET /v2/devices/{id}/aces/{aceId}; not retried: a 404 closes the edit dialog at once. */
+export function useAce(deviceId: number, aceId: number, enabled = true) {
+  return useQuery({
+    queryKey: [...acesKey(deviceId), aceId],
+    queryFn: ({ signal }) => api<Ace>('GET', `${acesPath(deviceId)}/${aceId}`, { signal }),
+    retry: false,
+    enabled,
+  });
+}
+
+/** Create, change and delete; the list reloads after each. */
+export function useAceMutations(deviceId: number) {
+  const queryClient = useQueryClient();
+  const onSuccess = () => queryClient.invalidateQueries({ queryKey: acesKey(deviceId) });
+  const create = useMutation({
+    mutationFn: (body: AceBody) => api<Ace>('POST', acesPath(deviceId), { body }),
+    onSuccess,
+  });
+  const update = useMutation({
+    mutationFn: ({ aceId, body }: { aceId: number; body: AceUpdateBody }) =>
+      api<Ace>('PUT', `${acesPath(deviceId)}/${aceId}`, { body }),
+    onSuccess,
+  });
+  const remove = useMutation({
+    mutationFn: (aceId: number) => api<void>('DELETE', `${acesPath(deviceId)}/${aceId}`),
+    onSuccess,
+  });
+  return { create, update, remove };
+}

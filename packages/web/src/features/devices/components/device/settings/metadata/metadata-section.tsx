@@ -1,0 +1,66 @@
+import type { ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import EditIcon from '@mui/icons-material/Edit';
+
+interface MetadataSectionProps {
+  /** Also the section's test id and the id its heading labels it by. */
+  id: string;
+  title: string;
+  /** Where the edit button leads (a dialog route); no button without it. */
+  editPath?: string;
+  children: ReactNode;
+}
+
+/** One block of the metadata tab: heading, content, and the edit button that opens its dialog. */
+export function MetadataSection({ id, title, editPath, children }: MetadataSectionProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Paper
+      component="section"
+      variant="outlined"
+      aria-labelledby={`${id}-title`}
+      data-testid={id}
+      sx={{ p: 2 }}
+    >
+      <Stack direction="row" justifyContent="space-between" alignItems="center" sx={{ mb: 1 }}>
+        <Typography id={`${id}-title`} variant="h6" component="h2">
+          {title}
+        </Typography>
+        {editPath && (
+          <Button size="small" startIcon={<EditIcon />} onClick={() => void navigate(editPath)}>
+            {t('device-metadata.edit')}
+          </Button>
+        )}
+      </Stack>
+      <Box>{children}</Box>
+    </Paper>
+  );
+}
+
+/** Label/value rows, as the status page's device information list draws them. */
+export function FactList({ rows }: { rows: [key: string, label: string, value: ReactNode][] }) {
+  return (
+    <Box
+      component="dl"
+      sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}
+    >
+      {rows.map(([key, label, value]) => (
+        <Box key={key} sx={{ display: 'contents' }} data-testid={`fact-${key}`}>
+          <Typography component="dt" color="text.secondary" variant="body2">
+            {label}
+          </Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+            {value}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
