@@ -66,3 +66,27 @@ describe('demo fleet public status pages', () => {
     expect(page.json().sensors.length).toBeGreaterThan(0);
   });
 });
+
+describe('demo notifications', () => {
+  it('lets each demo customer find itself as mail recipient of its devices', async () => {
+    const client = new TestClient(t.app);
+    await client.login('heizung-meier');
+    const contacts = await client.request('GET', '/api/v2/contacts');
+    expect(contacts.json()).toMatchObject([{ email: 'heizung-meier@example.com', language: 'de' }]);
+    const owned = (await client.request('GET', '/api/v2/devices?per_page=100')).json() as { id: number }[];
+    expect(owned.length).toBeGreaterThan(0);
+    expect(contacts.json()[0].deviceCount).toBe(owned.length);
+    const recipients = await client.request('GET', `/api/v2/devices/${owned[0].id}/notification-recipients`);
+    expect(recipients.json()).toMatchObject([
+      {
+        contact: { email: 'heizung-meier@example.com' },
+        events: [
+          { name: 'alarm', channels: ['mail'], notifyOnceIn: 43_200 },
+          { name: 'threshold', channels: ['mail'], notifyOnceIn: 43_200 },
+          { name: 'forward', channels: [] },
+          { name: 'sim_credit_low', channels: [] },
+        ],
+      },
+    ]);
+  });
+});

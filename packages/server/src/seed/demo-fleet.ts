@@ -3,11 +3,14 @@ import { DEMO_DEVICE_SECRET, demoFleet } from '@tankportal/shared/demo-fleet';
 import type { Db } from '../db/client.ts';
 import {
   alarms,
+  contacts,
   devices,
   measurements,
   monthlyConsumption as consumptionTable,
+  notificationRecipients,
   sensors,
   users,
+  type RecipientEvent,
 } from '../db/schema.ts';
 import { hashToken, newToken } from '../policies/tokens.ts';
 import { monthlyConsumption } from '../sensor-logic/consumption.ts';
@@ -223,7 +226,38 @@ export async function ensureDemoFleet(db: Db, now = new Date()): Promise<number>
       await db.update(devices).set({ status: 'alarm' }).where(eq(devices.id, device.id));
     }
   }
+  await seedRecipients(db, owners.slice(0, CUSTOMERS.length));
   return fleet.length;
+}
+
+/**
+ * Each demo customer is in its own contact book and hears of its devices' alarms and low levels by
+ * mail (at most every 12 hours): the notification tabs show a real setup. Without SMTP_URL those
+ * mails are recorded as messages, not sent.
+ */
+async function seedRecipients(db: Db, customers: (typeof users.$inferSelect)[]) {
+  for (const customer of customers) {
+    const [contact] = await db
+      .insert(contacts)
+      .values({
+        userId: customer.id,
+        firstName: customer.firstName,
+        lastName: customer.lastName,
+        role: customer.company,
+        email: `${customer.username}@example.com`,
+        language: 'de',
+      })
+      .returning();
+    const owned = await db.select({ id: devices.id }).from(devices).where(eq(devices.userId, customer.id));
+    const events: RecipientEvent[] = [
+      { name: 'alarm', channels: ['mail'], notifyOnceIn: 12 * 3600 },
+      { name: 'threshold', channels: ['mail'], notifyOnceIn: 12 * 3600 },
+    ];
+    if (owned.length)
+      await db
+        .insert(notificationRecipients)
+        .values(owned.map((device) => ({ deviceId: device.id, contactId: contact.id, events })));
+  }
 }
 
 function identColumn(identType: string, ident: string) {
