@@ -1,11 +1,7 @@
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
+import { FormDialog } from '../../../components/dialogs/form-dialog.tsx';
 import { EditDialogLoader } from '../../../components/dialogs/edit-dialog-loader.tsx';
 import { pathId } from '../../../lib/path-id.ts';
 import { useCreateContact, type Contact, type ContactBody } from '../../../components/forms/contact-api.ts';
@@ -28,22 +24,16 @@ interface ContactDialogProps {
 }
 
 function ContactDialog({ title, form, busy, onSubmit, onClose }: ContactDialogProps) {
-  const { t } = useTranslation();
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="contact-dialog-title">
-      <form noValidate onSubmit={submitContact(form, onSubmit)}>
-        <DialogTitle id="contact-dialog-title">{title}</DialogTitle>
-        <DialogContent>
-          <ContactFormFields form={form} autoFocus />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {t('common.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={title}
+      maxWidth="sm"
+      onClose={onClose}
+      onSubmit={submitContact(form, onSubmit)}
+      saveDisabled={busy}
+    >
+      <ContactFormFields form={form} autoFocus />
+    </FormDialog>
   );
 }
 

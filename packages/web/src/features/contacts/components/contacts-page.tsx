@@ -1,9 +1,7 @@
 import { useState } from 'react';
 import { Link as RouterLink, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useSnackbar } from 'notistack';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -12,16 +10,13 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
-import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog.tsx';
+import { DeleteConfirmDialog } from '../../../components/dialogs/delete-confirm-dialog.tsx';
 import { useContacts, type Contact } from '../../../components/forms/contact-api.ts';
-import { Loading } from '../../../components/loading.tsx';
 import { Page } from '../../../components/page.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { QueryContent } from '../../../components/query-content.tsx';
+import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { useDeleteContact } from '../api/delete-contact.ts';
 import { CreateContactDialog, EditContactDialog } from './contact-dialogs.tsx';
 
@@ -47,13 +42,9 @@ export default function ContactsPage() {
           {t('contacts.new')}
         </Button>
       </Stack>
-      {contacts.data ? (
-        <ContactTable contacts={contacts.data} base={base} onDelete={setDeleting} />
-      ) : contacts.isError ? (
-        <Typography color="error">{t('common.errors.server')}</Typography>
-      ) : (
-        <Loading />
-      )}
+      <QueryContent query={contacts}>
+        {(data) => <ContactTable contacts={data} base={base} onDelete={setDeleting} />}
+      </QueryContent>
       <Routes>
         <Route path="new" element={<CreateContactDialog onClose={close} />} />
         <Route path=":contactId" element={<EditContactDialog base={base} onClose={close} />} />
@@ -103,25 +94,13 @@ function ContactTable({
                 {contact.deviceCount}
               </TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                <Tooltip title={t('contacts.edit')}>
-                  <IconButton
-                    component={RouterLink}
-                    to={`${base}/${contact.id}`}
-                    size="small"
-                    aria-label={`${t('contacts.edit')}: ${contact.handle}`}
-                  >
-                    <EditIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
-                <Tooltip title={t('contacts.delete')}>
-                  <IconButton
-                    size="small"
-                    onClick={() => onDelete(contact)}
-                    aria-label={`${t('contacts.delete')}: ${contact.handle}`}
-                  >
-                    <DeleteIcon fontSize="small" />
-                  </IconButton>
-                </Tooltip>
+                <EditDeleteActions
+                  editTo={`${base}/${contact.id}`}
+                  onDelete={() => onDelete(contact)}
+                  editLabel={t('contacts.edit')}
+                  deleteLabel={t('contacts.delete')}
+                  name={contact.handle}
+                />
               </TableCell>
             </TableRow>
           ))}
@@ -133,27 +112,14 @@ function ContactTable({
 
 function DeleteContactDialog({ contact, onClose }: { contact: Contact; onClose: () => void }) {
   const { t } = useTranslation();
-  const { enqueueSnackbar } = useSnackbar();
   const remove = useDeleteContact();
   return (
-    <ConfirmDialog
-      title={t('contacts.delete')}
-      confirmLabel={t('contacts.delete')}
-      danger
-      pending={remove.isPending}
+    <DeleteConfirmDialog
+      label={t('contacts.delete')}
+      remove={remove}
+      target={contact.id}
+      deletedText={t('contacts.responses.deleted')}
       onClose={onClose}
-      onConfirm={() =>
-        remove.mutate(contact.id, {
-          onSuccess: () => {
-            enqueueSnackbar(t('contacts.responses.deleted'), { variant: 'success' });
-            onClose();
-          },
-          onError: (error) =>
-            enqueueSnackbar((error instanceof ApiError && error.body?.message) || t('common.errors.server'), {
-              variant: 'error',
-            }),
-        })
-      }
       text={[
         t('contacts.deleteQuestion', { handle: contact.handle }),
         contact.deviceCount > 0 && t('contacts.recipientsGone', { count: contact.deviceCount }),

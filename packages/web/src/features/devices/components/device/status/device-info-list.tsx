@@ -1,9 +1,9 @@
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import { FactList, type Fact } from '../../../../../components/fact-list.tsx';
 import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import type { DeviceDetailView } from '../../../api/device.ts';
@@ -12,7 +12,7 @@ import type { DeviceDetailView } from '../../../api/device.ts';
 export function DeviceInfoList({ device }: { device: DeviceDetailView }) {
   const { t } = useTranslation();
   const locale = useLocale();
-  const rows: [key: string, label: string, value: ReactNode][] = [
+  const rows: Fact[] = [
     ['type', t('device.info.type'), t(`device.types.${device.type}`)],
     ['ident', t(`device.identTypes.${device.identType}`), device.ident ?? '–'],
     [
@@ -51,22 +51,7 @@ export function DeviceInfoList({ device }: { device: DeviceDetailView }) {
       <Typography id="device-info" variant="h6" component="h2" gutterBottom>
         {t('device.info.title')}
       </Typography>
-      <Box
-        component="dl"
-        data-testid="device-info"
-        sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}
-      >
-        {rows.map(([key, label, value]) => (
-          <Box key={key} sx={{ display: 'contents' }} data-testid={`info-${key}`}>
-            <Typography component="dt" color="text.secondary" variant="body2">
-              {label}
-            </Typography>
-            <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-              {value}
-            </Typography>
-          </Box>
-        ))}
-      </Box>
+      <FactList rows={rows} rowTestIdPrefix="info" testId="device-info" />
     </Box>
   );
 }

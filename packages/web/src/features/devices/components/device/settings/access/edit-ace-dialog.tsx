@@ -2,13 +2,9 @@ import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import type { DevicePermission } from '@tankportal/shared/devices';
 import { aceUpdateBody, type Ace } from '@tankportal/shared/schemas/aces';
+import { FormDialog } from '../../../../../../components/dialogs/form-dialog.tsx';
 import { EditDialogLoader } from '../../../../../../components/dialogs/edit-dialog-loader.tsx';
 import { useAce, useAceMutations } from '../../../../api/aces.ts';
 import { PermissionsField } from './permissions-field.tsx';
@@ -63,27 +59,14 @@ function AceForm({ deviceId, ace, onClose }: { deviceId: number; ace: Ace; onClo
     );
   };
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="edit-ace-title">
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <DialogTitle id="edit-ace-title">
-          {t('device-access.editTitle', { username: ace.username })}
-        </DialogTitle>
-        <DialogContent>
-          <PermissionsField value={permissions} onChange={setPermissions} />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={!body.success || update.isPending}>
-            {t('common.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={t('device-access.editTitle', { username: ace.username })}
+      maxWidth="md"
+      onClose={onClose}
+      onSubmit={submit}
+      saveDisabled={!body.success || update.isPending}
+    >
+      <PermissionsField value={permissions} onChange={setPermissions} />
+    </FormDialog>
   );
 }

@@ -2,10 +2,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
@@ -17,6 +13,7 @@ import {
   userPickerLabel,
   type PickedUser,
 } from '../../../../../../components/pickers/user-picker.tsx';
+import { FormDialog } from '../../../../../../components/dialogs/form-dialog.tsx';
 import { useAceMutations } from '../../../../api/aces.ts';
 import { PermissionsField } from './permissions-field.tsx';
 
@@ -51,53 +48,48 @@ export function NewAceDialog({ deviceId, exclude, onClose }: NewAceDialogProps) 
   };
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="new-ace-title">
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (step === 0) {
-            if (user) setStep(1);
-          } else submit();
-        }}
-      >
-        <DialogTitle id="new-ace-title">{t('device-access.new.title')}</DialogTitle>
-        <DialogContent>
-          <Stepper activeStep={step} sx={{ mb: 3 }}>
-            <Step>
-              <StepLabel>{t('device-access.new.stepUser')}</StepLabel>
-            </Step>
-            <Step>
-              <StepLabel>{t('device-access.new.stepPermissions')}</StepLabel>
-            </Step>
-          </Stepper>
-          {step === 0 ? (
-            <UserPicker value={user} onChange={setUser} exclude={exclude} required autoFocus />
-          ) : (
-            <>
-              <Typography variant="subtitle1" gutterBottom data-testid="new-ace-user">
-                {user && userPickerLabel(user)}
-              </Typography>
-              <PermissionsField value={permissions} onChange={setPermissions} />
-            </>
-          )}
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          {step === 0 ? (
-            <Button type="submit" variant="contained" disabled={!user}>
-              {t('device-access.new.next')}
+    <FormDialog
+      title={t('device-access.new.title')}
+      maxWidth="md"
+      onClose={onClose}
+      onSubmit={() => {
+        if (step === 0) {
+          if (user) setStep(1);
+        } else submit();
+      }}
+      actions={
+        step === 0 ? (
+          <Button type="submit" variant="contained" disabled={!user}>
+            {t('device-access.new.next')}
+          </Button>
+        ) : (
+          <>
+            <Button onClick={() => setStep(0)}>{t('device-access.new.back')}</Button>
+            <Button type="submit" variant="contained" disabled={!body.success || create.isPending}>
+              {t('common.save')}
             </Button>
-          ) : (
-            <>
-              <Button onClick={() => setStep(0)}>{t('device-access.new.back')}</Button>
-              <Button type="submit" variant="contained" disabled={!body.success || create.isPending}>
-                {t('common.save')}
-              </Button>
-            </>
-          )}
-        </DialogActions>
-      </form>
-    </Dialog>
+          </>
+        )
+      }
+    >
+      <Stepper activeStep={step} sx={{ mb: 3 }}>
+        <Step>
+          <StepLabel>{t('device-access.new.stepUser')}</StepLabel>
+        </Step>
+        <Step>
+          <StepLabel>{t('device-access.new.stepPermissions')}</StepLabel>
+        </Step>
+      </Stepper>
+      {step === 0 ? (
+        <UserPicker value={user} onChange={setUser} exclude={exclude} required autoFocus />
+      ) : (
+        <>
+          <Typography variant="subtitle1" gutterBottom data-testid="new-ace-user">
+            {user && userPickerLabel(user)}
+          </Typography>
+          <PermissionsField value={permissions} onChange={setPermissions} />
+        </>
+      )}
+    </FormDialog>
   );
 }

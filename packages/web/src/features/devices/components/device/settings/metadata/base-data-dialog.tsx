@@ -2,11 +2,6 @@ import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import {
@@ -14,6 +9,7 @@ import {
   metadataBody,
   type MetadataBody,
 } from '@tankportal/shared/schemas/device-metadata';
+import { FormDialog } from '../../../../../../components/dialogs/form-dialog.tsx';
 import { CountryPicker } from '../../../../../../components/pickers/country-picker.tsx';
 import { UserPicker, type PickedUser } from '../../../../../../components/pickers/user-picker.tsx';
 import { useSaveErrorHandler } from '../../../../../../components/forms/save-error.ts';
@@ -69,81 +65,76 @@ export function BaseDataDialog({ device, canChangeUser, onSaved, onClose }: Base
     );
 
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="base-data-title">
-      <form noValidate onSubmit={handleSubmit(submit)}>
-        <DialogTitle id="base-data-title">{t('device-metadata.baseData.title')}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            {canChangeUser && (
-              <Controller
-                control={control}
-                name="userId"
-                render={({ field, fieldState }) => (
-                  <UserPicker
-                    value={owner}
-                    onChange={(user) => {
-                      setOwner(user);
-                      field.onChange(user?.id ?? null);
-                    }}
-                    inputRef={field.ref}
-                    label={t('device-metadata.baseData.user')}
-                    required
-                    error={!!fieldState.error}
-                    helperText={fieldState.error?.message}
-                  />
-                )}
+    <FormDialog
+      title={t('device-metadata.baseData.title')}
+      maxWidth="sm"
+      onClose={onClose}
+      onSubmit={handleSubmit(submit)}
+      saveDisabled={save.isPending}
+    >
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        {canChangeUser && (
+          <Controller
+            control={control}
+            name="userId"
+            render={({ field, fieldState }) => (
+              <UserPicker
+                value={owner}
+                onChange={(user) => {
+                  setOwner(user);
+                  field.onChange(user?.id ?? null);
+                }}
+                inputRef={field.ref}
+                label={t('device-metadata.baseData.user')}
+                required
+                error={!!fieldState.error}
+                helperText={fieldState.error?.message}
               />
             )}
+          />
+        )}
+        <TextField
+          label={t('device-metadata.baseData.name')}
+          required
+          autoFocus
+          error={!!errors.name}
+          helperText={errors.name?.message}
+          {...register('name')}
+        />
+        <TextField
+          label={t('device-metadata.baseData.project')}
+          error={!!errors.project}
+          helperText={errors.project?.message}
+          {...register('project')}
+        />
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+          {ADDRESS_FIELDS.map((field) => (
             <TextField
-              label={t('device-metadata.baseData.name')}
+              key={field}
+              label={t(`device-metadata.baseData.${field}`)}
+              error={!!errors.address?.[field]}
+              helperText={errors.address?.[field]?.message}
+              sx={{ flex: field === 'street' || field === 'city' ? '2 1 14rem' : '1 1 7rem' }}
+              {...register(`address.${field}`)}
+            />
+          ))}
+        </Stack>
+        <Controller
+          control={control}
+          name="address.countryCode"
+          render={({ field, fieldState }) => (
+            <CountryPicker
+              value={field.value}
+              onChange={field.onChange}
+              inputRef={field.ref}
+              label={t('device-metadata.baseData.country')}
               required
-              autoFocus
-              error={!!errors.name}
-              helperText={errors.name?.message}
-              {...register('name')}
+              error={!!fieldState.error}
+              helperText={fieldState.error?.message}
             />
-            <TextField
-              label={t('device-metadata.baseData.project')}
-              error={!!errors.project}
-              helperText={errors.project?.message}
-              {...register('project')}
-            />
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-              {ADDRESS_FIELDS.map((field) => (
-                <TextField
-                  key={field}
-                  label={t(`device-metadata.baseData.${field}`)}
-                  error={!!errors.address?.[field]}
-                  helperText={errors.address?.[field]?.message}
-                  sx={{ flex: field === 'street' || field === 'city' ? '2 1 14rem' : '1 1 7rem' }}
-                  {...register(`address.${field}`)}
-                />
-              ))}
-            </Stack>
-            <Controller
-              control={control}
-              name="address.countryCode"
-              render={({ field, fieldState }) => (
-                <CountryPicker
-                  value={field.value}
-                  onChange={field.onChange}
-                  inputRef={field.ref}
-                  label={t('device-metadata.baseData.country')}
-                  required
-                  error={!!fieldState.error}
-                  helperText={fieldState.error?.message}
-                />
-              )}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={save.isPending}>
-            {t('common.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+          )}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

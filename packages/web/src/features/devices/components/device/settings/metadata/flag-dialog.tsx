@@ -2,14 +2,10 @@ import { useState } from 'react';
 import type { UseMutationResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
+import { FormDialog } from '../../../../../../components/dialogs/form-dialog.tsx';
 import { useErrorToast } from '../../../../../../components/forms/save-error.ts';
 
 interface FlagDialogProps {
@@ -29,7 +25,6 @@ export function FlagDialog({ section, value, save, saved, onSaved, onClose }: Fl
   const { enqueueSnackbar } = useSnackbar();
   const notifyFailure = useErrorToast();
   const [on, setOn] = useState(value);
-  const titleId = `${section}-title`;
   const submit = () =>
     save.mutate(on, {
       onSuccess: () => {
@@ -39,29 +34,18 @@ export function FlagDialog({ section, value, save, saved, onSaved, onClose }: Fl
       onError: notifyFailure,
     });
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="xs" aria-labelledby={titleId}>
-      <form
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <DialogTitle id={titleId}>{t(`device-metadata.${section}.title`)}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 1 }}>{t(`device-metadata.${section}.hint`)}</DialogContentText>
-          <FormControlLabel
-            control={<Switch checked={on} onChange={(event) => setOn(event.target.checked)} autoFocus />}
-            label={t(`device-metadata.${section}.switch`)}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={save.isPending}>
-            {t('common.save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={t(`device-metadata.${section}.title`)}
+      maxWidth="xs"
+      onClose={onClose}
+      onSubmit={submit}
+      saveDisabled={save.isPending}
+    >
+      <DialogContentText sx={{ mb: 1 }}>{t(`device-metadata.${section}.hint`)}</DialogContentText>
+      <FormControlLabel
+        control={<Switch checked={on} onChange={(event) => setOn(event.target.checked)} autoFocus />}
+        label={t(`device-metadata.${section}.switch`)}
+      />
+    </FormDialog>
   );
 }

@@ -43,24 +43,3 @@ export function MetadataSection({ id, title, editPath, children }: MetadataSecti
     </Paper>
   );
 }
-
-/** Label/value rows, as the status page's device information list draws them. */
-export function FactList({ rows }: { rows: [key: string, label: string, value: ReactNode][] }) {
-  return (
-    <Box
-      component="dl"
-      sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}
-    >
-      {rows.map(([key, label, value]) => (
-        <Box key={key} sx={{ display: 'contents' }} data-testid={`fact-${key}`}>
-          <Typography component="dt" color="text.secondary" variant="body2">
-            {label}
-          </Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
-            {value}
-          </Typography>
-        </Box>
-      ))}
-    </Box>
-  );
-}

@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,19 +7,21 @@ import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import { FactList } from '../../../../../../components/fact-list.tsx';
 import type { Country } from '../../../../../../components/pickers/country-picker.tsx';
+import { userPickerLabel } from '../../../../../../components/pickers/user-picker.tsx';
 import { useLocale } from '../../../../../../lib/i18n.ts';
 import { lookupQuery } from '../../../../../../lib/lookups.ts';
 import { useHasRole } from '../../../../../../lib/session.ts';
 import { useWhitelabel } from '../../../../../../lib/whitelabel.ts';
 import { hasDevicePermission, type DeviceDetailView } from '../../../../api/device.ts';
-import { useSaveActiveFlag, useSavePublicUrl } from '../../../../api/metadata.ts';
+import { useSaveActiveFlag, useSavePublicUrl, type CommentKind } from '../../../../api/metadata.ts';
 import { devicePath } from '../../device-route.ts';
 import { BaseDataDialog } from './base-data-dialog.tsx';
-import { CommentDialog } from './comment-dialog.tsx';
+import { COMMENT_TEXTS, CommentDialog } from './comment-dialog.tsx';
 import { FlagDialog } from './flag-dialog.tsx';
 import { DeleteDeviceDialog, ResetDataDialog, ResetGpsDialog } from './lifecycle-dialogs.tsx';
-import { FactList, MetadataSection } from './metadata-section.tsx';
+import { MetadataSection } from './metadata-section.tsx';
 import { RawMessageDialog } from './raw-message-dialog.tsx';
 
 /** What the signed-in user may do here (devices-area §2, §6; contracts §6). */
@@ -72,6 +74,26 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
   const none = t('device-metadata.none');
   const country = countries.find((entry) => entry.code === device.address.countryCode);
   const publicUrl = device.publicUrlAccessEnabled && device.publicUrl;
+  const flags = [
+    {
+      path: 'public-url',
+      section: 'publicUrl',
+      value: device.publicUrlAccessEnabled,
+      save: savePublicUrl,
+      saved: 'publicUrlUpdated',
+    },
+    {
+      path: 'active-flag',
+      section: 'activeFlag',
+      value: device.active,
+      save: saveActiveFlag,
+      saved: 'activeFlagUpdated',
+    },
+  ] as const;
+  const comments = [
+    { kind: 'comment', content: device.comment, allowed: canEdit },
+    { kind: 'master-comment', content: device.masterComment, allowed: isMaster },
+  ] as const;
 
   return (
     <Stack spacing={2} data-testid="metadata-tab">
@@ -82,11 +104,7 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
       >
         <FactList
           rows={[
-            [
-              'user',
-              t('device-metadata.baseData.user'),
-              device.user.name ? `${device.user.username} (${device.user.name})` : device.user.username,
-            ],
+            ['user', t('device-metadata.baseData.user'), userPickerLabel(device.user)],
             ['name', t('device-metadata.baseData.name'), device.name],
             ['project', t('device-metadata.baseData.project'), device.project || none],
             [
@@ -100,17 +118,16 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
               country ? country.name[locale] : device.address.countryCode || none,
             ],
           ]}
+          rowTestIdPrefix="fact"
         />
       </MetadataSection>
 
-      <MetadataSection
-        id="metadata-public-url"
-        title={t('device-metadata.publicUrl.title')}
+      <FlagSection
+        path="public-url"
+        section="publicUrl"
+        state={device.publicUrlAccessEnabled ? 'enabled' : 'disabled'}
         editPath={canEdit ? at('public-url') : undefined}
       >
-        <Typography variant="body2" data-testid="public-url-state">
-          {t(`device-metadata.publicUrl.${device.publicUrlAccessEnabled ? 'enabled' : 'disabled'}`)}
-        </Typography>
         {publicUrl && (
           <Link
             href={publicUrl}
@@ -124,38 +141,27 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
             <OpenInNewIcon fontSize="inherit" />
           </Link>
         )}
-      </MetadataSection>
+      </FlagSection>
 
-      <MetadataSection
-        id="metadata-active-flag"
-        title={t('device-metadata.activeFlag.title')}
+      <FlagSection
+        path="active-flag"
+        section="activeFlag"
+        state={device.active ? 'active' : 'inactive'}
         editPath={canEdit ? at('active-flag') : undefined}
-      >
-        <Typography variant="body2" data-testid="active-flag-state">
-          {t(`device-metadata.activeFlag.${device.active ? 'active' : 'inactive'}`)}
-        </Typography>
-      </MetadataSection>
+      />
 
-      <MetadataSection
-        id="metadata-comment"
-        title={t('device-metadata.comment.title')}
+      <CommentSection
+        kind="comment"
+        content={device.comment}
         editPath={canEdit ? at('comment') : undefined}
-      >
-        <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid="comment-text">
-          {device.comment || t('device-metadata.comment.empty')}
-        </Typography>
-      </MetadataSection>
+      />
 
       {isMaster && (
-        <MetadataSection
-          id="metadata-master-comment"
-          title={t('device-metadata.masterComment.title')}
+        <CommentSection
+          kind="master-comment"
+          content={device.masterComment}
           editPath={at('master-comment')}
-        >
-          <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid="master-comment-text">
-            {device.masterComment || t('device-metadata.masterComment.empty')}
-          </Typography>
-        </MetadataSection>
+        />
       )}
 
       <ActionButtons abilities={abilities} at={at} />
@@ -174,60 +180,23 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
             />,
           )}
         />
-        <Route
-          path="public-url"
-          element={only(
-            canEdit,
-            <FlagDialog
-              section="publicUrl"
-              value={device.publicUrlAccessEnabled}
-              save={savePublicUrl}
-              saved="publicUrlUpdated"
-              onSaved={saved}
-              onClose={close}
-            />,
-          )}
-        />
-        <Route
-          path="active-flag"
-          element={only(
-            canEdit,
-            <FlagDialog
-              section="activeFlag"
-              value={device.active}
-              save={saveActiveFlag}
-              saved="activeFlagUpdated"
-              onSaved={saved}
-              onClose={close}
-            />,
-          )}
-        />
-        <Route
-          path="comment"
-          element={only(
-            canEdit,
-            <CommentDialog
-              deviceId={device.id}
-              kind="comment"
-              content={device.comment}
-              onSaved={saved}
-              onClose={close}
-            />,
-          )}
-        />
-        <Route
-          path="master-comment"
-          element={only(
-            isMaster,
-            <CommentDialog
-              deviceId={device.id}
-              kind="master-comment"
-              content={device.masterComment}
-              onSaved={saved}
-              onClose={close}
-            />,
-          )}
-        />
+        {flags.map((flag) => (
+          <Route
+            key={flag.path}
+            path={flag.path}
+            element={only(canEdit, <FlagDialog {...flag} onSaved={saved} onClose={close} />)}
+          />
+        ))}
+        {comments.map(({ allowed, ...comment }) => (
+          <Route
+            key={comment.kind}
+            path={comment.kind}
+            element={only(
+              allowed,
+              <CommentDialog deviceId={device.id} {...comment} onSaved={saved} onClose={close} />,
+            )}
+          />
+        ))}
         <Route
           path="reset-data"
           element={only(
@@ -259,6 +228,61 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
         <Route path="*" element={<Navigate to={base} replace />} />
       </Routes>
     </Stack>
+  );
+}
+
+/** The public URL or the active flag: whether it is on, and what goes with it. */
+function FlagSection({
+  path,
+  section,
+  state,
+  editPath,
+  children,
+}: {
+  path: string;
+  section: 'publicUrl' | 'activeFlag';
+  /** The key of the state's text in the section. */
+  state: string;
+  editPath: string | undefined;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <MetadataSection
+      id={`metadata-${path}`}
+      title={t(`device-metadata.${section}.title`)}
+      editPath={editPath}
+    >
+      <Typography variant="body2" data-testid={`${path}-state`}>
+        {t(`device-metadata.${section}.${state}`)}
+      </Typography>
+      {children}
+    </MetadataSection>
+  );
+}
+
+/** The comment or the master comment, each shown as written (line breaks kept). */
+function CommentSection({
+  kind,
+  content,
+  editPath,
+}: {
+  kind: CommentKind;
+  content: string | null;
+  editPath: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const { section } = COMMENT_TEXTS[kind];
+  return (
+    <MetadataSection
+      id={`metadata-${kind}`}
+      title={t(`device-metadata.${section}.title`)}
+      editPath={editPath}
+    >
+      <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid={`${kind}-text`}>
+        {content || t(`device-metadata.${section}.empty`)}
+      </Typography>
+    </MetadataSection>
   );
 }
 

@@ -1,14 +1,10 @@
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { rawMessageBody, type RawMessageBody } from '@tankportal/shared/schemas/device-metadata';
+import { FormDialog } from '../../../../../../components/dialogs/form-dialog.tsx';
 import { applyServerFieldErrors, sharedSchemaResolver } from '../../../../../../lib/field-errors.ts';
 import { useSendRawMessage } from '../../../../api/metadata.ts';
 
@@ -43,37 +39,33 @@ export function RawMessageDialog({ deviceId, type, onClose }: RawMessageDialogPr
       },
     });
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="sm" aria-labelledby="raw-message-title">
-      <form noValidate onSubmit={handleSubmit(submit)}>
-        <DialogTitle id="raw-message-title">{t('device-metadata.rawMessage.title')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 1 }}>{t(`device-metadata.rawMessage.text.${type}`)}</DialogContentText>
-          <TextField
-            label={t('device-metadata.rawMessage.content')}
-            multiline
-            minRows={4}
-            fullWidth
-            autoFocus
-            required
-            margin="dense"
-            slotProps={{ htmlInput: { spellCheck: false, sx: { fontFamily: 'monospace' } } }}
-            error={!!contentError}
-            helperText={
-              contentError?.message &&
-              (contentError.type === 'invalid' && type === 'lx_iot'
-                ? t('device-metadata.rawMessage.invalidJson')
-                : contentError.message)
-            }
-            {...register('content')}
-          />
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={send.isPending}>
-            {t('device-metadata.rawMessage.send')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={t('device-metadata.rawMessage.title')}
+      maxWidth="sm"
+      onClose={onClose}
+      onSubmit={handleSubmit(submit)}
+      saveDisabled={send.isPending}
+      saveLabel={t('device-metadata.rawMessage.send')}
+    >
+      <DialogContentText sx={{ mb: 1 }}>{t(`device-metadata.rawMessage.text.${type}`)}</DialogContentText>
+      <TextField
+        label={t('device-metadata.rawMessage.content')}
+        multiline
+        minRows={4}
+        fullWidth
+        autoFocus
+        required
+        margin="dense"
+        slotProps={{ htmlInput: { spellCheck: false, sx: { fontFamily: 'monospace' } } }}
+        error={!!contentError}
+        helperText={
+          contentError?.message &&
+          (contentError.type === 'invalid' && type === 'lx_iot'
+            ? t('device-metadata.rawMessage.invalidJson')
+            : contentError.message)
+        }
+        {...register('content')}
+      />
+    </FormDialog>
   );
 }

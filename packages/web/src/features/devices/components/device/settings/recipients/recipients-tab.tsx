@@ -1,10 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, Navigate, Route, Routes, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useSnackbar } from 'notistack';
 import type { TFunction } from 'i18next';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -12,14 +10,11 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/Delete';
-import EditIcon from '@mui/icons-material/Edit';
-import { ConfirmDialog } from '../../../../../../components/dialogs/confirm-dialog.tsx';
-import { Loading } from '../../../../../../components/loading.tsx';
-import { ApiError } from '../../../../../../lib/api-client.ts';
+import { DeleteConfirmDialog } from '../../../../../../components/dialogs/delete-confirm-dialog.tsx';
+import { QueryContent } from '../../../../../../components/query-content.tsx';
+import { EditDeleteActions } from '../../../../../../components/row-actions.tsx';
 import { hasDevicePermission, type DeviceDetailView } from '../../../../api/device.ts';
 import {
   useDeleteRecipient,
@@ -67,13 +62,9 @@ export default function RecipientsTab({ device }: { device: DeviceDetailView }) 
           </Button>
         </Stack>
       )}
-      {recipients.data ? (
-        <RecipientTable recipients={recipients.data} base={base} canEdit={canEdit} onDelete={setDeleting} />
-      ) : recipients.isError ? (
-        <Typography color="error">{t('common.errors.server')}</Typography>
-      ) : (
-        <Loading />
-      )}
+      <QueryContent query={recipients}>
+        {(data) => <RecipientTable recipients={data} base={base} canEdit={canEdit} onDelete={setDeleting} />}
+      </QueryContent>
       <Routes>
         <Route index element={null} />
         <Route
@@ -151,25 +142,13 @@ function RecipientTable({
                 </TableCell>
                 {canEdit && (
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={t('notification-recipients.edit')}>
-                      <IconButton
-                        component={RouterLink}
-                        to={`${base}/${recipient.id}`}
-                        size="small"
-                        aria-label={`${t('notification-recipients.edit')}: ${recipient.contact.handle}`}
-                      >
-                        <EditIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={t('notification-recipients.delete')}>
-                      <IconButton
-                        size="small"
-                        onClick={() => onDelete(recipient)}
-                        aria-label={`${t('notification-recipients.delete')}: ${recipient.contact.handle}`}
-                      >
-                        <DeleteIcon fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
+                    <EditDeleteActions
+                      editTo={`${base}/${recipient.id}`}
+                      onDelete={() => onDelete(recipient)}
+                      editLabel={t('notification-recipients.edit')}
+                      deleteLabel={t('notification-recipients.delete')}
+                      name={recipient.contact.handle}
+                    />
                   </TableCell>
                 )}
               </TableRow>
@@ -191,28 +170,15 @@ function DeleteRecipientDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const { enqueueSnackbar } = useSnackbar();
   const remove = useDeleteRecipient(deviceId);
   return (
-    <ConfirmDialog
-      title={t('notification-recipients.delete')}
+    <DeleteConfirmDialog
+      label={t('notification-recipients.delete')}
       text={t('notification-recipients.deleteQuestion', { handle: recipient.contact.handle })}
-      confirmLabel={t('notification-recipients.delete')}
-      danger
-      pending={remove.isPending}
+      remove={remove}
+      target={recipient.id}
+      deletedText={t('notification-recipients.responses.deleted')}
       onClose={onClose}
-      onConfirm={() =>
-        remove.mutate(recipient.id, {
-          onSuccess: () => {
-            enqueueSnackbar(t('notification-recipients.responses.deleted'), { variant: 'success' });
-            onClose();
-          },
-          onError: (error) =>
-            enqueueSnackbar((error instanceof ApiError && error.body?.message) || t('common.errors.server'), {
-              variant: 'error',
-            }),
-        })
-      }
     />
   );
 }
