@@ -1,7 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import mqtt from 'mqtt';
 import { devicePorts } from './device-side.ts';
-import { login } from './helpers.ts';
+import { keepDeviceList, login } from './helpers.ts';
+
+// Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
+test.describe.configure({ timeout: 60_000 });
 
 // devices-area §2, §4: /devices/new (admins). The type selection changes the fields; net devices
 // and, by choice, IoT and LX-IoT devices take their ident from an unassigned sender; afterwards the
@@ -47,6 +50,13 @@ async function keepDevice(page: Page): Promise<number> {
 }
 
 test.describe('create device', () => {
+  // The devices created here go when the journeys end: others count the demo fleet.
+  let restoreDeviceList: () => Promise<void>;
+  test.beforeAll(async ({ baseURL }) => {
+    restoreDeviceList = await keepDeviceList(baseURL!);
+  });
+  test.afterAll(() => restoreDeviceList());
+
   test.beforeEach(async ({ page }) => {
     await login(page, 'admin');
   });

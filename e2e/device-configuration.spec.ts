@@ -2,7 +2,10 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import mqtt from 'mqtt';
 import { startFakeGateway, type FakeGateway, type GatewaySms } from '../packages/simulator/src/gateway.ts';
 import { devicePorts } from './device-side.ts';
-import { login, PASSWORD } from './helpers.ts';
+import { apiSession, login, PASSWORD, type ApiSession } from './helpers.ts';
+
+// Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
+test.describe.configure({ timeout: 60_000 });
 
 // The configuration of the device settings (devices-area §2, §5, §7; contracts §5), on devices of
 // the demo fleet no other journey touches. Device n belongs to the n-th of [heizung-meier,
@@ -56,6 +59,15 @@ async function apiCall(page: Page, method: 'POST' | 'PUT', path: string, data: u
   expect(response.ok(), await response.text()).toBe(true);
   return response.json() as Promise<Record<string, unknown>>;
 }
+
+/** Undoes what a journey granted, as the admin, once it ends (passed or not). */
+const afterJourney: ((admin: ApiSession) => Promise<void>)[] = [];
+test.afterEach(async ({ baseURL }) => {
+  if (!afterJourney.length) return;
+  const admin = await apiSession(baseURL!, 'admin');
+  for (const undo of afterJourney.splice(0)) await undo(admin);
+  await admin.context.dispose();
+});
 
 test.describe('device configuration', () => {
   let gateway: FakeGateway;
@@ -222,11 +234,9 @@ test.describe('device configuration', () => {
       for (let index = 0; index < (await sensors.count()); index++)
         await field(dialog, `sensors.${index}.measuringRange`).fill('500');
       await save(page, dialog);
-      await expect(helper(dialog, 'iotSendTime2')).toHaveText(
-        'Dieser Wert ist ungültig. Bitte überprüfen Sie Ihre Eingabe.',
-      );
+      await expect(helper(dialog, 'iotSendTime2')).toHaveText('Nur Zeiten im Abstand von 5 Minuten.');
       await expect(helper(dialog, 'iotAlarm1Text')).toHaveText(
-        'Dieser Wert ist ungültig. Bitte überprüfen Sie Ihre Eingabe.',
+        'Nur Buchstaben und Ziffern ohne Umlaute und Leerzeichen.',
       );
       await field(dialog, 'iotSendTime2').fill('18:05');
       await field(dialog, 'iotAlarm1Text').fill('Leck1');
@@ -279,11 +289,21 @@ test.describe('device configuration', () => {
     const { id: userId } = (await (await page.request.get('/api/v2/users?search_term=user')).json()).find(
       (candidate: { username: string }) => candidate.username === 'user',
     ) as { id: number };
-    await apiCall(page, 'POST', '/v2/devices/17/aces', {
-      user_id: userId,
-      permissions: ['VIEW_STATUS', 'VIEW_CONFIGURATION'],
-    });
-    await apiCall(page, 'POST', '/v2/devices/23/aces', { user_id: userId, permissions: ['VIEW_STATUS'] });
+    const granted = [
+      { deviceId: 17, permissions: ['VIEW_STATUS', 'VIEW_CONFIGURATION'] },
+      { deviceId: 23, permissions: ['VIEW_STATUS'] },
+    ];
+    for (const { deviceId, permissions } of granted) {
+      const ace = await apiCall(page, 'POST', `/v2/devices/${deviceId}/aces`, {
+        user_id: userId,
+        permissions,
+      });
+      // Other journeys count the devices `user` sees: the grant goes when this journey ends.
+      afterJourney.push(async (admin) => {
+        const path = `/api/v2/devices/${deviceId}/aces/${ace.id}`;
+        expect((await admin.context.delete(path, { headers: admin.headers })).status()).toBe(204);
+      });
+    }
 
     // Tab navigation; the settings root and unknown sub-paths lead to the configuration.
     await page.goto(settings(17));

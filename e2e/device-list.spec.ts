@@ -207,12 +207,12 @@ test.describe('device list', () => {
 test.describe('the list by role', () => {
   // The demo user's devices all lack a location, so its list offers no map.
   const cases = [
-    { username: 'demo', own: true, map: true, dataFlow: false },
-    { username: 'user', own: true, map: false, dataFlow: true },
-    { username: 'admin', own: false, map: true, dataFlow: true },
-    { username: 'master', own: false, map: true, dataFlow: true },
+    { username: 'demo', own: true, map: true, dataFlow: false, create: false },
+    { username: 'user', own: true, map: false, dataFlow: true, create: false },
+    { username: 'admin', own: false, map: true, dataFlow: true, create: true },
+    { username: 'master', own: false, map: true, dataFlow: true, create: true },
   ];
-  for (const { username, own, map, dataFlow } of cases) {
+  for (const { username, own, map, dataFlow, create } of cases) {
     test(`${username}: ${own ? 'only its own devices' : 'the whole fleet'}, actions by role`, async ({
       page,
     }) => {
@@ -225,7 +225,12 @@ test.describe('the list by role', () => {
       if (own) expect([...owners]).toEqual([username]);
       else expect(owners.size).toBeGreaterThan(2);
       const actions = page.getByRole('toolbar', { name: 'Aktionen der Geräteliste' });
-      await expect(actions.getByRole('link')).toHaveText([...(map ? ['Karte'] : []), 'Anzeige', 'Export']);
+      await expect(actions.getByRole('link')).toHaveText([
+        ...(map ? ['Karte'] : []),
+        'Anzeige',
+        'Export',
+        ...(create ? ['Gerät anlegen'] : []),
+      ]);
       await actions.getByRole('link', { name: 'Export' }).click();
       // Demo accounts hold no EXPORT permission: no data-flow export for them.
       await expect(page.getByRole('dialog').getByRole('tab')).toHaveCount(dataFlow ? 2 : 0);

@@ -5,29 +5,14 @@ import {
   type APIRequestContext,
   type Page,
 } from '@playwright/test';
-import { login, PASSWORD } from './helpers.ts';
+import { apiSession, keepDeviceList, login, type ApiSession } from './helpers.ts';
+
+// Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
+test.describe.configure({ timeout: 60_000 });
 
 // The metadata tab of the device settings (devices-area §2, contracts §6). Every journey works on
 // a device of its own, created for it through the API by the master, so that deleting, resetting
 // or renaming changes nothing another journey relies on.
-
-const CSRF_HEADER = 'x-csrf-token';
-
-/** An API session of the master, as the portal holds one: session cookie plus anti-forgery token. */
-async function masterApi(baseURL: string) {
-  const context = await playwrightRequest.newContext({ baseURL });
-  const start = await context.get('/api/v2/whitelabels/current');
-  const token = start.headers()[CSRF_HEADER];
-  const headers = { [CSRF_HEADER]: token };
-  const login = await context.post('/api/v2/login', {
-    headers,
-    data: { username: 'master', password: PASSWORD },
-  });
-  expect(login.status()).toBe(200);
-  return { context, headers };
-}
-
-type MasterApi = Awaited<ReturnType<typeof masterApi>>;
 
 let deviceNumber = 0;
 let reportNumber = 0;
@@ -62,7 +47,7 @@ interface ThrowawayDevice {
  * A new net device of the master: an unknown ident code reports (and is listed as unassigned),
  * then the master creates a device from it.
  */
-async function createNetDevice(api: MasterApi, request: APIRequestContext): Promise<ThrowawayDevice> {
+async function createNetDevice(api: ApiSession, request: APIRequestContext): Promise<ThrowawayDevice> {
   const identCode = `E2E-META-${Date.now()}-${deviceNumber++}`;
   expect((await netReport(request, identCode, 'unknown-yet')).status()).toBe(404);
   const unassigned = (await (await api.context.get('/api/v2/devices/unassigned/net')).json()) as {
@@ -100,14 +85,18 @@ async function openMetadata(page: Page, deviceId: number) {
 const section = (page: Page, id: string) => page.getByTestId(`metadata-${id}`);
 
 test.describe('device metadata', () => {
-  let api: MasterApi;
+  let api: ApiSession;
+
+  let restoreDeviceList: () => Promise<void>;
 
   test.beforeAll(async ({ baseURL }) => {
-    api = await masterApi(baseURL!);
+    api = await apiSession(baseURL!);
+    restoreDeviceList = await keepDeviceList(baseURL!);
   });
 
   test.afterAll(async () => {
     await api.context.dispose();
+    await restoreDeviceList();
   });
 
   test('the base data are edited; a field error of the server shows on its field', async ({

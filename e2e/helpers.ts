@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, request, type Page } from '@playwright/test';
 
 export const PASSWORD = 'tankportal';
 
@@ -15,4 +15,37 @@ export async function login(page: Page, username: string, password = PASSWORD) {
   // The device count shows once the start-up lookups, the display settings and the first page of
   // the list are in: nothing of the start-up is still on its way.
   await expect(page.getByTestId('devices-summary')).toBeVisible();
+}
+
+const CSRF_HEADER = 'x-csrf-token';
+
+/** An API session as the portal holds one (session cookie and anti-forgery token), for set-up. */
+export async function apiSession(baseURL: string, username = 'master') {
+  const context = await request.newContext({ baseURL });
+  const start = await context.get('/api/v2/whitelabels/current');
+  const headers = { [CSRF_HEADER]: start.headers()[CSRF_HEADER] };
+  const signedIn = await context.post('/api/v2/login', { headers, data: { username, password: PASSWORD } });
+  expect(signedIn.status()).toBe(200);
+  return { context, headers };
+}
+export type ApiSession = Awaited<ReturnType<typeof apiSession>>;
+
+const deviceIds = async (api: ApiSession) =>
+  (await (await api.context.get('/api/v2/devices/ids')).json()) as number[];
+
+/**
+ * All journeys share one server, and some count the demo fleet: a journey that creates devices
+ * notes the devices there are first and deletes (as the master) every device added since.
+ */
+export async function keepDeviceList(baseURL: string): Promise<() => Promise<void>> {
+  const api = await apiSession(baseURL);
+  const before = new Set(await deviceIds(api));
+  return async () => {
+    for (const id of await deviceIds(api)) {
+      if (before.has(id)) continue;
+      const deleted = await api.context.delete(`/api/v2/devices/${id}`, { headers: api.headers });
+      expect([204, 404]).toContain(deleted.status());
+    }
+    await api.context.dispose();
+  };
 }
