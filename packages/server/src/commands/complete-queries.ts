@@ -1,6 +1,7 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import { queries } from '../db/schema.ts';
 import type { Tx } from './record-report.ts';
+import { anyOfIds } from '../db/named-statements.ts';
 
 /**
  * A manual query is answered by the device's next report, whatever protocol it arrives by
@@ -13,7 +14,8 @@ export async function completeQueries(tx: Tx, deviceIds: number[]) {
   await tx
     .update(queries)
     .set({ status: 'processed', processedAt: sql`now()` })
-    .where(
-      and(inArray(queries.deviceId, deviceIds), eq(queries.status, 'sent'), lte(queries.sentAt, sql`now()`)),
-    );
+    .where(and(anyOfIds(queries.deviceId), eq(queries.status, 'sent'), lte(queries.sentAt, sql`now()`)))
+    // Run with every batch of reports: parsed and planned once per connection.
+    .prepare('complete_queries')
+    .execute({ ids: deviceIds });
 }

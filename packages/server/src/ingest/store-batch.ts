@@ -1,9 +1,10 @@
-import { and, inArray, isNull, sql } from 'drizzle-orm';
+import { and, isNull, sql } from 'drizzle-orm';
 import type { AlarmType } from '@tankportal/shared/devices';
 import type { ReportV1 } from '@tankportal/shared/protocols/report';
 import type { Db } from '../db/client.ts';
 import { alarms, devices, sensors } from '../db/schema.ts';
 import { completeQueries } from '../commands/complete-queries.ts';
+import { anyOfIds, runNamed } from '../db/named-statements.ts';
 import {
   levelOf,
   recordReportIn,
@@ -59,9 +60,11 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
     const deviceRows = await tx
       .select()
       .from(devices)
-      .where(inArray(devices.id, [...new Set(items.map((item) => item.deviceId))]))
+      .where(anyOfIds(devices.id))
       .orderBy(devices.id)
-      .for('update');
+      .for('update')
+      .prepare('ingest_lock_devices')
+      .execute({ ids: [...new Set(items.map((item) => item.deviceId))] });
     const existing = new Set(deviceRows.map((device) => device.id));
     const present = items.filter((item, index) => {
       if (existing.has(item.deviceId)) return true;
@@ -70,7 +73,10 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
     });
     if (present.length === 0) return results;
     const receivedAt = new Date().toISOString();
-    const inserted = await tx.execute<{ dedup_key: string }>(sql`
+    const inserted = await runNamed<{ dedup_key: string }>(
+      tx,
+      'ingest_messages',
+      sql`
       INSERT INTO messages (device_id, type, direction, mode, status, content, from_ident, from_type, dedup_key, received_at)
       SELECT m.device_id, m.type, 'in', 'deviceToSystem', 'processed', m.content, m.from_ident, m.from_type, m.dedup_key,
         ${receivedAt}::timestamptz
@@ -85,7 +91,8 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
         })),
       )}::json) AS m(device_id int, type text, content text, from_ident text, from_type text, dedup_key text)
       ON CONFLICT DO NOTHING
-      RETURNING dedup_key`);
+      RETURNING dedup_key`,
+    );
     // A message id seen before, or twice in this batch, is a repetition: only its first copy counts.
     const unclaimed = new Set(inserted.rows.map((row) => row.dedup_key));
     const byDevice = new Map<number, number[]>();
@@ -98,11 +105,18 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
     if (byDevice.size === 0) return results;
 
     const deviceIds = [...byDevice.keys()].sort((a, b) => a - b);
-    const sensorRows = await tx.select().from(sensors).where(inArray(sensors.deviceId, deviceIds));
+    const sensorRows = await tx
+      .select()
+      .from(sensors)
+      .where(anyOfIds(sensors.deviceId))
+      .prepare('ingest_sensors')
+      .execute({ ids: deviceIds });
     const openAlarms = await tx
       .select()
       .from(alarms)
-      .where(and(inArray(alarms.deviceId, deviceIds), isNull(alarms.closedAt)));
+      .where(and(anyOfIds(alarms.deviceId), isNull(alarms.closedAt)))
+      .prepare('ingest_open_alarms')
+      .execute({ ids: deviceIds });
 
     const outbox = new NotificationOutbox();
     const plan = new BulkPlan(outbox);
@@ -328,12 +342,15 @@ class BulkPlan {
       first: new Date(Math.min(...readings.map((r) => r.at))).toISOString(),
       last: new Date(Math.max(...readings.map((r) => r.at))).toISOString(),
     }));
-    const stretch = await tx.execute<{
+    const stretch = await runNamed<{
       sensor_id: number;
       at: number;
       value: number | null;
       counts: boolean;
-    }>(sql`
+    }>(
+      tx,
+      'ingest_late_stretch',
+      sql`
       SELECT w.sensor_id, round(extract(epoch FROM m.measured_at) * 1000)::float8 AS at, m.value,
         (m.value IS NOT NULL AND NOT m.hidden) AS counts
       FROM json_to_recordset(${asJson(windows)}::json) AS w(sensor_id int, first timestamptz, last timestamptz)
@@ -348,7 +365,8 @@ class BulkPlan {
         (SELECT measured_at, value, hidden FROM measurements
           WHERE sensor_id = w.sensor_id AND measured_at > w.last AND value IS NOT NULL AND NOT hidden
           ORDER BY measured_at ASC LIMIT 1)
-      ) AS m`);
+      ) AS m`,
+    );
     for (const [sensorId, readings] of bySensor) {
       const rows = stretch.rows.filter((row) => Number(row.sensor_id) === sensorId);
       const taken = new Set(rows.map((row) => Number(row.at)));
@@ -481,32 +499,48 @@ class BulkPlan {
         opened_at: iso(alarm.openedAt ?? null),
         closed_at: iso(alarm.closedAt ?? null),
       }));
-      await tx.execute(sql`
+      await runNamed(
+        tx,
+        'ingest_new_alarms',
+        sql`
         INSERT INTO alarms (device_id, sensor_id, type, value, scope, severity, opened_at, closed_at)
         SELECT * FROM json_to_recordset(${asJson(rows)}::json) AS v(device_id int, sensor_id int, type text,
-          value text, scope text, severity text, opened_at timestamptz, closed_at timestamptz)`);
+          value text, scope text, severity text, opened_at timestamptz, closed_at timestamptz)`,
+      );
     }
     if (this.closedAlarms.length > 0) {
       const rows = this.closedAlarms.map((alarm) => ({ id: alarm.id, closed_at: iso(alarm.closedAt) }));
-      await tx.execute(sql`
+      await runNamed(
+        tx,
+        'ingest_close_alarms',
+        sql`
         UPDATE alarms AS a SET closed_at = v.closed_at
         FROM json_to_recordset(${asJson(rows)}::json) AS v(id int, closed_at timestamptz)
-        WHERE a.id = v.id`);
+        WHERE a.id = v.id`,
+      );
     }
     if (this.measurementRows.length > 0) {
-      await tx.execute(sql`
+      await runNamed(
+        tx,
+        'ingest_measurements',
+        sql`
         INSERT INTO measurements (sensor_id, measured_at, value, percent, temperature)
         SELECT * FROM json_to_recordset(${asJson(this.measurementRows)}::json)
           AS v(sensor_id int, measured_at timestamptz, value float8, percent float8, temperature float8)
-        ON CONFLICT DO NOTHING`);
+        ON CONFLICT DO NOTHING`,
+      );
     }
     if (this.consumption.size > 0) {
-      await tx.execute(sql`
+      await runNamed(
+        tx,
+        'ingest_consumption',
+        sql`
         INSERT INTO monthly_consumption (sensor_id, year, month, consumption)
         SELECT * FROM json_to_recordset(${asJson([...this.consumption.values()])}::json)
           AS v(sensor_id int, year int, month int, consumption float8)
         ON CONFLICT (sensor_id, year, month)
-        DO UPDATE SET consumption = monthly_consumption.consumption + excluded.consumption`);
+        DO UPDATE SET consumption = monthly_consumption.consumption + excluded.consumption`,
+      );
     }
     if (this.sensorUpdates.size > 0) {
       const rows = [...this.sensorUpdates.values()].map((s) => ({
@@ -519,12 +553,16 @@ class BulkPlan {
         status: s.status,
         last_measured_at: iso(s.lastMeasuredAt),
       }));
-      await tx.execute(sql`
+      await runNamed(
+        tx,
+        'ingest_sensor_updates',
+        sql`
         UPDATE sensors AS s SET value = v.value, pct = v.pct, net_pct = v.net_pct, net_free_space = v.net_free_space,
           temperature_value = v.temperature_value, status = v.status, last_measured_at = v.last_measured_at
         FROM json_to_recordset(${asJson(rows)}::json) AS v(id int, value float8, pct float8, net_pct float8,
           net_free_space float8, temperature_value float8, status text, last_measured_at timestamptz)
-        WHERE s.id = v.id`);
+        WHERE s.id = v.id`,
+      );
     }
     if (this.deviceUpdates.length > 0) {
       const rows = this.deviceUpdates.map((d) => ({
@@ -539,7 +577,10 @@ class BulkPlan {
         location_lng: d.locationLng,
         location_updated_at: iso(d.locationUpdatedAt),
       }));
-      await tx.execute(sql`
+      await runNamed(
+        tx,
+        'ingest_device_updates',
+        sql`
         UPDATE devices AS d SET last_reported_at = v.last_reported_at, status = v.status,
           threshold_status = v.threshold_status, threshold_confirmation_status = v.threshold_confirmation_status,
           sim_credit_qty = v.sim_credit_qty, battery_charge = v.battery_charge, location_lat = v.location_lat,
@@ -547,7 +588,8 @@ class BulkPlan {
         FROM json_to_recordset(${asJson(rows)}::json) AS v(id int, last_reported_at timestamptz, status text,
           threshold_status text, threshold_confirmation_status text, sim_credit_qty float8, battery_charge int,
           location_lat float8, location_lng float8, location_updated_at timestamptz)
-        WHERE d.id = v.id`);
+        WHERE d.id = v.id`,
+      );
     }
   }
 }

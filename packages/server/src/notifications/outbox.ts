@@ -12,6 +12,7 @@ import { enqueue } from '../jobs/queue.ts';
 import { deliverNotification } from '../jobs/definitions/deliver-notification.ts';
 import type { AlarmNotice, DeviceEvent, NotifiedDevice } from './events.ts';
 import { renderNotification } from './texts.ts';
+import { runNamed } from '../db/named-statements.ts';
 
 /** Used when a contact's user has no white-label title. */
 const DEFAULT_BRAND = 'Tank Portal';
@@ -81,7 +82,11 @@ export class NotificationOutbox {
   async flush(tx: Db | Tx, now = new Date()): Promise<number> {
     if (this.pending.size === 0) return 0;
     const deviceIds = [...this.pending.keys()];
-    const found = await tx.execute<RecipientRow>(sql`
+    // Named: run with nearly every batch of reports, parsed and planned once per connection.
+    const found = await runNamed<RecipientRow>(
+      tx,
+      'notification_recipients',
+      sql`
       SELECT r.id, r.device_id, r.events, c.cell_number, c.email, c.language,
         coalesce(w.title, (SELECT title FROM whitelabels WHERE is_default LIMIT 1)) AS brand,
         (SELECT json_object_agg(t.event, t.last_notified_at) FROM notification_throttle t
@@ -91,7 +96,8 @@ export class NotificationOutbox {
       JOIN users u ON u.id = c.user_id
       LEFT JOIN whitelabels w ON w.id = u.whitelabel_id
       WHERE r.device_id = ANY(${`{${deviceIds.join(',')}}`}::int[])
-      ORDER BY r.id`);
+      ORDER BY r.id`,
+    );
     const pending = new Map(this.pending);
     this.pending.clear();
     if (found.rows.length === 0) return 0;
