@@ -17,6 +17,7 @@ const { values } = parseArgs({
     'lionel-token': { type: 'string', default: process.env.SMS_LIONEL_WEBHOOK_TOKEN },
     '1nce-token': { type: 'string', default: process.env.SMS_1NCE_WEBHOOK_TOKEN },
     'gateway-port': { type: 'string' },
+    'net-batch': { type: 'string', default: '1' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -32,6 +33,9 @@ if (values.help) {
   --duration SECONDS   how long to run; 0: until Ctrl-C (60)
   --lionel-token T     webhook tokens the server expects; SMS devices need them
   --1nce-token T       (SMS_LIONEL_WEBHOOK_TOKEN, SMS_1NCE_WEBHOOK_TOKEN)
+  --net-batch N        net devices buffer N readings (one a second) and upload them in one
+                       request, the batch form of the net protocol (1: one report per request;
+                       at most 100)
   --gateway-port PORT  run a fake SMS gateway here: the server's query SMS are answered with a
                        measurement SMS through the webhook. Start the server with
                        SMS_LIONEL_API_URL and SMS_1NCE_API_URL = http://127.0.0.1:PORT
@@ -47,6 +51,11 @@ if (types.some((type) => !DEVICE_TYPES.includes(type))) {
   process.exit(2);
 }
 const numbers = { devices: values.devices, rate: values.rate, duration: values.duration };
+const netBatch = Number(values['net-batch']);
+if (!(Number.isInteger(netBatch) && netBatch >= 1 && netBatch <= 100)) {
+  console.error(`--net-batch takes a whole number from 1 to 100, got "${values['net-batch']}"`);
+  process.exit(2);
+}
 for (const [name, value] of Object.entries(numbers)) {
   if (!(Number(value) >= 0)) {
     console.error(`--${name} takes a number of at least 0, got "${value}"`);
@@ -74,6 +83,7 @@ const stats = await simulate({
   rate: Number(values.rate),
   durationSeconds: Number(values.duration),
   gatewayPort,
+  netBatch,
   signal: stop.signal,
 }).catch((error: NodeJS.ErrnoException) => {
   if (error.code === 'EADDRINUSE') {

@@ -15,9 +15,20 @@ export interface Endpoints {
   secret?: string;
 }
 
+export interface BatchResult {
+  messageId: string;
+  status: 'processed' | 'duplicate';
+  stored: number;
+}
+
 /** Sends one report the way the device's protocol does; resolves when the server acknowledged it. */
 export interface Sender {
   send(report: SimulatedReport): Promise<void>;
+  /**
+   * net devices: the batch form of the net protocol, reports a logger buffered in one request;
+   * resolves with the server's status per report once it acknowledged them.
+   */
+  sendBatch?(reports: SimulatedReport[]): Promise<BatchResult[]>;
   close(): Promise<void>;
   /**
    * MQTT devices: listens to the device's command topic and calls `onQuery` for every query
@@ -64,26 +75,31 @@ function postJson(url: string, body: string, headers: Record<string, string>) {
   });
 }
 
+/** Resolves with the answer's text. */
 async function postUntilAnswered(url: string, body: unknown, headers: Record<string, string> = {}) {
   // A device repeats a report until the server answers; 4xx answers are final.
   const payload = JSON.stringify(body);
   for (;;) {
     const answer = await postJson(url, payload, headers).catch(() => null);
-    if (answer && answer.status >= 200 && answer.status < 300) return;
+    if (answer && answer.status >= 200 && answer.status < 300) return answer.text;
     if (answer && answer.status < 500) throw new Error(`${url}: ${answer.status} ${answer.text}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 
+const asJson = (report: SimulatedReport) => ({ ...report, measuredAt: report.measuredAt.toISOString() });
+
 function netSender(device: DemoDevice, endpoints: Endpoints): Sender {
+  const url = `${endpoints.server}/ingest/net/v1`;
+  const credentials = { identCode: device.ident, secret: endpoints.secret ?? DEMO_DEVICE_SECRET };
   return {
-    send: (report) =>
-      postUntilAnswered(`${endpoints.server}/ingest/net/v1`, {
-        identCode: device.ident,
-        secret: endpoints.secret ?? DEMO_DEVICE_SECRET,
-        ...report,
-        measuredAt: report.measuredAt.toISOString(),
-      }),
+    send: async (report) => {
+      await postUntilAnswered(url, { ...credentials, ...asJson(report) });
+    },
+    sendBatch: async (reports) => {
+      const text = await postUntilAnswered(url, { ...credentials, reports: reports.map(asJson) });
+      return (JSON.parse(text) as { results: BatchResult[] }).results;
+    },
     close: async () => {},
   };
 }
@@ -96,10 +112,10 @@ function smsSender(device: DemoDevice, endpoints: Endpoints): Sender {
       `no webhook token for ${viaLionel ? 'Lionel' : '1NCE'}: pass --lionel-token / --1nce-token`,
     );
   return {
-    send: (report) => {
+    send: async (report) => {
       const text = formatMeasurementSms(report);
       const id = `${device.ident}-${report.messageId}`;
-      return viaLionel
+      await (viaLionel
         ? postUntilAnswered(
             `${endpoints.server}/ingest/sms/lionel`,
             { messageId: id, from: device.ident, to: '+4930000000', text },
@@ -109,7 +125,7 @@ function smsSender(device: DemoDevice, endpoints: Endpoints): Sender {
             `${endpoints.server}/ingest/sms/1nce`,
             { id, iccid: device.ident, payload: text },
             { 'x-webhook-token': token },
-          );
+          ));
     },
     close: async () => {},
   };
@@ -128,11 +144,7 @@ async function mqttSender(device: DemoDevice, endpoints: Endpoints): Promise<Sen
   const topic = `${base}/report`;
   return {
     send: async (report) => {
-      await client.publishAsync(
-        topic,
-        JSON.stringify({ ...report, measuredAt: report.measuredAt.toISOString() }),
-        { qos: 1 },
-      );
+      await client.publishAsync(topic, JSON.stringify(asJson(report)), { qos: 1 });
     },
     close: () => client.endAsync(),
     async listenForQueries(onQuery) {

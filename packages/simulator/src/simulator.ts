@@ -19,6 +19,11 @@ export interface SimulationOptions extends Endpoints {
    * SMS_LIONEL_API_URL and SMS_1NCE_API_URL point here.
    */
   gatewayPort?: number;
+  /**
+   * net devices buffer this many readings and upload them in one request (the batch form of the
+   * net protocol); 1: one report per request.
+   */
+  netBatch?: number;
   /** Ends the run early (the CLI's Ctrl-C, a test's end). */
   signal?: AbortSignal;
   /** Called once every device is connected and listening for queries (and the gateway runs). */
@@ -79,21 +84,27 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSt
   const started = Date.now();
   const inFlight = new Set<Promise<void>>();
 
+  const netBatch = Math.max(1, options.netBatch ?? 1);
   const sendReport = (index: number) => {
     busy.add(index);
+    // A net device with a buffer uploads the readings of the last netBatch seconds (one a second).
+    const readings = chosen[index].type === 'net' ? netBatch : 1;
     const previous = lastTime.get(index) ?? 0;
-    const at = Math.max(Date.now(), previous + 1000);
+    const at = Math.max(Date.now(), previous + readings * 1000);
     lastTime.set(index, at);
-    const report = devices[index].nextReport(new Date(Math.floor(at / 1000) * 1000));
-    const sending = senders[index]
-      .send(report)
+    const reports = Array.from({ length: readings }, (_, n) =>
+      devices[index].nextReport(new Date((Math.floor(at / 1000) - (readings - 1 - n)) * 1000)),
+    );
+    const sender = senders[index];
+    const sent = readings > 1 && sender.sendBatch ? sender.sendBatch(reports) : sender.send(reports[0]);
+    const sending = sent
       .then(
         () => {
-          stats.acknowledged++;
-          options.onAcknowledged?.(chosen[index], report);
+          stats.acknowledged += reports.length;
+          for (const report of reports) options.onAcknowledged?.(chosen[index], report);
         },
         () => {
-          stats.failed++;
+          stats.failed += reports.length;
         },
       )
       .finally(() => {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { toFieldError } from '@tankportal/shared/field-errors';
+import { reportV1 } from '@tankportal/shared/protocols/report';
 import type { Db } from '../db/client.ts';
 import { deviceDirectory } from './device-directory.ts';
 import { errorBody } from '../plugins/errors.ts';
@@ -14,6 +15,12 @@ const envelope = z.object({
   secret: z.string().min(1).max(256),
 });
 
+/** Most reports in one batch request (docs/protocols.md). */
+export const MAX_NET_BATCH = 100;
+
+/** The batch form: a logger's buffered reports in one request. */
+const batch = z.object({ reports: z.array(reportV1).min(1).max(MAX_NET_BATCH) });
+
 /** Constant-time comparison of a secret with its stored hash. */
 export function secretMatches(storedHash: string | null, secret: string): boolean {
   if (!storedHash) return false;
@@ -24,12 +31,17 @@ export function secretMatches(storedHash: string | null, secret: string): boolea
 
 /**
  * net devices report over HTTP(S): `POST /ingest/net/v1` with their ident code and secret
- * (docs/protocols.md). The answer comes after the commit, so a device that gets no 200 sends again;
- * its message id makes the repetition harmless. A configuration waiting for the device comes with
- * the answer. Outside /api: no session, no CSRF, no case conversion.
+ * (docs/protocols.md), either one report or, in the batch form, the reports a logger buffered
+ * (`reports: [...]`). The answer comes after the commit, so a device that gets no 200 sends again;
+ * its message ids make the repetition harmless. A configuration waiting for the device comes with
+ * the answer. Outside /api: no session, no CSRF.
  */
 export function registerNetIngest(app: FastifyInstance, db: Db) {
-  app.post('/ingest/net/v1', { bodyLimit: 65_536 }, async (request, reply) => {
+  // 100 reports of the largest size fit (4 sensors, 32 alarms each). The body's keys go through the
+  // case conversion of every request, the reports of a batch do not: their keys are camelCase
+  // (docs/protocols.md), and converting a hundred reports deeply cost more than parsing them.
+  const options = { bodyLimit: 262_144, config: { opaqueBodyPaths: ['reports'] } };
+  app.post('/ingest/net/v1', options, async (request, reply) => {
     const { secret: _secret, ...logged } = (request.body ?? {}) as Record<string, unknown>;
     const content = JSON.stringify(logged);
     const sender = envelope.safeParse(request.body);
@@ -47,6 +59,41 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
     }
     if (!secretMatches(device.secretHash, secret))
       return reply.code(401).send(errorBody(401, 'Wrong device secret'));
+
+    if ('reports' in logged) {
+      // All or nothing: a malformed report refuses the whole request before anything is stored, so
+      // the device can repeat the corrected batch as it is.
+      const parsed = batch.safeParse(logged);
+      if (!parsed.success) {
+        const fieldErrors = parsed.error.issues.map(toFieldError);
+        await logParsingFailed(db, from, content, fieldErrors);
+        return reply.code(400).send(errorBody(400, 'Malformed report', fieldErrors));
+      }
+      const { reports } = parsed.data;
+      // Each report is logged and stored as if sent alone (its own message and message id); they
+      // go through the batcher together, so they share its transactions.
+      const results = await Promise.all(
+        reports.map((report) =>
+          storeReport(db, device.id, from, report, JSON.stringify({ identCode, ...report })),
+        ),
+      );
+      const last = reports.length - 1;
+      const configuration = await takeNetConfiguration(
+        db,
+        device.id,
+        reports[last].messageId,
+        results[last].duplicate,
+      );
+      return reply.code(200).send({
+        results: results.map((result, index) => ({
+          messageId: reports[index].messageId,
+          status: result.duplicate ? 'duplicate' : 'processed',
+          stored: result.stored,
+        })),
+        ...(configuration && { configuration }),
+      });
+    }
+
     const parsed = await parseReport(db, from, request.body, content);
     if (!parsed.ok) return reply.code(400).send(errorBody(400, 'Malformed report', parsed.fieldErrors));
     const result = await storeReport(db, device.id, from, parsed.report, content);
