@@ -2,24 +2,30 @@
 // and sending the reports does not compete with the measuring process's own work. Devices of the
 // demo fleet send report v1 in a closed loop: each keeps WINDOW reports in flight and counts a
 // report when the server acknowledged it (HTTP 200 / MQTT PUBACK, sent after the commit).
-// Usage: node bench/ingest-load.ts <http|mqtt> <server url> <mqtt url> <seconds> <window>
-// Prints {"acknowledged": n, "seconds": s} on stdout.
+//   http        one report per request, WINDOW requests in flight per device
+//   http-batch  BATCH buffered reports per request (the net protocol's batch form), WINDOW / BATCH
+//               requests in flight per device (at least one); a report counts when its request is
+//               answered with status processed for it
+//   mqtt        one report per publish (QoS 1), WINDOW publishes in flight per device
+// Usage: node bench/ingest-load.ts <http|http-batch|mqtt> <server url> <mqtt url> <seconds> <window> <batch> <start>
+// (start: measurement time of the first report, ms since the epoch; each run its own stretch of time,
+// so that its reports are newer than everything reported before). Prints {"acknowledged": n, "seconds": s}.
 import { demoFleet } from '@tankportal/shared/demo-fleet';
 import { SimulatedDevice } from '../packages/simulator/src/device-model.ts';
 import { senderFor } from '../packages/simulator/src/senders.ts';
 
-const [protocol, server, mqttUrl, secondsArg, windowArg] = process.argv.slice(2);
+const [protocol, server, mqttUrl, secondsArg, windowArg, batchArg, startArg] = process.argv.slice(2);
 const SECONDS = Number(secondsArg);
 const WINDOW = Number(windowArg);
+const BATCH = protocol === 'http-batch' ? Number(batchArg) : 1;
 
 const fleet = demoFleet().filter((device) =>
-  protocol === 'http' ? device.type === 'net' : device.type === 'iot' || device.type === 'lx_iot',
+  protocol === 'mqtt' ? device.type === 'iot' || device.type === 'lx_iot' : device.type === 'net',
 );
 const senders = await Promise.all(
   fleet.map((device) => senderFor(device, { server, mqttUrl, smsTokens: {} })),
 );
-// After the demo history: every report is newer than what its device has reported.
-const base = Date.now();
+const base = Number(startArg);
 let acknowledged = 0;
 const started = Date.now();
 const until = started + SECONDS * 1000;
@@ -27,10 +33,21 @@ await Promise.all(
   fleet.flatMap((device, index) => {
     const model = new SimulatedDevice(device, Math.random, index + 1);
     let n = 0;
-    return Array.from({ length: WINDOW }, async () => {
+    const next = () => {
+      const report = model.nextReport(new Date(base + n * 1000));
+      // Unique in the run whatever its length (the model's ids repeat after 100,000 reports).
+      report.messageId = `${protocol}-${n++}`;
+      return report;
+    };
+    return Array.from({ length: Math.max(1, Math.round(WINDOW / BATCH)) }, async () => {
       while (Date.now() < until) {
-        await senders[index].send(model.nextReport(new Date(base + n++ * 1000)));
-        acknowledged++;
+        if (protocol === 'http-batch') {
+          const answer = await senders[index].sendBatch!(Array.from({ length: BATCH }, next));
+          acknowledged += answer.filter((result) => result.status === 'processed').length;
+        } else {
+          await senders[index].send(next());
+          acknowledged++;
+        }
       }
     });
   }),
