@@ -15,12 +15,21 @@ export interface Started {
   mqtt: { close(): Promise<void> };
 }
 
-function portInUse(error: unknown, variable: string, port: number): never {
-  if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-    console.error(`Port ${port} is already in use: set ${variable} to a free port.`);
-    process.exit(1);
-  }
-  throw error;
+/**
+ * A port taken by another program ends the start with one line naming the variable to change. The
+ * database is closed first: PGlite's files are consistent only once it is closed, and an exit
+ * without it left a freshly seeded data directory that the next start could not open.
+ */
+async function exitWhenPortInUse(
+  error: unknown,
+  variable: string,
+  port: number,
+  database: Database,
+): Promise<never> {
+  if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+  console.error(`Port ${port} is already in use: set ${variable} to a free port.`);
+  await database.close();
+  process.exit(1);
 }
 
 /** Opens the database (migrating it), seeds what is missing, and serves API and web app. */
@@ -34,7 +43,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
   await app.context.sessions.purge();
   await app
     .listen({ port: config.port, host: config.host })
-    .catch((error) => portInUse(error, 'PORT', config.port));
+    .catch((error) => exitWhenPortInUse(error, 'PORT', config.port, database));
   const log = (message: string) => app.log.warn(message);
   const mqtt = config.mqttUrl
     ? await subscribeExternalBroker(database.db, {
@@ -44,7 +53,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
         log,
       })
     : await startEmbeddedBroker(database.db, config.mqttPort, config.host, log).catch((error) =>
-        portInUse(error, 'MQTT_PORT', config.mqttPort),
+        exitWhenPortInUse(error, 'MQTT_PORT', config.mqttPort, database),
       );
   // Manual queries to LX-IoT devices leave through the same broker.
   app.context.deviceChannels.attachMqtt(mqtt);
