@@ -8,6 +8,7 @@ import {
   type DeviceConfigurationV1,
 } from '@tankportal/shared/protocols/config-sms';
 import {
+  IOT_FIELDS,
   MASTER_ONLY_FIELDS,
   type ConfigurationBody,
   type SmsGatewayType,
@@ -49,22 +50,8 @@ const NOT_NULL_COLUMNS = new Set<string>(['fillingRecognitionInterval', 'forceSm
 /** Body fields kept in the device's settings document (`iot_config`). */
 const DOCUMENT_KEYS = [
   'timezone',
-  'iotVersion',
-  'iotType',
-  'iotSendTime1',
-  'iotSendTime2',
-  'iotSendInterval',
-  'iotGpsInterval',
-  'iotAlarm1Type',
-  'iotAlarm1Text',
-  'iotAlarm2Type',
-  'iotAlarm2Text',
-  'iotTempEnabled',
-  'iotTempMin',
-  'iotTempMax',
-  'iotV230FailEnabled',
-  'iotV230FailText',
-  'iotFtpUpdateEnabled',
+  // The thing name is a column (the device's MQTT ident), not a setting.
+  ...IOT_FIELDS.filter((key): key is Exclude<typeof key, 'thingName'> => key !== 'thingName'),
 ] as const satisfies readonly (keyof ConfigurationBody)[];
 
 /** A non-master cannot change master-only fields (checked before): they are not written at all. */

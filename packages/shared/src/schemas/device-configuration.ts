@@ -416,7 +416,8 @@ const SMS_FIELDS = [
   'outboundGatewayId',
   'simCreditorId',
 ] as const;
-const IOT_FIELDS = [
+/** The IoT settings of the body (the IoT variants' fields beyond the common ones). */
+export const IOT_FIELDS = [
   'iotVersion',
   'iotType',
   'iotSendTime1',
