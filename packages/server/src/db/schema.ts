@@ -151,6 +151,17 @@ export const loginHistory = pgTable(
   (t) => [index('login_history_user_time').on(t.userId, t.loggedInAt)],
 );
 
+/**
+ * Login attempt counters per username and per client address (decision 004), in the database so
+ * that every server process counts against the same limit; the shape rate-limiter-flexible's
+ * Drizzle store expects (`key`, `points`, `expire`).
+ */
+export const loginAttempts = pgTable('login_attempts', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull(),
+  expire: timestamp('expire', { withTimezone: true }),
+});
+
 export const systemNotifications = pgTable('system_notifications', {
   id: serial('id').primaryKey(),
   message: text('message').notNull(),
