@@ -173,35 +173,35 @@ test('system notifications are listed in the top bar', async ({ page }) => {
 });
 
 test('credentials dialog checks the rules and shows the server field errors', async ({ page }) => {
-  await login(page, 'admin');
+  // A demo customer no other journey signs in as: its password stays changed.
+  await login(page, 'baeckerei-korn');
   await page.goto('/settings/credentials');
   const dialog = page.getByRole('dialog');
+  const newPassword = dialog.getByLabel(/^Neues Passwort\b/).first();
+  const repeat = dialog.getByLabel(/^Neues Passwort wiederholen/);
+  const save = dialog.getByRole('button', { name: 'Speichern' });
   await dialog.getByLabel(/^Aktuelles Passwort/).fill('wrong-current');
-  await dialog
-    .getByLabel(/^Neues Passwort\b/)
-    .first()
-    .fill('short');
-  await dialog.getByLabel(/^Neues Passwort wiederholen/).fill('different');
-  await dialog.getByRole('button', { name: 'Speichern' }).click();
+  await newPassword.fill('short');
+  await repeat.fill('different');
+  await save.click();
   await expect(dialog).toContainText('Dieser Wert ist zu kurz. Er muss mindestens 8 Zeichen lang sein.');
-  await dialog
-    .getByLabel(/^Neues Passwort\b/)
-    .first()
-    .fill('long-enough-1');
-  await dialog.getByLabel(/^Neues Passwort wiederholen/).fill('long-enough-2');
-  await dialog.getByRole('button', { name: 'Speichern' }).click();
+  await newPassword.fill('long-enough-1');
+  await repeat.fill('long-enough-2');
+  await save.click();
   await expect(dialog).toContainText('Die Passwörter stimmen nicht überein.');
-  await dialog.getByLabel(/^Neues Passwort wiederholen/).fill('long-enough-1');
-  await dialog.getByRole('button', { name: 'Speichern' }).click();
+  await repeat.fill('long-enough-1');
+  await save.click();
   // Only the server knows the current password: its field error lands on that field.
   await expect(dialog).toContainText('Dieser Wert ist ungültig. Bitte überprüfen Sie Ihre Eingabe.');
   await dialog.getByLabel(/^Aktuelles Passwort/).fill(PASSWORD);
-  await dialog
-    .getByLabel(/^Neues Passwort\b/)
-    .first()
-    .fill(PASSWORD);
-  await dialog.getByLabel(/^Neues Passwort wiederholen/).fill(PASSWORD);
-  await dialog.getByRole('button', { name: 'Speichern' }).click();
+  // Only the server judges how guessable a password is.
+  await newPassword.fill('Sommer2024!');
+  await repeat.fill('Sommer2024!');
+  await save.click();
+  await expect(dialog).toContainText('Dieses Passwort ist zu leicht zu erraten');
+  await newPassword.fill('Roggen mahlt der blaue Ofen');
+  await repeat.fill('Roggen mahlt der blaue Ofen');
+  await save.click();
   await expect(page.getByText('Die Zugangsdaten wurden aktualisiert.')).toBeVisible();
   await expect(page).toHaveURL(/\/settings$/);
 });

@@ -125,7 +125,7 @@ export async function buildApp(
     sessions,
     deviceChannels,
     jobs: createJobQueue(db, config, deviceChannels, { log: (message) => app.log.warn(message) }),
-    loginRateLimit: new LoginRateLimit({
+    loginRateLimit: new LoginRateLimit(db, {
       maxFailuresPerUsername: config.loginMaxFailuresPerUsername,
       maxFailuresPerIp: config.loginMaxFailuresPerIp,
       blockMinutes: config.loginBlockMinutes,

@@ -4,6 +4,8 @@ export const LOCALE_COOKIE = 'tp_locale';
 export const LAST_USERNAME_COOKIE = 'tp_last_username';
 export const ONE_YEAR_SECONDS = 365 * 24 * 60 * 60;
 export const MIN_PASSWORD_LENGTH = 8;
+/** Longer inputs are refused before hashing: argon2 and the strength check of huge inputs cost CPU. */
+export const MAX_PASSWORD_LENGTH = 128;
 export const USERNAME_MIN_LENGTH = 4;
 export const USERNAME_MAX_LENGTH = 96;
 export const LAYOUT_MAX_WIDTH = 1440;

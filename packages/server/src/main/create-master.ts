@@ -5,8 +5,13 @@ import { readConfig } from '../config/env.ts';
 import { openDatabase } from '../db/client.ts';
 import { users, whitelabels } from '../db/schema.ts';
 import { eq } from 'drizzle-orm';
-import { MIN_PASSWORD_LENGTH, USERNAME_MAX_LENGTH, USERNAME_MIN_LENGTH } from '@tankportal/shared/constants';
-import { hashPassword } from '../policies/passwords.ts';
+import {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+} from '@tankportal/shared/constants';
+import { hashPassword, passwordWeakness } from '../policies/passwords.ts';
 import { findUserByUsername } from '../repositories/users.ts';
 import { ensureBaseData } from '../seed/base-data.ts';
 
@@ -18,8 +23,17 @@ if (!username || username.length < USERNAME_MIN_LENGTH || username.length > USER
   process.exit(2);
 }
 const password = process.env.CREATE_MASTER_PASSWORD || randomBytes(12).toString('base64url');
-if (password.length < MIN_PASSWORD_LENGTH) {
-  console.error(`CREATE_MASTER_PASSWORD must have at least ${MIN_PASSWORD_LENGTH} characters.`);
+if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+  console.error(
+    `CREATE_MASTER_PASSWORD must have ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters.`,
+  );
+  process.exit(2);
+}
+// The same rule as a password change (a generated password always passes).
+const weakness = passwordWeakness(password, username);
+if (weakness) {
+  const why = weakness === 'passwordHasUsername' ? 'contains the username' : 'is too easy to guess';
+  console.error(`CREATE_MASTER_PASSWORD ${why}: choose a longer, less common one (or leave it unset).`);
   process.exit(2);
 }
 

@@ -41,6 +41,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
   const fleet = config.demoData ? await ensureDemoFleet(database.db) : 0;
   const app = await buildApp(database.db, config);
   await app.context.sessions.purge();
+  await app.context.loginRateLimit.purge();
   await app
     .listen({ port: config.port, host: config.host })
     .catch((error) => exitWhenPortInUse(error, 'PORT', config.port, database));

@@ -5,6 +5,8 @@ import { users } from '../db/schema.ts';
 import { hashToken } from '../policies/tokens.ts';
 import type { UserRow } from '../repositories/users.ts';
 import type { SessionStore } from '../repositories/sessions.ts';
+import { isReadOnlyAccount } from '../policies/roles.ts';
+import { forbidden } from './errors.ts';
 
 export const SESSION_COOKIE = 'tp_session';
 /** lastSeenAt is written at most this often: a read-heavy API must not write on every call. */
@@ -23,6 +25,24 @@ declare module 'fastify' {
   interface FastifyRequest {
     actor: Actor | null;
   }
+  interface FastifyContextConfig {
+    /** A state change a read-only (demo) account may make: only its own sign-in and sign-out. */
+    readOnlyAccountsMayCall?: boolean;
+  }
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * True when the router matched an /api route. The route's path is the decoded one the router
+ * used: a raw-URL prefix check would miss `/%61pi/v2/login`, which reaches the same handler.
+ */
+export function isApiRoute(request: FastifyRequest): boolean {
+  return request.routeOptions.url?.startsWith('/api/') ?? false;
+}
+
+export function isStateChanging(request: FastifyRequest): boolean {
+  return STATE_CHANGING.has(request.method);
 }
 
 export function bearerToken(request: FastifyRequest): string | undefined {
@@ -44,7 +64,21 @@ export function registerAuth(app: FastifyInstance, { db, sessions, secureCookies
   app.decorateRequest('actor', null);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.url.startsWith('/api/')) return;
+    if (!isApiRoute(request)) return;
+    // API answers are personal (or carry the anti-forgery token): no browser or proxy keeps them.
+    reply.header('cache-control', 'no-store');
+    await resolveActor(request, reply);
+    if (
+      request.actor &&
+      isReadOnlyAccount(request.actor) &&
+      isStateChanging(request) &&
+      !request.routeOptions.config.readOnlyAccountsMayCall
+    ) {
+      throw forbidden();
+    }
+  });
+
+  async function resolveActor(request: FastifyRequest, reply: FastifyReply) {
     const token = bearerToken(request);
     if (token !== undefined) {
       // An API token stands for itself: the cookie is ignored when a bearer token is sent.
@@ -71,5 +105,5 @@ export function registerAuth(app: FastifyInstance, { db, sessions, secureCookies
       via: 'session',
     };
     if (Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await sessions.touch(session);
-  });
+  }
 }

@@ -1,4 +1,7 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { lt, sql } from 'drizzle-orm';
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Db } from '../db/client.ts';
+import { loginAttempts } from '../db/schema.ts';
 import { HttpError } from './errors.ts';
 
 export interface LoginLimits {
@@ -8,59 +11,62 @@ export interface LoginLimits {
 }
 
 /**
- * Counts failed logins per username and per IP address; a key over its limit is refused with 429
- * and Retry-After until its window ends. A success clears the username's count. The counters live in
- * process memory (docs/decisions/004-login-rate-limit.md).
+ * Limits password checks per username and per IP address (docs/decisions/004-login-rate-limit.md).
+ * An attempt is counted before its password is checked, in one atomic upsert in the database, so
+ * that neither parallel requests nor several server processes get more checks than the limit. A
+ * failed attempt keeps its count; a successful one clears the username's count and gives the
+ * address its attempt back (an address counts failures only).
  */
 export class LoginRateLimit {
-  private readonly byUsername: RateLimiterMemory;
-  private readonly byIp: RateLimiterMemory;
+  private readonly db: Db;
+  private readonly byUsername: RateLimiterDrizzle;
+  private readonly byIp: RateLimiterDrizzle;
 
-  constructor(limits: LoginLimits) {
+  constructor(db: Db, limits: LoginLimits) {
+    this.db = db;
     const duration = limits.blockMinutes * 60;
-    this.byUsername = new RateLimiterMemory({
+    // Expired counters restart on their next use; purge() removes the rest at start.
+    const store = { storeClient: db, schema: loginAttempts, duration, clearExpiredByTimeout: false };
+    this.byUsername = new RateLimiterDrizzle({
+      ...store,
       keyPrefix: 'user',
       points: limits.maxFailuresPerUsername,
-      duration,
     });
-    this.byIp = new RateLimiterMemory({ keyPrefix: 'ip', points: limits.maxFailuresPerIp, duration });
+    this.byIp = new RateLimiterDrizzle({ ...store, keyPrefix: 'ip', points: limits.maxFailuresPerIp });
   }
 
-  /** Throws 429 when either key has used up its failures. */
-  async check(username: string, ip: string) {
-    const [user, address] = await Promise.all([
-      this.byUsername.get(username.toLowerCase()),
-      this.byIp.get(ip),
-    ]);
-    const blocked = [
-      [user, this.byUsername.points],
-      [address, this.byIp.points],
+  /** Counts an attempt; throws 429 with Retry-After when the username or the address has none left. */
+  async reserve(username: string, ip: string) {
+    const keys = [
+      [this.byUsername, username.toLowerCase()],
+      [this.byIp, ip],
     ] as const;
-    const waitMs = Math.max(
-      0,
-      ...blocked
-        .filter(([res, points]) => res && res.consumedPoints >= points)
-        .map(([res]) => res!.msBeforeNext),
-    );
-    if (waitMs > 0) {
-      throw new HttpError(429, 'Too many failed logins. Please try again later.', [], {
-        'retry-after': String(Math.ceil(waitMs / 1000)),
-      });
+    const results = await Promise.allSettled(keys.map(([limiter, key]) => limiter.consume(key)));
+    const refusals: RateLimiterRes[] = [];
+    for (const result of results) {
+      if (result.status === 'fulfilled') continue;
+      if (!(result.reason instanceof RateLimiterRes)) throw result.reason;
+      refusals.push(result.reason);
     }
+    if (refusals.length === 0) return;
+    // A refused attempt checks no password: the key that still had room gets its count back.
+    await Promise.all(
+      results.map((result, index) =>
+        result.status === 'fulfilled' ? keys[index][0].reward(keys[index][1]) : undefined,
+      ),
+    );
+    const waitMs = Math.max(...refusals.map((refusal) => refusal.msBeforeNext));
+    throw new HttpError(429, 'Too many failed logins. Please try again later.', [], {
+      'retry-after': String(Math.max(1, Math.ceil(waitMs / 1000))),
+    });
   }
 
-  async recordFailure(username: string, ip: string) {
-    await Promise.all([
-      this.byUsername.penalty(username.toLowerCase(), 1).catch(ignoreLimit),
-      this.byIp.penalty(ip, 1).catch(ignoreLimit),
-    ]);
+  async recordSuccess(username: string, ip: string) {
+    await Promise.all([this.byUsername.delete(username.toLowerCase()), this.byIp.reward(ip)]);
   }
 
-  async recordSuccess(username: string) {
-    await this.byUsername.delete(username.toLowerCase());
+  /** Housekeeping: counters whose window has ended (run at start). */
+  async purge() {
+    await this.db.delete(loginAttempts).where(lt(loginAttempts.expire, sql`now()`));
   }
-}
-
-function ignoreLimit(error: unknown) {
-  if (!(error instanceof RateLimiterRes)) throw error;
 }

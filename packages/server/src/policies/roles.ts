@@ -10,6 +10,14 @@ export function requireRole(actor: Actor | null, minimum: Role): Actor {
   return actor;
 }
 
+/**
+ * Demo accounts (one login shared in public) look at what they may see and change nothing: every
+ * state-changing API call of theirs but signing in and out answers 403 (plugins/auth.ts).
+ */
+export function isReadOnlyAccount(actor: Actor): boolean {
+  return !hasRole(actor.user.role, 'ROLE_APP_USER');
+}
+
 /** portal-area §6 / issue: master and admin may act as a user below them (admins: own subtree). */
 export function mayImpersonate(
   real: { role: Role; id: number },

@@ -1,19 +1,23 @@
 import { z } from 'zod';
-import { MIN_PASSWORD_LENGTH } from '../constants.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, USERNAME_MAX_LENGTH } from '../constants.ts';
 import { ROLES } from '../roles.ts';
 import { requiredText, text } from './common.ts';
 
+/** No user has a longer name or password: longer input is refused before it costs a hash or a row. */
 export const loginBody = z.object({
-  username: requiredText(),
-  password: text().min(1, { error: 'required' }),
+  username: requiredText().max(USERNAME_MAX_LENGTH),
+  password: text().min(1, { error: 'required' }).max(MAX_PASSWORD_LENGTH),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
-/** portal-area §5: repeat must match, new password at least 8 characters. */
+/**
+ * portal-area §5: repeat must match, new password at least 8 characters (and at most 128). The
+ * server also refuses guessable passwords (a strength estimate too big for the browser bundle).
+ */
 export const credentialsBody = z
   .object({
-    currentPassword: text().min(1, { error: 'required' }),
-    password: text().min(MIN_PASSWORD_LENGTH),
+    currentPassword: text().min(1, { error: 'required' }).max(MAX_PASSWORD_LENGTH),
+    password: text().min(MIN_PASSWORD_LENGTH).max(MAX_PASSWORD_LENGTH),
     passwordRepeat: text().min(1, { error: 'required' }),
   })
   .refine((body) => body.password === body.passwordRepeat, {

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { buildApp } from '../../../app.ts';
 import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
 import { loginHistory, users } from '../../../db/schema.ts';
 import { hashToken } from '../../../policies/tokens.ts';
 import { setUserStatus } from '../../../repositories/users.ts';
+import { buildDevice, buildUser } from '../../../testing/factories.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -86,6 +88,73 @@ describe('login', () => {
     }
   });
 
+  it('lets 25 parallel wrong guesses check at most 10 passwords; then even the right one is refused', async () => {
+    const limited = await createTestApp({ LOGIN_MAX_FAILURES_PER_IP: '1000' });
+    try {
+      await buildUser(limited.database.db, { username: 'raced' });
+      const c = new TestClient(limited.app);
+      await c.get('/api/v2/whitelabels/current');
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, (_, i) =>
+          c.post('/api/v2/login', { username: 'raced', password: `guess-${i}` }),
+        ),
+      );
+      const codes = answers.map((answer) => answer.statusCode);
+      expect(codes.filter((code) => code === 400)).toHaveLength(10);
+      expect(codes.filter((code) => code === 429)).toHaveLength(15);
+      const right = await c.post('/api/v2/login', { username: 'raced', password: 'tankportal' });
+      expect(right.statusCode).toBe(429);
+      expect(right.cookies.find((cookie) => cookie.name === 'tp_session')).toBeUndefined();
+      const history = await limited.database.db
+        .select()
+        .from(loginHistory)
+        .where(eq(loginHistory.username, 'raced'));
+      expect(history.filter((row) => row.result === 'invalidCredentials')).toHaveLength(10);
+      expect(history.filter((row) => row.result === 'rateLimited')).toHaveLength(16);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('counts in the database: a second server process on the same database sees the same count', async () => {
+    const limited = await createTestApp({ LOGIN_MAX_FAILURES_PER_USERNAME: '4' });
+    const secondProcess = await buildApp(limited.database.db, limited.config, { logger: false });
+    try {
+      await buildUser(limited.database.db, { username: 'shared-count' });
+      const guess = async (app: typeof secondProcess, password: string) => {
+        const c = new TestClient(app);
+        await c.get('/api/v2/whitelabels/current');
+        return (await c.post('/api/v2/login', { username: 'shared-count', password })).statusCode;
+      };
+      expect([
+        await guess(limited.app, 'one-guess'),
+        await guess(secondProcess, 'two-guess'),
+        await guess(limited.app, 'three-guess'),
+        await guess(secondProcess, 'four-guess'),
+      ]).toEqual([400, 400, 400, 400]);
+      expect(await guess(limited.app, 'tankportal')).toBe(429);
+      expect(await guess(secondProcess, 'tankportal')).toBe(429);
+    } finally {
+      await secondProcess.close();
+      await limited.close();
+    }
+  });
+
+  it('counts only failures against an address: many users behind one address keep signing in', async () => {
+    const limited = await createTestApp({ LOGIN_MAX_FAILURES_PER_IP: '2' });
+    try {
+      for (let i = 0; i < 4; i++) await new TestClient(limited.app).login('user');
+      const c = new TestClient(limited.app);
+      await c.get('/api/v2/whitelabels/current');
+      expect((await c.post('/api/v2/login', { username: 'user', password: 'wrong-one' })).statusCode).toBe(
+        400,
+      );
+      await new TestClient(limited.app).login('admin');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('gives a new session id at every login', async () => {
     const c = client();
     await c.login('user');
@@ -128,6 +197,157 @@ describe('anti-forgery token', () => {
       payload: { username: 'user', password: 'tankportal' },
     });
     expect(response.statusCode).toBe(403);
+  });
+});
+
+describe('the hooks see the path the router matched', () => {
+  // Each reaches the login route (or no route at all) depending on how the router decodes it.
+  const loginVariants = [
+    '/%61pi/v2/login',
+    '/api/v2/%6cogin',
+    '/api/%76%32/login',
+    '/%41PI/v2/login',
+    '/API/v2/login',
+    '//api/v2/login',
+    '/api//v2/login',
+    '/api/v2/login.',
+    '/api/v2/login/',
+    '/api/v2/login%2e',
+    '/api/v2/./login',
+    '/api/v2/x/../login',
+  ];
+
+  it('refuses a login without the anti-forgery token on every spelling of its path', async () => {
+    for (const variant of loginVariants) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: variant,
+        payload: { username: 'user', password: 'tankportal' },
+      });
+      expect([403, 404], variant).toContain(response.statusCode);
+      expect(
+        response.cookies.find((cookie) => cookie.name === 'tp_session'),
+        variant,
+      ).toBeUndefined();
+    }
+  });
+
+  it('authenticates and guards an encoded path exactly like the plain one', async () => {
+    const c = client();
+    await c.login('user');
+    expect((await c.get('/%61pi/v2/users/me')).json().username).toBe('user');
+    expect((await c.get('/api/v2/users/%6de')).json().username).toBe('user');
+    const [before] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+    const body = {
+      current_password: 'tankportal',
+      password: 'forged-new-pass',
+      password_repeat: 'forged-new-pass',
+    };
+    for (const path of ['/%61pi/v2/users/me/credentials', '/api/v2/users/me/%63redentials']) {
+      const forged = await c.request('PUT', path, body, { 'x-csrf-token': '' });
+      expect(forged.statusCode, path).toBe(403);
+    }
+    const [after] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+    expect(after.passwordHash).toBe(before.passwordHash);
+  });
+});
+
+describe('anti-forgery secret and caching', () => {
+  it('issues a new anti-forgery secret at login: a token from before the login is refused', async () => {
+    const c = client();
+    await c.get('/api/v2/whitelabels/current');
+    const tokenBefore = c.csrfToken!;
+    const secretBefore = c.cookies.get('tp_csrf');
+    await c.login('user');
+    expect(c.cookies.get('tp_csrf')).not.toBe(secretBefore);
+    expect(c.csrfToken).not.toBe(tokenBefore);
+    const [before] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+    const body = {
+      current_password: 'tankportal',
+      password: 'planted-token-1',
+      password_repeat: 'planted-token-1',
+    };
+    const stale = await c.request('PUT', '/api/v2/users/me/credentials', body, {
+      'x-csrf-token': tokenBefore,
+    });
+    expect(stale.statusCode).toBe(403);
+    const [after] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+    expect(after.passwordHash).toBe(before.passwordHash);
+    // The token of the login answer works.
+    expect((await c.post('/api/v2/logout')).statusCode).toBe(204);
+  });
+
+  it('marks every API answer no-store: signed in, by bearer token, at login and the public status page', async () => {
+    const c = client();
+    const login = await c.login('user');
+    expect(login.headers['cache-control']).toBe('no-store');
+    expect((await c.get('/api/v2/users/me')).headers['cache-control']).toBe('no-store');
+    expect((await c.get('/api/v2/devices')).headers['cache-control']).toBe('no-store');
+    expect((await c.get('/%61pi/v2/users/me')).headers['cache-control']).toBe('no-store');
+    const token = 'integration-token-of-the-user-account';
+    await t.database.db
+      .update(users)
+      .set({ authTokenHash: hashToken(token) })
+      .where(eq(users.username, 'user'));
+    const bearer = await t.app.inject({
+      method: 'GET',
+      url: '/api/v2/users/me',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(bearer.statusCode).toBe(200);
+    expect(bearer.headers['cache-control']).toBe('no-store');
+    const publicPage = await t.app.inject({ method: 'GET', url: '/api/v2/public/devices/not-a-known-token' });
+    expect(publicPage.headers['cache-control']).toBe('no-store');
+  });
+});
+
+describe('read-only demo account', () => {
+  /** Every table's rows as text: a refusal that changed any row anywhere shows up here. */
+  async function databaseContent() {
+    const { rows } = await t.database.db.execute<{ table_name: string }>(
+      sql`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+    );
+    const content: Record<string, string> = {};
+    for (const { table_name: table } of rows) {
+      const [row] = (
+        await t.database.db.execute<{ digest: string | null }>(
+          sql`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS digest FROM ${sql.identifier(table)} t`,
+        )
+      ).rows;
+      content[table] = row.digest ?? '';
+    }
+    return content;
+  }
+
+  it('answers 403 on every state-changing API route but sign-in and sign-out, and nothing changes', async () => {
+    const c = client();
+    await c.login('demo');
+    const [demo] = await t.database.db.select().from(users).where(eq(users.username, 'demo'));
+    // A device of the demo's own: every route would otherwise find what it needs.
+    const device = await buildDevice(t.database.db, demo.id);
+    const paths = (t.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
+    // The portal's API; device ingest has no accounts.
+    const apiPaths = Object.entries(paths).filter(([path]) => path.startsWith('/api/'));
+    const calls = apiPaths.flatMap(([path, methods]) =>
+      Object.keys(methods)
+        .filter((method) => ['post', 'put', 'patch', 'delete'].includes(method))
+        .map((method) => ({ method: method.toUpperCase(), path })),
+    );
+    const allowed = new Set(['POST /api/v2/login', 'POST /api/v2/logout']);
+    expect(calls.length).toBeGreaterThan(20);
+    const before = await databaseContent();
+    for (const { method, path } of calls) {
+      if (allowed.has(`${method} ${path}`)) continue;
+      const url = path.replace(/\{[^}]+\}/g, (name) =>
+        name === '{pointId}' ? `${device.id}-1-1` : String(device.id),
+      );
+      const body = method === 'DELETE' ? undefined : { status: 'seen', message: 'x', password: 'x' };
+      const response = await c.request(method as 'POST', url, body);
+      expect(response.statusCode, `${method} ${url}`).toBe(403);
+    }
+    expect(await databaseContent()).toEqual(before);
+    // The session survived: the demo still reads.
+    expect((await c.get('/api/v2/users/me')).json().username).toBe('demo');
   });
 });
 
@@ -201,10 +421,11 @@ describe('credentials change', () => {
   });
 
   it('changes the password; the new one signs in, the old one not, other sessions end', async () => {
+    await buildUser(t.database.db, { username: 'changer' });
     const other = client();
-    await other.login('master');
+    await other.login('changer');
     const c = client();
-    await c.login('master');
+    await c.login('changer');
     const response = await c.put(url, {
       current_password: 'tankportal',
       password: 'brand-new-pass',
@@ -216,14 +437,97 @@ describe('credentials change', () => {
     const fresh = client();
     await fresh.get('/api/v2/whitelabels/current');
     expect(
-      (await fresh.post('/api/v2/login', { username: 'master', password: 'tankportal' })).statusCode,
+      (await fresh.post('/api/v2/login', { username: 'changer', password: 'tankportal' })).statusCode,
     ).toBe(400);
-    await fresh.login('master', 'brand-new-pass');
-    await c.put(url, {
-      current_password: 'brand-new-pass',
-      password: 'tankportal',
-      password_repeat: 'tankportal',
+    await fresh.login('changer', 'brand-new-pass');
+  });
+
+  /** Tries a change and proves the stored hash stayed as it was. */
+  async function expectPasswordKept(username: string, attempt: () => Promise<{ statusCode: number }>) {
+    const hash = async () =>
+      (await t.database.db.select().from(users).where(eq(users.username, username)))[0].passwordHash;
+    const before = await hash();
+    const response = await attempt();
+    expect(await hash()).toBe(before);
+    return response as Awaited<ReturnType<TestClient['put']>>;
+  }
+
+  it('refuses common, breached-list and German dictionary passwords and the username in any disguise', async () => {
+    await buildUser(t.database.db, { username: 'heizung-meier' });
+    const c = client();
+    await c.login('heizung-meier');
+    const guessable = [
+      'passwort123',
+      'Passwort1!',
+      'Sommer2024!',
+      'Schmetterling7',
+      'qwertz123',
+      'tankportal2026',
+    ];
+    const username = ['heizung-meier', 'Heizung-Meier1', 'reiem-gnuzieh', 'h31zung-m31er'];
+    for (const [passwords, reason] of [
+      [guessable, 'passwordGuessable'],
+      [username, 'passwordHasUsername'],
+    ] as const) {
+      for (const password of passwords) {
+        const response = await expectPasswordKept('heizung-meier', () =>
+          c.put(url, { current_password: 'tankportal', password, password_repeat: password }),
+        );
+        expect(response.statusCode, password).toBe(400);
+        expect(response.json().fieldErrors, password).toEqual([
+          { path: 'password', code: 'invalid', args: { reason } },
+        ]);
+      }
+    }
+    // The old password still signs in; a long passphrase of dictionary words is fine.
+    await client().login('heizung-meier');
+    const passphrase = 'blauer Ofen mahlt Roggen';
+    const accepted = await c.put(url, {
+      current_password: 'tankportal',
+      password: passphrase,
+      password_repeat: passphrase,
     });
+    expect(accepted.statusCode).toBe(204);
+    await client().login('heizung-meier', passphrase);
+  });
+
+  it('caps the length: 129 characters are refused before any hashing, also at login', async () => {
+    const c = client();
+    await c.login('user');
+    const long = 'Xq7-'.repeat(32) + 'z';
+    const response = await expectPasswordKept('user', () =>
+      c.put(url, { current_password: 'tankportal', password: long, password_repeat: long }),
+    );
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toContainEqual({
+      path: 'password',
+      code: 'max_length',
+      args: { max: 128 },
+    });
+    const login = await c.post('/api/v2/login', { username: 'user', password: long });
+    expect(login.statusCode).toBe(400);
+    expect(login.json().fieldErrors).toContainEqual({
+      path: 'password',
+      code: 'max_length',
+      args: { max: 128 },
+    });
+  });
+
+  it('answers 403 to the demo and app accounts, as the web guards /settings (ROLE_USER)', async () => {
+    await buildUser(t.database.db, { username: 'app-only', role: 'ROLE_APP_USER' });
+    for (const username of ['demo', 'app-only']) {
+      const c = client();
+      await c.login(username);
+      const response = await expectPasswordKept(username, () =>
+        c.put(url, {
+          current_password: 'tankportal',
+          password: 'hijacked-demo-login',
+          password_repeat: 'hijacked-demo-login',
+        }),
+      );
+      expect(response.statusCode, username).toBe(403);
+      await client().login(username);
+    }
   });
 });
 

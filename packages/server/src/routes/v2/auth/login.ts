@@ -4,16 +4,21 @@ import type { Api, AppContext } from '../../../context.ts';
 import { loginHistory } from '../../../db/schema.ts';
 import { HttpError } from '../../../plugins/errors.ts';
 import { SESSION_COOKIE, sessionCookieOptions } from '../../../plugins/auth.ts';
+import { rotateCsrfSecret } from '../../../plugins/csrf.ts';
 import { verifyPassword } from '../../../policies/passwords.ts';
 import { findUserByUsername } from '../../../repositories/users.ts';
 import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
 import { presentCurrentUser } from '../../../presenters/current-user.ts';
 import { errorSchema } from '../../schemas.ts';
 
+type LoginResult = (typeof loginHistory.$inferInsert)['result'];
+
 export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: AppContext) {
   app.post(
     '/login',
     {
+      // A demo session may sign in again (as itself or someone else).
+      config: { readOnlyAccountsMayCall: true },
       schema: {
         tags: ['session'],
         summary: 'Sign in; sets the session cookie and answers the user',
@@ -24,22 +29,25 @@ export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: 
     async (request, reply) => {
       const { username, password } = request.body;
       const ip = request.ip;
-      await loginRateLimit.check(username, ip);
-
       const user = await findUserByUsername(db, username);
+      const record = async (result: LoginResult) => {
+        const whitelabel = (await whitelabelForHost(db, request.hostname))?.name ?? '';
+        await db
+          .insert(loginHistory)
+          .values({ userId: user?.id ?? null, username, ipAddress: ip, whitelabel, result });
+      };
+
+      // The attempt counts before its password is checked: parallel guesses cannot outrun the limit.
+      await loginRateLimit.reserve(username, ip).catch(async (error: unknown) => {
+        if (error instanceof HttpError) await record('rateLimited');
+        throw error;
+      });
       const passwordOk = await verifyPassword(user?.passwordHash, password);
-      const whitelabel = (await whitelabelForHost(db, request.hostname))?.name ?? '';
       const result =
         !user || !passwordOk ? 'invalidCredentials' : user.status === 'ok' ? 'success' : 'locked';
-      await db
-        .insert(loginHistory)
-        .values({ userId: user?.id ?? null, username, ipAddress: ip, whitelabel, result });
-
-      if (result !== 'success' || !user) {
-        await loginRateLimit.recordFailure(username, ip);
-        throw new HttpError(400, 'invalidCredentials');
-      }
-      await loginRateLimit.recordSuccess(username);
+      await record(result);
+      if (result !== 'success' || !user) throw new HttpError(400, 'invalidCredentials');
+      await loginRateLimit.recordSuccess(username, ip);
 
       // A new session id at every login; a session the browser still held ends here.
       if (request.actor?.sessionId) await sessions.destroy(request.actor.sessionId);
@@ -48,13 +56,17 @@ export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: 
         ...sessionCookieOptions(config.secureCookies),
         maxAge: config.sessionMaxHours * 3600,
       });
+      rotateCsrfSecret(request);
       return presentCurrentUser({ user, realUser: user, sessionId: null, via: 'session' });
     },
   );
 
   app.post(
     '/logout',
-    { schema: { tags: ['session'], summary: 'End the session server-side', response: { 204: z.null() } } },
+    {
+      config: { readOnlyAccountsMayCall: true },
+      schema: { tags: ['session'], summary: 'End the session server-side', response: { 204: z.null() } },
+    },
     async (request, reply) => {
       if (request.actor?.sessionId) await sessions.destroy(request.actor.sessionId);
       reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(config.secureCookies));

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { credentialsBody, currentUser } from '@tankportal/shared/schemas/auth';
 import type { Api, AppContext } from '../../../context.ts';
 import { forbidden, invalidFields, notFound, unauthorized } from '../../../plugins/errors.ts';
-import { hashPassword, verifyPassword } from '../../../policies/passwords.ts';
-import { mayImpersonate } from '../../../policies/roles.ts';
+import { hashPassword, verifyPassword, weakPasswordErrors } from '../../../policies/passwords.ts';
+import { mayImpersonate, minimumRole, requireRole } from '../../../policies/roles.ts';
 import { findUserByUsername, isInSubtree, updatePasswordHash } from '../../../repositories/users.ts';
 import { presentCurrentUser } from '../../../presenters/current-user.ts';
 import { errorSchema } from '../../schemas.ts';
@@ -44,6 +44,8 @@ export function meRoutes(app: Api, { db, sessions }: AppContext) {
   app.put(
     '/users/me/credentials',
     {
+      // As the web's /settings guard: demo and app users keep the password they were given.
+      preHandler: minimumRole('ROLE_USER'),
       schema: {
         tags: ['session'],
         summary: 'Change the own password',
@@ -52,14 +54,16 @@ export function meRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = request.actor;
-      if (!actor) throw unauthorized();
+      const actor = requireRole(request.actor, 'ROLE_USER');
       // While impersonating, nobody changes the other user's password through "me".
       if (actor.user.id !== actor.realUser.id) throw forbidden();
       const { currentPassword, password } = request.body;
       if (!(await verifyPassword(actor.user.passwordHash, currentPassword))) {
         throw invalidFields([{ path: 'currentPassword', code: 'invalid', args: {} }]);
       }
+      // Judged only for whoever proved the current password: the estimate costs CPU.
+      const weak = weakPasswordErrors(password, actor.user.username);
+      if (weak.length) throw invalidFields(weak);
       await updatePasswordHash(db, actor.user.id, await hashPassword(password));
       if (actor.sessionId) await sessions.destroyOthers(actor.user.id, actor.sessionId);
       return reply.code(204).send(null);
