@@ -1,7 +1,7 @@
 import { desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { NOTIFICATION_SEVERITIES } from '@tankportal/shared/constants';
-import { requiredText } from '@tankportal/shared/schemas/common';
+import { systemNotificationBody } from '@tankportal/shared/schemas/system-notifications';
 import type { Api, AppContext } from '../../../context.ts';
 import { systemNotifications } from '../../../db/schema.ts';
 import { notFound } from '../../../plugins/errors.ts';
@@ -32,10 +32,7 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
       preHandler: minimumRole('ROLE_MASTER'),
       schema: {
         tags: ['system'],
-        body: z.object({
-          message: requiredText(),
-          severity: z.enum(NOTIFICATION_SEVERITIES).default('info'),
-        }),
+        body: systemNotificationBody,
         response: { 201: notification, 400: errorSchema, 403: errorSchema },
       },
     },
