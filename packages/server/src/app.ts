@@ -26,6 +26,7 @@ import { meRoutes } from './routes/v2/auth/me.ts';
 import { deviceDataRoutes } from './routes/v2/devices/device-data.ts';
 import { deviceRoutes } from './routes/v2/devices/devices.ts';
 import { registerNetIngest } from './ingest/net-http.ts';
+import { configureIngestWriteLimit } from './ingest/ingest-write-limit.ts';
 import { registerSmsWebhooks } from './ingest/sms-webhooks.ts';
 import { lookupRoutes } from './routes/v2/lookups/lookups.ts';
 import { systemNotificationRoutes } from './routes/v2/system-notifications/system-notifications.ts';
@@ -138,6 +139,7 @@ export async function buildApp(
     { prefix: '/api/v2' },
   );
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  configureIngestWriteLimit(db, config);
   registerNetIngest(app, db);
   registerSmsWebhooks(app, db, config.smsWebhookTokens);
 

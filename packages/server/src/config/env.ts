@@ -18,6 +18,9 @@ export interface ServerConfig {
   loginMaxFailuresPerUsername: number;
   loginMaxFailuresPerIp: number;
   loginBlockMinutes: number;
+  /** Rows that unknown senders and malformed ingest bodies may cause, per minute (ingest-write-limit.ts). */
+  ingestRejectsPerMinutePerIp: number;
+  ingestRejectsPerMinutePerSender: number;
   /** External MQTT broker; unset: the embedded broker serves on mqttPort. */
   mqttUrl: string | undefined;
   mqttPort: number;
@@ -98,6 +101,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     loginMaxFailuresPerUsername: integer(env, 'LOGIN_MAX_FAILURES_PER_USERNAME', 10),
     loginMaxFailuresPerIp: integer(env, 'LOGIN_MAX_FAILURES_PER_IP', 50),
     loginBlockMinutes: integer(env, 'LOGIN_BLOCK_MINUTES', 15),
+    ingestRejectsPerMinutePerIp: integer(env, 'INGEST_REJECTS_PER_MINUTE_PER_IP', 60),
+    ingestRejectsPerMinutePerSender: integer(env, 'INGEST_REJECTS_PER_MINUTE_PER_SENDER', 10),
     mqttUrl: env.MQTT_URL || undefined,
     // Not 1883: the machines here already run Mosquitto there (DESIGN.md §7).
     mqttPort: integer(env, 'MQTT_PORT', 1884),

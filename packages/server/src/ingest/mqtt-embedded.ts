@@ -4,6 +4,7 @@ import { eq, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { devices } from '../db/schema.ts';
 import { secretMatches } from './net-http.ts';
+import { ingestWriteLimitFor } from './ingest-write-limit.ts';
 import { handleMqttReport } from './mqtt-report.ts';
 import { commandTopic, MQTT_KINDS, parseReportTopic } from './mqtt-topics.ts';
 import type { MqttPublisher } from './device-channels.ts';
@@ -19,8 +20,9 @@ export interface EmbeddedBroker extends MqttPublisher {
  * before the PUBACK: a report is acknowledged only once it is committed.
  *
  * A device connects with client id = thing name / ICCID; a known device must give its secret as
- * password; an unknown one may connect so that it shows up as unassigned. It may publish only its
- * own report topic and subscribe only to its own command topic.
+ * password; an unknown one may connect so that it shows up as unassigned (so many per minute and
+ * address: ingest-write-limit.ts). It may publish only its own report topic and subscribe only to
+ * its own command topic.
  */
 export async function startEmbeddedBroker(
   db: Db,
@@ -30,16 +32,23 @@ export async function startEmbeddedBroker(
 ): Promise<EmbeddedBroker> {
   const broker = await Aedes.createBroker();
 
+  // 3 = server unavailable: the device connects again later.
+  const unavailable = (error: Error) => Object.assign(error, { returnCode: 3 as const });
+
   broker.authenticate = (client, _username, password, callback) => {
     db.select({ secretHash: devices.secretHash })
       .from(devices)
       .where(or(eq(devices.thingName, client.id), eq(devices.iccid, client.id)))
       .limit(1)
-      .then(
-        ([known]) => callback(null, !known || secretMatches(known.secretHash, password?.toString() ?? '')),
-        // 3 = server unavailable: the device connects again later.
-        (error: Error) => callback(Object.assign(error, { returnCode: 3 as const }), false),
-      );
+      .then(async ([known]) => {
+        if (known) return callback(null, secretMatches(known.secretHash, password?.toString() ?? ''));
+        // Each new unknown client id can become an unassigned device: so many per minute and address.
+        const address = (client.conn as { remoteAddress?: string }).remoteAddress;
+        const allowance = await ingestWriteLimitFor(db).take({ source: address });
+        if (allowance.allowed) return callback(null, true);
+        callback(unavailable(new Error('too many unknown clients from this address')), false);
+      })
+      .catch((error: Error) => callback(unavailable(error), false));
   };
 
   broker.authorizePublish = (client, packet, callback) => {

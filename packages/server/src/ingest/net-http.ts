@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { toFieldError } from '@tankportal/shared/field-errors';
@@ -9,9 +9,16 @@ import { errorBody } from '../plugins/errors.ts';
 import { hashToken } from '../policies/tokens.ts';
 import { takeNetConfiguration } from '../commands/update-configuration.ts';
 import { logParsingFailed, parseReport, recordUnassigned, storeReport } from './store-report.ts';
+import type { WriteAllowance } from './ingest-write-limit.ts';
 
 const envelope = z.object({
-  identCode: z.string().trim().min(1).max(64),
+  // No control characters or lone surrogates: the database could neither look them up nor store them.
+  identCode: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[^\p{Cc}\p{Cs}]+$/u),
   secret: z.string().min(1).max(256),
 });
 
@@ -27,6 +34,17 @@ export function secretMatches(storedHash: string | null, secret: string): boolea
   const given = Buffer.from(hashToken(secret));
   const stored = Buffer.from(storedHash);
   return given.length === stored.length && timingSafeEqual(given, stored);
+}
+
+/**
+ * The answer when a refused body or an unknown ident was not recorded because its client or ident
+ * used up its minute (ingest-write-limit.ts): 429, nothing written.
+ */
+function tooMany(reply: FastifyReply, logged: WriteAllowance & { allowed: false }) {
+  return reply
+    .code(429)
+    .header('retry-after', String(logged.retryAfterSeconds))
+    .send(errorBody(429, 'Too many unknown or malformed reports; try again later'));
 }
 
 /**
@@ -47,14 +65,17 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
     const sender = envelope.safeParse(request.body);
     if (!sender.success) {
       const fieldErrors = sender.error.issues.map(toFieldError);
-      await logParsingFailed(db, { type: 'net' }, content, fieldErrors);
+      // Nobody known sent it: counted against the client's address.
+      const logged = await logParsingFailed(db, { type: 'net' }, content, fieldErrors, request.ip);
+      if (!logged.allowed) return tooMany(reply, logged);
       return reply.code(400).send(errorBody(400, 'Malformed report', fieldErrors));
     }
     const { identCode, secret } = sender.data;
     const from = { type: 'net', identType: 'net_ident_code', ident: identCode } as const;
     const device = await deviceDirectory(db).find('identCode', identCode);
     if (!device || device.type !== 'net') {
-      await recordUnassigned(db, 'net', identCode, request.ip);
+      const recorded = await recordUnassigned(db, 'net', identCode, request.ip);
+      if (!recorded.allowed) return tooMany(reply, recorded);
       return reply.code(404).send(errorBody(404, 'Unknown ident code: recorded as an unassigned net device'));
     }
     if (!secretMatches(device.secretHash, secret))
@@ -66,7 +87,9 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
       const parsed = batch.safeParse(logged);
       if (!parsed.success) {
         const fieldErrors = parsed.error.issues.map(toFieldError);
-        await logParsingFailed(db, from, content, fieldErrors);
+        // The device gave its secret: counted against its ident alone, not its (maybe shared) address.
+        const logged = await logParsingFailed(db, from, content, fieldErrors);
+        if (!logged.allowed) return tooMany(reply, logged);
         return reply.code(400).send(errorBody(400, 'Malformed report', fieldErrors));
       }
       const { reports } = parsed.data;
@@ -95,7 +118,10 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
     }
 
     const parsed = await parseReport(db, from, request.body, content);
-    if (!parsed.ok) return reply.code(400).send(errorBody(400, 'Malformed report', parsed.fieldErrors));
+    if (!parsed.ok) {
+      if (!parsed.logged.allowed) return tooMany(reply, parsed.logged);
+      return reply.code(400).send(errorBody(400, 'Malformed report', parsed.fieldErrors));
+    }
     const result = await storeReport(db, device.id, from, parsed.report, content);
     // A configuration saved in the portal meanwhile goes with the answer (docs/protocols.md).
     const configuration = await takeNetConfiguration(

@@ -6,11 +6,16 @@ import { toFieldError } from '@tankportal/shared/field-errors';
 import type { Db } from '../db/client.ts';
 import { devices, messages } from '../db/schema.ts';
 import { errorBody } from '../plugins/errors.ts';
-import { logParsingFailed, parseReport, storeReport, type Sender } from './store-report.ts';
+import { logParsingFailed, parseReport, senderKey, storeReport, type Sender } from './store-report.ts';
+import { ingestWriteLimitFor } from './ingest-write-limit.ts';
+import { storableText } from './malformed-excerpt.ts';
 import { forwardDeviceMessage } from '../notifications/forward.ts';
 import { parseMeasurementSms, SmsFormatError } from '@tankportal/shared/protocols/sms';
 
-/** An inbound SMS as each gateway's webhook delivers it, reduced to what ingest needs. */
+/**
+ * An inbound SMS as each gateway's webhook delivers it, reduced to what ingest needs; its text and
+ * id made storable (a NUL would make every insert of it fail).
+ */
 interface InboundSms {
   sender: Sender;
   text: string;
@@ -35,13 +40,13 @@ const WEBHOOKS: Record<'lionel' | '1nce', GatewayWebhook> = {
       text: z.string().max(1600),
     }),
     toSms: (body: { messageId: string; from: string; text: string }) => ({
-      id: body.messageId,
+      id: storableText(body.messageId),
       sender: {
         type: 'sms',
         identType: 'cell_number',
         ident: body.from.startsWith('+') ? body.from : `+${body.from}`,
       },
-      text: body.text,
+      text: storableText(body.text),
     }),
   },
   '1nce': {
@@ -53,12 +58,35 @@ const WEBHOOKS: Record<'lionel' | '1nce', GatewayWebhook> = {
       payload: z.string().max(1600),
     }),
     toSms: (body: { id: string | number; iccid: string; payload: string }) => ({
-      id: String(body.id),
+      id: storableText(String(body.id)),
       sender: { type: 'sms', identType: 'iccid', ident: body.iccid },
-      text: body.payload,
+      text: storableText(body.payload),
     }),
   },
 };
+
+/**
+ * An SMS from a number (or SIM) no device has: one message per sender, showing its latest SMS and
+ * when it came, not a row per SMS. Updated at most so often per minute (ingest-write-limit.ts).
+ */
+async function recordUnknownSender(db: Db, sender: Sender, text: string) {
+  const allowance = await ingestWriteLimitFor(db).take({ sender: senderKey(sender.type, sender.ident) });
+  if (!allowance.allowed) return;
+  const latest = { content: text, receivedAt: new Date() };
+  await db
+    .insert(messages)
+    .values({
+      type: 'sms',
+      direction: 'in',
+      mode: 'deviceToSystem',
+      status: 'unknown',
+      fromIdent: sender.ident,
+      fromType: sender.identType,
+      dedupKey: `unknown-sender:${sender.identType}:${sender.ident}`,
+      ...latest,
+    })
+    .onConflictDoUpdate({ target: [messages.type, messages.dedupKey], set: latest });
+}
 
 function tokenMatches(expected: string, given: string | string[] | undefined): boolean {
   if (typeof given !== 'string') return false;
@@ -94,16 +122,7 @@ export function registerSmsWebhooks(
         .where(and(eq(identColumn, sender.ident), eq(devices.type, 'sms')))
         .limit(1);
       if (!device) {
-        await db.insert(messages).values({
-          type: 'sms',
-          direction: 'in',
-          mode: 'deviceToSystem',
-          status: 'unknown',
-          content: text,
-          fromIdent: sender.ident,
-          fromType: sender.identType,
-          receivedAt: new Date(),
-        });
+        await recordUnknownSender(db, sender, text);
         return reply.code(200).send({ status: 'unknown_sender' });
       }
       if (!/^TP\d+;/.test(text.trim())) {
@@ -122,6 +141,8 @@ export function registerSmsWebhooks(
         report = parseMeasurementSms(text);
       } catch (error) {
         if (!(error instanceof SmsFormatError)) throw error;
+        // Limited per sender (the webhook's address is the gateway's): beyond the limit the answer
+        // stays the same, so the gateway does not repeat an SMS that would not be logged again.
         await logParsingFailed(db, sender, text, [
           { path: 'text', code: 'invalid', args: { reason: error.message } },
         ]);

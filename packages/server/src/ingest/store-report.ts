@@ -8,6 +8,8 @@ import { batcherFor } from './ingest-batcher.ts';
 import { deviceDirectory } from './device-directory.ts';
 import type { IngestResult } from './store-batch.ts';
 import { reportV1, type ReportV1 } from '@tankportal/shared/protocols/report';
+import { ingestWriteLimitFor, type WriteAllowance } from './ingest-write-limit.ts';
+import { excerpt, reasonsText, storableText } from './malformed-excerpt.ts';
 
 /** Who sent a report, in the terms of the message log. */
 export interface Sender {
@@ -16,7 +18,8 @@ export interface Sender {
   ident: string;
 }
 
-export type ParseOutcome = { ok: true; report: ReportV1 } | { ok: false; fieldErrors: FieldError[] };
+export type ParseOutcome =
+  { ok: true; report: ReportV1 } | { ok: false; fieldErrors: FieldError[]; logged: WriteAllowance };
 
 /** Parses a report v1; a failure is logged as a parsing_failed message with its reasons. */
 export async function parseReport(
@@ -28,36 +31,55 @@ export async function parseReport(
   const parsed = reportV1.safeParse(body);
   if (parsed.success) return { ok: true, report: parsed.data };
   const fieldErrors = parsed.error.issues.map(toFieldError);
-  await logParsingFailed(db, sender, content, fieldErrors);
-  return { ok: false, fieldErrors };
+  const logged = await logParsingFailed(db, sender, content, fieldErrors);
+  return { ok: false, fieldErrors, logged };
 }
 
+/**
+ * A refused body as a parsing_failed message: an excerpt of it and the first reasons. At most so
+ * many per minute and sender ident, and per client IP address (`source`) when the sender is not
+ * authenticated (ingest-write-limit.ts); beyond that nothing is written and the answer says when
+ * the next one would be.
+ */
 export async function logParsingFailed(
   db: Db,
   sender: Partial<Sender> & Pick<Sender, 'type'>,
   content: string,
   fieldErrors: FieldError[],
-) {
+  source?: string,
+): Promise<WriteAllowance> {
+  const allowance = await ingestWriteLimitFor(db).take({
+    source,
+    sender: senderKey(sender.type, sender.ident),
+  });
+  if (!allowance.allowed) return allowance;
   await db.insert(messages).values({
     type: sender.type,
     direction: 'in',
     mode: 'deviceToSystem',
     status: 'parsing_failed',
-    content: content.slice(0, 10_000),
-    fromIdent: sender.ident ?? null,
+    content: excerpt(content),
+    fromIdent: sender.ident === undefined ? null : storableText(sender.ident),
     fromType: sender.identType ?? null,
     receivedAt: new Date(),
-    report: fieldErrors.map((e) => `${e.path || '(payload)'}: ${e.code}`).join('; '),
+    report: reasonsText(fieldErrors),
   });
+  return allowance;
 }
 
-/** A sender the system does not know: listed for an admin to create or assign the device. */
+/**
+ * A sender the system does not know: listed for an admin to create or assign the device, one entry
+ * per ident that each report updates. Limited as parsing_failed messages are, `host` (the client's
+ * address, when known) counting as the source.
+ */
 export async function recordUnassigned(
   db: Db,
   kind: 'net' | 'iot' | 'lx_iot',
   ident: string,
   host: string | null,
-) {
+): Promise<WriteAllowance> {
+  const allowance = await ingestWriteLimitFor(db).take({ source: host, sender: senderKey(kind, ident) });
+  if (!allowance.allowed) return allowance;
   await db
     .insert(unassignedDevices)
     .values({ kind, ident, host })
@@ -65,6 +87,12 @@ export async function recordUnassigned(
       target: [unassignedDevices.kind, unassignedDevices.ident],
       set: { host, lastReportedAt: sql`now()` },
     });
+  return allowance;
+}
+
+/** The limit's key of a sender: its message type and ident, or none when it gave no ident. */
+export function senderKey(type: string, ident: string | undefined): string | undefined {
+  return ident === undefined ? undefined : `${type}:${ident}`;
 }
 
 /**
