@@ -27,6 +27,7 @@ import { deviceDataRoutes } from './routes/v2/devices/device-data.ts';
 import { deviceRoutes } from './routes/v2/devices/devices.ts';
 import { registerNetIngest } from './ingest/net-http.ts';
 import { configureIngestWriteLimit } from './ingest/ingest-write-limit.ts';
+import { loggerOptions, type LogStream } from './plugins/logging.ts';
 import { registerSmsWebhooks } from './ingest/sms-webhooks.ts';
 import { lookupRoutes } from './routes/v2/lookups/lookups.ts';
 import { systemNotificationRoutes } from './routes/v2/system-notifications/system-notifications.ts';
@@ -84,16 +85,10 @@ const AREAS = [
 export async function buildApp(
   db: Db,
   config: ServerConfig,
-  options: { logger?: boolean } = {},
+  options: { logger?: boolean; logStream?: LogStream } = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-csrf-token"]'],
-          },
+    logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
   }).withTypeProvider<ZodTypeProvider>();

@@ -8,8 +8,12 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { redactFailedQueries } from './query-errors.ts';
 
 const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
+
+// A failed query's parameters never reach a log or a stored failure (query-errors.ts).
+redactFailedQueries();
 
 export type Db = ReturnType<typeof drizzlePglite<typeof schema>>;
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../app.ts';
+import type { LogStream } from '../plugins/logging.ts';
 import { readConfig, type ServerConfig } from '../config/env.ts';
 import { openDatabase, type Database } from '../db/client.ts';
 import { ensureBaseData } from '../seed/base-data.ts';
@@ -19,7 +20,10 @@ export interface TestApp {
  * A server on a fresh database: in-memory PGlite, or a new PostgreSQL database created from
  * TEST_DATABASE_URL (dropped again on close). Base and demo data are seeded as on a real start.
  */
-export async function createTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: NodeJS.ProcessEnv = {},
+  options: { logStream?: LogStream } = {},
+): Promise<TestApp> {
   const config = readConfig({ DEMO_DATA: '1', LOG_LEVEL: 'silent', ...env });
   const adminUrl = process.env.TEST_DATABASE_URL;
   let dropDatabase = async () => {};
@@ -38,7 +42,12 @@ export async function createTestApp(env: NodeJS.ProcessEnv = {}): Promise<TestAp
   }
   await ensureBaseData(database.db);
   await ensureDemoData(database.db);
-  const app = await buildApp(database.db, config, { logger: false });
+  // Silent, unless a test reads the log (LOG_LEVEL in env then says how much).
+  const app = await buildApp(
+    database.db,
+    config,
+    options.logStream ? { logStream: options.logStream } : { logger: false },
+  );
   await app.ready();
   return {
     app,
