@@ -26,7 +26,11 @@ export interface ServerConfig {
   mqttPort: number;
   /** Fixed per server process: the broker keeps its session (and unacknowledged reports) across restarts. */
   mqttClientId: string;
-  mqttShareGroup: string;
+  /**
+   * Shared-subscription group of several server processes; unset: one process with a plain
+   * subscription, which Mosquitto 2.0 keeps across its restarts (it loses shared ones, decision 007).
+   */
+  mqttShareGroup: string | undefined;
   /** Tokens the SMS gateways send in x-webhook-token; a gateway without one is switched off. */
   smsWebhookTokens: { lionel?: string; '1nce'?: string };
   /** Map tiles (Leaflet URL template) and their attribution (HTML); OpenStreetMap when unset. */
@@ -107,7 +111,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     // Not 1883: the machines here already run Mosquitto there (DESIGN.md §7).
     mqttPort: integer(env, 'MQTT_PORT', 1884),
     mqttClientId: env.MQTT_CLIENT_ID || 'tankportal-server-1',
-    mqttShareGroup: env.MQTT_SHARE_GROUP || 'tankportal',
+    mqttShareGroup: env.MQTT_SHARE_GROUP || undefined,
     smsWebhookTokens: {
       lionel: env.SMS_LIONEL_WEBHOOK_TOKEN || undefined,
       '1nce': env.SMS_1NCE_WEBHOOK_TOKEN || undefined,

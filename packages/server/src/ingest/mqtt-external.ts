@@ -1,6 +1,7 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt, { type IConnackPacket, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { Db } from '../db/client.ts';
 import { handleMqttReport } from './mqtt-report.ts';
+import { OrderedAcks } from './mqtt-ordered-acks.ts';
 import { parseReportTopic, REPORT_TOPIC_FILTER } from './mqtt-topics.ts';
 import type { MqttPublisher } from './device-channels.ts';
 
@@ -9,53 +10,151 @@ export interface ExternalSubscriber extends MqttPublisher {
   close(): Promise<void>;
 }
 
-/** How long a command may wait for the broker's PUBACK before it counts as not sent. */
-const PUBLISH_TIMEOUT_MS = 10_000;
-
-/**
- * Reports from an external broker (Mosquitto, EMQX, AWS IoT Core …; DESIGN.md §7): a fixed client
- * id per process with a persistent session (MQTT 5, session expiry one day) and a shared
- * subscription, so several server processes split the reports and none is lost while one restarts.
- * mqtt.js sends the PUBACK when `handleMessage` calls back: only after the commit.
- */
-export interface ExternalBrokerOptions {
-  url: string;
-  clientId: string;
-  /** Processes of one installation share one group; each report goes to one of them. */
-  shareGroup: string;
-  log?: (message: string) => void;
+/** The server's logger (pino), or any object with its three levels. */
+export interface MqttLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
 }
 
+/** How long a command may wait for the broker's PUBACK before it counts as not sent. */
+const PUBLISH_TIMEOUT_MS = 10_000;
+/** Pause before connecting again, and before subscribing again after a refused SUBSCRIBE. */
+const RETRY_MS = 1_000;
+/**
+ * Reports the broker may hand us before we acknowledge any (MQTT 5 Receive Maximum): enough to
+ * fill the ingest batcher's transactions, so that the external path stores as fast as the
+ * embedded one (decision 007).
+ */
+export const RECEIVE_MAXIMUM = 1_000;
+
+/**
+ * Handed to mqtt.js instead of acknowledging: it reads the next publish at once and sends no
+ * PUBACK (its QoS 1 handler skips the PUBACK when `handleMessage` calls back with an error). The
+ * PUBACK follows from OrderedAcks once the report is committed.
+ */
+const ACKNOWLEDGED_AFTER_COMMIT = new Error('acknowledged after the commit');
+
+const silent: MqttLogger = { info() {}, warn() {}, error() {} };
+
+export interface ExternalBrokerOptions {
+  url: string;
+  /** Fixed per server process: the broker keeps its session (and undelivered reports) across restarts. */
+  clientId: string;
+  /**
+   * Several processes of one installation share one group, each report going to one of them.
+   * Unset: a plain subscription (one process). Mosquitto 2.0 does not keep shared subscriptions
+   * across its restarts (decision 007), so reports published before the re-subscribe are lost.
+   */
+  shareGroup?: string;
+  receiveMaximum?: number;
+  logger?: MqttLogger;
+}
+
+/**
+ * Reports from an external broker (Mosquitto, EMQX, AWS IoT Core …; DESIGN.md §7, decision 007,
+ * docs/mqtt-broker.md): a fixed client id per process with a persistent session (MQTT 5, session
+ * expiry one day), so that the broker keeps the reports for it while it restarts; with a share
+ * group, several server processes split the reports (shared subscription).
+ *
+ * - Up to `receiveMaximum` reports are stored at once (the ingest batcher puts them in shared
+ *   transactions); each PUBACK is sent after its report's commit, in the order the publishes came.
+ * - A report that cannot be stored is not acknowledged: the connection is dropped, and the broker
+ *   delivers it (and everything after it) again after the reconnect.
+ * - The subscription is made on every connect: mqtt.js skips it when the broker answers "session
+ *   present", and a restarted broker may have lost it although it says so.
+ */
 export async function subscribeExternalBroker(
   db: Db,
-  { url, clientId, shareGroup, log = () => {} }: ExternalBrokerOptions,
+  { url, clientId, shareGroup, receiveMaximum = RECEIVE_MAXIMUM, logger = silent }: ExternalBrokerOptions,
 ): Promise<ExternalSubscriber> {
   const client = mqtt.connect(url, {
     clientId,
     clean: false,
     protocolVersion: 5,
-    properties: { sessionExpiryInterval: 86_400 },
-    reconnectPeriod: 1_000,
+    properties: { sessionExpiryInterval: 86_400, receiveMaximum },
+    reconnectPeriod: RETRY_MS,
+    // We subscribe on every connect ourselves (below).
+    resubscribe: false,
     manualConnect: true,
   });
-  client.handleMessage = (packet, callback) => {
-    const topic = parseReportTopic(packet.topic);
-    if (!topic) return callback();
-    handleMqttReport(db, topic, packet.payload as Buffer).then(
-      () => callback(),
-      // No acknowledgement: the broker delivers the report again after the reconnect.
+  const broker = new URL(url).host;
+  const filter = shareGroup ? `$share/${shareGroup}/${REPORT_TOPIC_FILTER}` : REPORT_TOPIC_FILTER;
+  const sendPuback = (messageId: number) =>
+    (client as unknown as PacketSender)._sendPacket({ cmd: 'puback', messageId, reasonCode: 0 });
+  // The acknowledgements of the current connection; a closed connection's are abandoned.
+  let acks = new OrderedAcks(sendPuback);
+  let connects = 0;
+  let closing = false;
+
+  function subscribe() {
+    client.subscribe(filter, { qos: 1 }, (error) => {
+      if (!error) return logger.info(`MQTT: subscribed to ${filter} on ${broker}`);
+      // Closed meanwhile: the next connect subscribes again.
+      if (!client.connected || closing) return;
+      logger.error(`MQTT: the broker refused the subscription ${filter} (${error.message}); trying again`);
+      setTimeout(subscribe, RETRY_MS).unref();
+    });
+  }
+
+  client.on('connect', (connack: IConnackPacket) => {
+    connects++;
+    if (connects > 1 && !connack.sessionPresent)
+      logger.error(
+        `MQTT: reconnected to ${broker}, but the broker kept no session for ${clientId}: reports it queued for this server meanwhile are lost (broker restarted without persistence, or session expired)`,
+      );
+    else if (connects > 1) logger.warn(`MQTT: reconnected to ${broker} (session present)`);
+    subscribe();
+  });
+  client.on('close', () => {
+    // Whatever this connection had not acknowledged, the broker delivers again.
+    acks.abandon();
+    acks = new OrderedAcks(sendPuback);
+    if (connects > 0 && !closing) logger.warn(`MQTT: connection to ${broker} closed`);
+  });
+  client.on('disconnect', (packet) =>
+    logger.warn(`MQTT: the broker ${broker} disconnected us (reason code ${packet.reasonCode ?? 0})`),
+  );
+  client.on('offline', () => {
+    if (!closing) logger.warn(`MQTT: broker ${broker} offline`);
+  });
+  client.on('reconnect', () => logger.info(`MQTT: reconnecting to ${broker}`));
+  client.on('error', (error) => {
+    if (connects > 0) logger.error(`MQTT: ${broker}: ${error.message}`);
+  });
+
+  client.handleMessage = (packet: IPublishPacket, callback) => {
+    const stored = ingest(db, packet);
+    if (packet.qos === 0 || packet.messageId === undefined) {
+      // Nothing to acknowledge (devices publish QoS 1; this is for completeness).
+      stored.catch((error: Error) =>
+        logger.error(`MQTT report on ${packet.topic} not stored: ${error.message}`),
+      );
+      return callback();
+    }
+    const connectionAcks = acks;
+    const pending = connectionAcks.received(packet.messageId);
+    callback(ACKNOWLEDGED_AFTER_COMMIT);
+    stored.then(
+      () => connectionAcks.settle(pending, 'committed'),
       (error: Error) => {
-        log(`MQTT report on ${packet.topic} not stored: ${error.message}`);
-        client.end(true, {}, () => client.reconnect());
+        // Already dropped (an earlier failure, or the connection closed): nothing more to do.
+        const dropping = connectionAcks.stopped;
+        connectionAcks.settle(pending, 'failed');
+        if (dropping) return;
+        logger.error(
+          `MQTT report on ${packet.topic} not stored: ${error.message}; reconnecting so that the broker delivers it again`,
+        );
+        client.stream.destroy();
       },
     );
   };
+
   await new Promise<void>((resolve, reject) => {
     client.once('connect', () => resolve());
     client.once('error', reject);
     client.connect();
   });
-  await client.subscribeAsync(`$share/${shareGroup}/${REPORT_TOPIC_FILTER}`, { qos: 1 });
   return {
     client,
     async publish(topic, payload) {
@@ -71,6 +170,20 @@ export async function subscribeExternalBroker(
         ),
       ]);
     },
-    close: () => client.endAsync(),
+    close: async () => {
+      closing = true;
+      await client.endAsync();
+    },
   };
+}
+
+/** mqtt.js's own packet writer: the PUBACK it would have sent, sent later. */
+interface PacketSender {
+  _sendPacket(packet: { cmd: 'puback'; messageId: number; reasonCode: number }): void;
+}
+
+async function ingest(db: Db, packet: IPublishPacket): Promise<void> {
+  const topic = parseReportTopic(packet.topic);
+  // Not a report topic: acknowledged and dropped (the subscription only covers report topics).
+  if (topic) await handleMqttReport(db, topic, packet.payload as Buffer);
 }

@@ -51,7 +51,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
         url: config.mqttUrl,
         clientId: config.mqttClientId,
         shareGroup: config.mqttShareGroup,
-        log,
+        // Every disconnect, reconnect and lost subscription goes to the server's log.
+        logger: app.log,
       })
     : await startEmbeddedBroker(database.db, config.mqttPort, config.host, log).catch((error) =>
         exitWhenPortInUse(error, 'MQTT_PORT', config.mqttPort, database),
@@ -64,7 +65,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
     app.log.info('Mail: no SMTP_URL set; notification mails are recorded as messages, not sent');
   app.log.info(
     config.mqttUrl
-      ? `MQTT: subscribed to ${new URL(config.mqttUrl).host}`
+      ? `MQTT: external broker ${new URL(config.mqttUrl).host}`
       : `MQTT: embedded broker on port ${config.mqttPort}`,
   );
   const where = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';

@@ -1,0 +1,255 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import mqtt, { type MqttClient } from 'mqtt';
+import pg from 'pg';
+import { openDatabase } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import { ensureBaseData } from '../seed/base-data.ts';
+import { buildDevice } from '../testing/factories.ts';
+import { freePort, mosquittoInstalled, TestMosquitto } from '../testing/mosquitto.ts';
+import { startPortal, stopProcess } from '../testing/server-process.ts';
+
+/**
+ * The external broker path under faults (issue 9): a real Mosquitto with the documented
+ * configuration, the server as a child process subscribed to it, and devices publishing QoS 1.
+ * Each scenario counts the PUBACKs the devices got and the rows stored: no acknowledged report
+ * may be missing, none stored twice. On PGlite, or on PostgreSQL with TEST_DATABASE_URL.
+ */
+
+const DEVICES_PER_SCENARIO = 20;
+const DEVICE_PASSWORD = 'device-secret';
+const scenarios = ['broker-sigterm', 'broker-sigkill', 'server-sigkill', 'burst'] as const;
+type Scenario = (typeof scenarios)[number];
+const identsOf = (scenario: Scenario) =>
+  Array.from({ length: DEVICES_PER_SCENARIO }, (_, i) => `fault-${scenario}-${i + 1}`);
+
+let broker: TestMosquitto;
+let serverEnv: NodeJS.ProcessEnv;
+let openStore: () => ReturnType<typeof openDatabase>;
+let cleanUp = async () => {};
+let serverPort: number;
+
+beforeAll(async () => {
+  if (!mosquittoInstalled) return;
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  let location: { url?: string; dataDir?: string };
+  if (adminUrl) {
+    const name = `tp_test_${randomBytes(6).toString('hex')}`;
+    await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    location = { url: url.toString() };
+    cleanUp = () => adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } else {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-mqtt-faults-'));
+    location = { dataDir };
+    cleanUp = async () => rmSync(dataDir, { recursive: true, force: true });
+  }
+  openStore = () => openDatabase({ ...location, onConnectionError: () => {} });
+  // The devices of every scenario, known to the portal before it starts.
+  const database = await openStore();
+  try {
+    await ensureBaseData(database.db);
+    const [owner] = await database.db
+      .insert(users)
+      .values({ username: 'fault-owner', role: 'ROLE_USER', passwordHash: 'x' })
+      .returning();
+    for (const scenario of scenarios)
+      for (const thingName of identsOf(scenario))
+        await buildDevice(database.db, owner.id, {
+          type: 'iot',
+          identType: 'thing_name',
+          identCode: null,
+          thingName,
+        });
+  } finally {
+    await database.close();
+  }
+  broker = await TestMosquitto.start(scenarios.flatMap(identsOf), DEVICE_PASSWORD);
+  serverPort = await freePort();
+  serverEnv = {
+    DATABASE_URL: location.url ?? '',
+    DATA_DIR: location.dataDir ?? '',
+    DEMO_DATA: '0',
+    LOG_LEVEL: 'error',
+    MQTT_URL: broker.url(),
+    MQTT_CLIENT_ID: `tankportal-faults-${process.pid}`,
+  };
+}, 120_000);
+
+afterAll(async () => {
+  await broker?.dispose();
+  await cleanUp();
+});
+
+async function adminQuery(url: string, text: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+const startServer = () => startPortal(serverPort, serverEnv);
+
+interface Published {
+  thingName: string;
+  measuredAt: string;
+}
+
+/**
+ * Devices that publish `perDevice` reports each, QoS 1, keeping `window` unacknowledged at a time
+ * and pausing `pauseMs` after each; mqtt.js resends what is unacknowledged after a reconnect.
+ * Resolves with the reports the broker acknowledged (PUBACK) once every report was.
+ */
+async function reportFrom(
+  thingNames: string[],
+  { perDevice, window, pauseMs }: { perDevice: number; window: number; pauseMs: number },
+) {
+  const acknowledged: Published[] = [];
+  const clients: MqttClient[] = await Promise.all(
+    thingNames.map((thingName) =>
+      mqtt.connectAsync(broker.url({ username: thingName, password: DEVICE_PASSWORD }), {
+        clientId: thingName,
+        clean: false,
+        reconnectPeriod: 200,
+        connectTimeout: 5_000,
+      }),
+    ),
+  );
+  // A broker restart while devices report: mqtt.js reports it as an error event; it reconnects.
+  for (const client of clients) client.on('error', () => {});
+  const base = Date.parse('2026-03-01T00:00:00Z');
+  await Promise.all(
+    clients.map(async (client, index) => {
+      const thingName = thingNames[index];
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: window }, async () => {
+          while (next < perDevice) {
+            const n = next++;
+            const measuredAt = new Date(base + n * 60_000).toISOString();
+            const payload = JSON.stringify({
+              messageId: String(n),
+              measuredAt,
+              sensors: [{ sequence: 1, value: 5000 - n }],
+            });
+            await client.publishAsync(`devices/iot/${thingName}/report`, payload, { qos: 1 });
+            acknowledged.push({ thingName, measuredAt });
+            if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+          }
+        }),
+      );
+    }),
+  );
+  await Promise.all(clients.map((client) => client.endAsync()));
+  return acknowledged;
+}
+
+/** Measurements and processed log entries of the scenario's devices, per report. */
+async function storedReports(thingNames: string[]) {
+  const database = await openStore();
+  try {
+    const { rows } = await database.db.execute<{ thing_name: string; at: string; rows: number }>(sql`
+      SELECT d.thing_name, to_char(m.measured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
+             count(*)::int AS rows
+      FROM measurements m JOIN sensors s ON s.id = m.sensor_id JOIN devices d ON d.id = s.device_id
+      WHERE d.thing_name IN ${thingNames} GROUP BY 1, 2`);
+    const [{ processed }] = (
+      await database.db.execute<{ processed: number }>(sql`
+        SELECT count(*)::int AS processed FROM messages m JOIN devices d ON d.id = m.device_id
+        WHERE d.thing_name IN ${thingNames} AND m.status = 'processed'`)
+    ).rows;
+    return { byReport: new Map(rows.map((row) => [`${row.thing_name}|${row.at}`, row.rows])), processed };
+  } finally {
+    await database.close();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const missingOf = (acknowledged: Published[], byReport: Map<string, number>) =>
+  acknowledged.filter(({ thingName, measuredAt }) => !byReport.has(`${thingName}|${measuredAt}`));
+
+/**
+ * Stops the server once the broker has delivered what it holds for it, and counts (PGlite is read
+ * once the server has let go of it). A report still queued at the broker for the server's session
+ * is not lost: the server is started again for it, a few times at most.
+ */
+async function stopAndCount(server: ChildProcess, thingNames: string[], acknowledged: Published[]) {
+  for (let attempt = 1; ; attempt++) {
+    await sleep(1_500);
+    await stopProcess(server);
+    const stored = await storedReports(thingNames);
+    if (missingOf(acknowledged, stored.byReport).length === 0 || attempt === 4) return stored;
+    server = await startServer();
+  }
+}
+
+/** What a device would notice: an acknowledged report missing, or one counted twice. */
+function expectEveryAcknowledgedReportStoredOnce(
+  acknowledged: Published[],
+  { byReport, processed }: Awaited<ReturnType<typeof storedReports>>,
+) {
+  const missing = missingOf(acknowledged, byReport);
+  const twice = [...byReport.values()].filter((rows) => rows !== 1);
+  expect({ missing: missing.length, twice: twice.length }).toEqual({ missing: 0, twice: 0 });
+  // Each stored report was logged as processed once (a redelivery is logged as a duplicate).
+  expect(processed).toBe(byReport.size);
+}
+
+describe.skipIf(!mosquittoInstalled)('external MQTT broker (Mosquitto) under faults', () => {
+  let server: ChildProcess | null = null;
+  afterAll(async () => {
+    if (server) await stopProcess(server);
+  });
+
+  // 20 devices × 150 reports, one every 40 ms each (about 500/s over 6 s), the fault after 2 s.
+  const paced = { perDevice: 150, window: 1, pauseMs: 40 };
+
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const)
+    it(`stores every acknowledged report once although the broker is restarted (${signal}) while devices report`, async () => {
+      const thingNames = identsOf(signal === 'SIGTERM' ? 'broker-sigterm' : 'broker-sigkill');
+      server = await startServer();
+      const reporting = reportFrom(thingNames, paced);
+      await sleep(2_000);
+      await broker.restart(signal);
+      const acknowledged = await reporting;
+      const stored = await stopAndCount(server, thingNames, acknowledged);
+      server = null;
+      expect(acknowledged).toHaveLength(3_000);
+      expectEveryAcknowledgedReportStoredOnce(acknowledged, stored);
+    }, 120_000);
+
+  it('stores every acknowledged report once although the server is killed (SIGKILL) and restarted', async () => {
+    const thingNames = identsOf('server-sigkill');
+    server = await startServer();
+    const reporting = reportFrom(thingNames, paced);
+    await sleep(2_000);
+    await stopProcess(server, 'SIGKILL');
+    // Meanwhile the broker keeps the reports for the server's persistent session.
+    server = await startServer();
+    const acknowledged = await reporting;
+    const stored = await stopAndCount(server, thingNames, acknowledged);
+    server = null;
+    expect(acknowledged).toHaveLength(3_000);
+    expectEveryAcknowledgedReportStoredOnce(acknowledged, stored);
+  }, 120_000);
+
+  it('stores every one of a burst of 5,000 reports the broker acknowledged', async () => {
+    const thingNames = identsOf('burst');
+    server = await startServer();
+    const acknowledged = await reportFrom(thingNames, { perDevice: 250, window: 50, pauseMs: 0 });
+    const stored = await stopAndCount(server, thingNames, acknowledged);
+    server = null;
+    expect(acknowledged).toHaveLength(5_000);
+    expectEveryAcknowledgedReportStoredOnce(acknowledged, stored);
+  }, 120_000);
+});
