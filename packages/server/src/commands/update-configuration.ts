@@ -7,6 +7,7 @@ import {
   type ConfigurationCommandV1,
   type DeviceConfigurationV1,
 } from '@tankportal/shared/protocols/config-sms';
+import type { ReportV1 } from '@tankportal/shared/protocols/report';
 import {
   IOT_FIELDS,
   MASTER_ONLY_FIELDS,
@@ -18,6 +19,7 @@ import { devices, messages, sensors, smsGateways } from '../db/schema.ts';
 import type { DeviceChannels } from '../ingest/device-channels.ts';
 import { deviceDirectory } from '../ingest/device-directory.ts';
 import { commandTopic } from '../ingest/mqtt-topics.ts';
+import { reportKey } from '../ingest/report-key.ts';
 import { invalidFields } from '../plugins/errors.ts';
 import type { DeviceRow, SensorRow } from '../repositories/devices.ts';
 import { outboundAddress } from './outbound-gateway.ts';
@@ -340,12 +342,17 @@ async function sendConfigurationSms(
 // Every net report asks whether one waits, so the question must cost next to nothing: the waiting
 // message is found through the unique (type, dedup_key) index under a key of its own, and a device
 // known to have none is not asked about again for a few seconds (a configuration saved by another
-// server process then goes with a report a few seconds later). Report dedup keys are
-// `{ident}:{messageId}`, always with a colon; these keys have none, so they cannot meet.
+// server process then goes with a report a few seconds later). Report dedup keys start with
+// `report/` (store-batch.ts, reportKey), these with `configuration/`, so they cannot meet. The
+// answer's key names the report as the report's key does (message id and time): a device whose
+// message counter started again gets the configuration with its new report, not a repetition.
+
+/** The report a configuration goes with the answer to. */
+type AnsweredReport = Pick<ReportV1, 'messageId' | 'measuredAt'>;
 
 const pendingKey = (deviceId: number) => `configuration/pending/${deviceId}`;
-const answerKey = (deviceId: number, reportMessageId: string) =>
-  `configuration/answer/${deviceId}/${createHash('sha256').update(reportMessageId).digest('hex')}`;
+const answerKey = (deviceId: number, report: AnsweredReport) =>
+  `configuration/answer/${deviceId}/${createHash('sha256').update(reportKey(deviceId, report)).digest('hex')}`;
 
 const NOTHING_PENDING_TTL_MS = 5_000;
 const nothingPending = new WeakMap<Db, LRUCache<number, true>>();
@@ -389,7 +396,7 @@ async function claim(
   db: Db,
   messageId: number,
   deviceId: number,
-  reportMessageId: string,
+  report: AnsweredReport,
   duplicate: boolean,
 ) {
   return db.transaction(async (tx) => {
@@ -398,15 +405,15 @@ async function claim(
       await tx
         .update(messages)
         .set({ dedupKey: null })
-        .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, answerKey(deviceId, reportMessageId))));
+        .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, answerKey(deviceId, report))));
     // Of reports arriving at the same time, one answer carries it.
     const [claimed] = await tx
       .update(messages)
       .set({
         status: 'sent',
         sentAt: sql`now()`,
-        dedupKey: answerKey(deviceId, reportMessageId),
-        report: `sent with the answer to report ${reportMessageId}`,
+        dedupKey: answerKey(deviceId, report),
+        report: `sent with the answer to report ${report.messageId}`,
       })
       .where(and(eq(messages.id, messageId), eq(messages.status, 'created')))
       .returning({ content: messages.content });
@@ -415,14 +422,14 @@ async function claim(
 }
 
 /**
- * The configuration a net device gets with the answer to its report `reportMessageId`: the one
+ * The configuration a net device gets with the answer to its report: the one
  * waiting (then marked sent), or, when the report is a repetition, the one that went with the
  * first answer (the device may not have received that answer). Null when there is none.
  */
 export async function takeNetConfiguration(
   db: Db,
   deviceId: number,
-  reportMessageId: string,
+  report: AnsweredReport,
   duplicate: boolean,
 ): Promise<DeviceConfigurationV1 | null> {
   const known = nothingPendingOf(db);
@@ -433,13 +440,13 @@ export async function takeNetConfiguration(
       .from(messages)
       .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, pendingKey(deviceId))));
     known.set(deviceId, true);
-    if (pending) content = await claim(db, pending.id, deviceId, reportMessageId, duplicate);
+    if (pending) content = await claim(db, pending.id, deviceId, report, duplicate);
   }
   if (!content && duplicate) {
     const [again] = await db
       .select({ content: messages.content })
       .from(messages)
-      .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, answerKey(deviceId, reportMessageId))));
+      .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, answerKey(deviceId, report))));
     content = again?.content;
   }
   return content ? (JSON.parse(content) as ConfigurationCommandV1).configuration : null;

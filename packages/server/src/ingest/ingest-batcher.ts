@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Db } from '../db/client.ts';
 import { storeBatch, type IngestItem, type IngestResult } from './store-batch.ts';
+import { dataErrorReason } from './refused-by-database.ts';
 
 interface Waiting {
   item: IngestItem;
@@ -25,7 +26,8 @@ export interface BatcherOptions {
  * Several batches may be in flight (PostgreSQL), but a device is in at most one of them: a report
  * of a device whose batch is still running waits for the next one. So the reports of a device are
  * stored in the order they arrived, and concurrent batches never wait on each other's device locks.
- * Each submitter's promise settles after its batch's commit: protocols acknowledge only then.
+ * Each submitter's promise settles after its batch's commit: protocols acknowledge only then. A
+ * report the database refuses fails alone (see `store`), never the reports that share its batch.
  */
 export class IngestBatcher {
   private readonly db: Db;
@@ -85,19 +87,46 @@ export class IngestBatcher {
   private async run(batch: Waiting[]) {
     this.inFlight++;
     try {
-      const results = await storeBatch(
-        this.db,
-        batch.map((waiting) => waiting.item),
-      );
-      batch.forEach((waiting, index) => waiting.resolve(results[index]));
+      await this.store(batch);
     } catch (error) {
-      // Nothing of the batch is committed: every sender is told, none acknowledged.
+      // Not the data's fault (connection, serialization, shutdown ...): nothing of the batch that
+      // was still open is committed, every sender of it is told, none acknowledged. (Settled
+      // promises ignore the rejection: parts stored before the failure stay acknowledged.)
       batch.forEach((waiting) => waiting.reject(error));
     } finally {
       this.inFlight--;
       for (const waiting of batch) this.busy.delete(waiting.item.deviceId);
       this.pump();
     }
+  }
+
+  /**
+   * Stores a batch in one transaction. When the database refuses its data (dataErrorReason), the
+   * batch is split in halves, each stored on its own, down to the report that fails alone: that
+   * one is refused with the database's reason, every other report is stored and settled as usual
+   * (DESIGN.md §7: one bad report must not fail other devices' reports). A report's halves run
+   * one after the other, so a device's reports are still stored in arrival order.
+   */
+  private async store(batch: Waiting[]): Promise<void> {
+    let results: IngestResult[];
+    try {
+      results = await storeBatch(
+        this.db,
+        batch.map((waiting) => waiting.item),
+      );
+    } catch (error) {
+      const reason = dataErrorReason(error);
+      if (reason === null) throw error;
+      if (batch.length === 1) {
+        batch[0].resolve({ duplicate: false, stored: 0, refused: reason });
+        return;
+      }
+      const half = Math.ceil(batch.length / 2);
+      await this.store(batch.slice(0, half));
+      await this.store(batch.slice(half));
+      return;
+    }
+    batch.forEach((waiting, index) => waiting.resolve(results[index]));
   }
 }
 

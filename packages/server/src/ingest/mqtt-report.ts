@@ -8,7 +8,8 @@ export type MqttOutcome = 'processed' | 'duplicate' | 'parsing_failed' | 'unassi
 /**
  * Handles one report published over MQTT, whichever broker delivered it. Resolves once the result
  * is committed; the caller acknowledges the publish only then (at-least-once, idempotent store).
- * Errors of the database reject, and the publish stays unacknowledged so that it comes again.
+ * Failures of the database reject, and the publish stays unacknowledged so that it comes again; a
+ * report whose data the database refuses resolves as parsing_failed (sending it again would not help).
  */
 export async function handleMqttReport(db: Db, topic: ReportTopic, payload: Buffer): Promise<MqttOutcome> {
   const sender: Sender =
@@ -31,5 +32,7 @@ export async function handleMqttReport(db: Db, topic: ReportTopic, payload: Buff
   const parsed = await parseReport(db, sender, body, content);
   if (!parsed.ok) return 'parsing_failed';
   const result = await storeReport(db, device.id, sender, parsed.report, content);
+  // Refused by the database (logged as parsing_failed): acknowledged like any malformed payload.
+  if (result.refused) return 'parsing_failed';
   return result.duplicate ? 'duplicate' : 'processed';
 }

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildDevice } from '../testing/factories.ts';
 import { devices, measurements, messages, sensors, unassignedDevices, users } from '../db/schema.ts';
 import { hashToken } from '../policies/tokens.ts';
+import { reportV1 } from '@tankportal/shared/protocols/report';
 
 // The batch form of net ingest (docs/protocols.md): a logger's buffered reports in one request.
 let t: TestApp;
@@ -151,5 +152,114 @@ describe('net HTTP ingest, batch form', () => {
       .where(eq(unassignedDevices.ident, 'NET-BATCH-UNKNOWN'));
     expect(row).toMatchObject({ kind: 'net' });
     expect(await storedValues()).toEqual(before);
+  });
+});
+
+describe('a report the database cannot take, among other devices reporting at the same moment', () => {
+  // Devices of their own, reporting in parallel: their reports share the ingest batcher's transactions.
+  const others = ['NET-POISON-B', 'NET-POISON-C', 'NET-POISON-D'];
+  const otherIds: number[] = [];
+  beforeAll(async () => {
+    const [user] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+    for (const ident of others)
+      otherIds.push(
+        (await buildDevice(t.database.db, user.id, { identCode: ident, secretHash: hashToken(secret) })).id,
+      );
+  });
+  const valuesOf = async (id: number) =>
+    (
+      await t.database.db
+        .select({ value: measurements.value })
+        .from(measurements)
+        .innerJoin(sensors, eq(sensors.id, measurements.sensorId))
+        .where(eq(sensors.deviceId, id))
+        .orderBy(measurements.measuredAt)
+    ).map((row) => row.value);
+  const failedOf = async (ident: string) =>
+    (await t.database.db.select().from(messages).where(eq(messages.status, 'parsing_failed'))).filter(
+      (message) => message.fromIdent === ident,
+    );
+
+  it('refuses only the bad report (400, parsing_failed); the others are stored and answered 200', async () => {
+    const before = { values: await storedValues(), failed: (await failedOf(identCode)).length };
+    const [bad, badTime, badOffset, badValue, batchOfB, singleOfC, singleOfD] = await Promise.all([
+      // Each of these failed the shared transaction: every report in it answered 500.
+      post(
+        batch([
+          report('p-1', '2026-02-01T06:00:00Z', 7000),
+          report('p\u0000', '2026-02-01T07:00:00Z', 6900),
+          report('p-3', '2026-02-01T08:00:00Z', 6800),
+        ]),
+      ),
+      post({ identCode, secret, ...report('p-4', '0000-01-01T00:00:00Z', 6700) }),
+      post({ identCode, secret, ...report('p-5', '2026-02-01T09:00:00-23:59', 6600) }),
+      post({ identCode, secret, ...report('p-6', '2026-02-01T10:00:00Z', 1e308) }),
+      post({
+        identCode: others[0],
+        secret,
+        reports: [report('o-1', '2026-02-01T06:00:00Z', 5000), report('o-2', '2026-02-01T07:00:00Z', 4900)],
+      }),
+      post({ identCode: others[1], secret, ...report('o-1', '2026-02-01T06:00:00Z', 4000) }),
+      post({ identCode: others[2], secret, ...report('o-1', '2026-02-01T06:00:00Z', 3000) }),
+    ]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fieldErrors).toEqual([
+      { path: 'reports.1.messageId', code: 'invalid', args: { reason: 'controlCharacters' } },
+    ]);
+    expect(badTime.statusCode).toBe(400);
+    expect(badTime.json().fieldErrors).toEqual([
+      { path: 'measuredAt', code: 'invalid', args: { reason: 'outOfRange' } },
+    ]);
+    expect(badOffset.statusCode).toBe(400);
+    expect(badOffset.json().fieldErrors).toEqual([
+      { path: 'measuredAt', code: 'invalid', args: { reason: 'offset' } },
+    ]);
+    expect(badValue.statusCode).toBe(400);
+    expect(badValue.json().fieldErrors).toEqual([
+      { path: 'sensors.0.value', code: 'max', args: { max: 1e15 } },
+    ]);
+    expect(await storedValues()).toEqual(before.values);
+
+    expect(batchOfB.statusCode).toBe(200);
+    expect(batchOfB.json().results.map((result: { status: string }) => result.status)).toEqual([
+      'processed',
+      'processed',
+    ]);
+    expect([singleOfC.statusCode, singleOfD.statusCode]).toEqual([200, 200]);
+    expect(await valuesOf(otherIds[0])).toEqual([5000, 4900]);
+    expect(await valuesOf(otherIds[1])).toEqual([4000]);
+    expect(await valuesOf(otherIds[2])).toEqual([3000]);
+    expect(await failedOf(identCode)).toHaveLength(before.failed + 4);
+  });
+
+  it('refuses alone a report the validation let through and the database refused: 400, logged with the reason', async () => {
+    // What the validation might miss: a report it passes unchanged, with a NUL in its message id.
+    const parse = vi
+      .spyOn(reportV1, 'safeParse')
+      .mockImplementation((body) => ({ success: true, data: body }) as ReturnType<typeof reportV1.safeParse>);
+    try {
+      const [bad, good, alsoGood] = await Promise.all([
+        post({ identCode: others[1], secret, ...report('q\u0000', '2026-02-02T06:00:00Z', 3900) }),
+        post({ identCode: others[0], secret, ...report('q-1', '2026-02-02T06:00:00Z', 4800) }),
+        post({ identCode: others[2], secret, ...report('q-1', '2026-02-02T06:00:00Z', 2900) }),
+      ]);
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().fieldErrors).toEqual([
+        {
+          path: '',
+          code: 'invalid',
+          args: { reason: expect.stringMatching(/^refused by the database: .*SQLSTATE 22/) },
+        },
+      ]);
+      expect([good.statusCode, alsoGood.statusCode]).toEqual([200, 200]);
+    } finally {
+      parse.mockRestore();
+    }
+    expect(await valuesOf(otherIds[0])).toEqual([5000, 4900, 4800]);
+    expect(await valuesOf(otherIds[1])).toEqual([4000]);
+    expect(await valuesOf(otherIds[2])).toEqual([3000, 2900]);
+    const [failed] = await failedOf(others[1]);
+    expect(failed.report).toMatch(/^\(payload\): invalid \(refused by the database: .+\)$/);
+    expect(failed.report).not.toMatch(/ at |Failed query/);
   });
 });

@@ -8,7 +8,13 @@ import { deviceDirectory } from './device-directory.ts';
 import { errorBody } from '../plugins/errors.ts';
 import { hashToken } from '../policies/tokens.ts';
 import { takeNetConfiguration } from '../commands/update-configuration.ts';
-import { logParsingFailed, parseReport, recordUnassigned, storeReport } from './store-report.ts';
+import {
+  logParsingFailed,
+  parseReport,
+  recordUnassigned,
+  refusalError,
+  storeReport,
+} from './store-report.ts';
 import type { WriteAllowance } from './ingest-write-limit.ts';
 
 const envelope = z.object({
@@ -100,13 +106,14 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
           storeReport(db, device.id, from, report, JSON.stringify({ identCode, ...report })),
         ),
       );
-      const last = reports.length - 1;
-      const configuration = await takeNetConfiguration(
-        db,
-        device.id,
-        reports[last].messageId,
-        results[last].duplicate,
+      // Refused by the database although valid (logged as parsing_failed): the request's other
+      // reports are stored; a repetition finds them as duplicates.
+      const refused = results.flatMap((result, index) =>
+        result.refused ? [refusalError(result.refused, `reports.${index}`)] : [],
       );
+      if (refused.length > 0) return reply.code(400).send(errorBody(400, 'Malformed report', refused));
+      const last = reports.length - 1;
+      const configuration = await takeNetConfiguration(db, device.id, reports[last], results[last].duplicate);
       return reply.code(200).send({
         results: results.map((result, index) => ({
           messageId: reports[index].messageId,
@@ -123,13 +130,10 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
       return reply.code(400).send(errorBody(400, 'Malformed report', parsed.fieldErrors));
     }
     const result = await storeReport(db, device.id, from, parsed.report, content);
+    if (result.refused)
+      return reply.code(400).send(errorBody(400, 'Malformed report', [refusalError(result.refused)]));
     // A configuration saved in the portal meanwhile goes with the answer (docs/protocols.md).
-    const configuration = await takeNetConfiguration(
-      db,
-      device.id,
-      parsed.report.messageId,
-      result.duplicate,
-    );
+    const configuration = await takeNetConfiguration(db, device.id, parsed.report, result.duplicate);
     return reply.code(200).send({
       status: result.duplicate ? 'duplicate' : 'processed',
       stored: result.stored,

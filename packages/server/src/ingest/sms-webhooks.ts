@@ -6,7 +6,14 @@ import { toFieldError } from '@tankportal/shared/field-errors';
 import type { Db } from '../db/client.ts';
 import { devices, messages } from '../db/schema.ts';
 import { errorBody } from '../plugins/errors.ts';
-import { logParsingFailed, parseReport, senderKey, storeReport, type Sender } from './store-report.ts';
+import {
+  logParsingFailed,
+  parseReport,
+  refusalError,
+  senderKey,
+  storeReport,
+  type Sender,
+} from './store-report.ts';
 import { ingestWriteLimitFor } from './ingest-write-limit.ts';
 import { storableText } from './malformed-excerpt.ts';
 import { forwardDeviceMessage } from '../notifications/forward.ts';
@@ -151,6 +158,8 @@ export function registerSmsWebhooks(
       const parsed = await parseReport(db, sender, report, text);
       if (!parsed.ok) return reply.code(422).send(errorBody(422, 'Unreadable SMS', parsed.fieldErrors));
       const result = await storeReport(db, device.id, sender, parsed.report, text);
+      if (result.refused)
+        return reply.code(422).send(errorBody(422, 'Unreadable SMS', [refusalError(result.refused)]));
       return reply
         .code(200)
         .send({ status: result.duplicate ? 'duplicate' : 'processed', stored: result.stored });

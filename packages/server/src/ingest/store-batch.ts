@@ -19,6 +19,8 @@ import { alarmNotice, simCreditEvent, thresholdEvent } from '../notifications/ev
 import { NotificationOutbox } from '../notifications/outbox.ts';
 import type { Sender } from './store-report.ts';
 import { toDeviceReport } from './store-report.ts';
+import { storableText } from './malformed-excerpt.ts';
+import { reportKey } from './report-key.ts';
 
 export interface IngestItem {
   deviceId: number;
@@ -32,6 +34,11 @@ export interface IngestResult {
   stored: number;
   /** The device was deleted after its sender was looked up: nothing stored. */
   deviceGone?: boolean;
+  /**
+   * The database refused the report although it passed validation (ingest-batcher.ts): nothing of
+   * it stored, the reason in the database's words. Never set by `storeBatch` itself.
+   */
+  refused?: string;
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
@@ -54,7 +61,7 @@ const asJson = (rows: object[]) => JSON.stringify(rows);
 export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestResult[]> {
   return db.transaction(async (tx) => {
     const results: IngestResult[] = items.map(() => ({ duplicate: true, stored: 0 }));
-    const keyOf = (item: IngestItem) => `${item.sender.ident}:${item.report.messageId}`;
+    const keyOf = (item: IngestItem) => reportKey(item.deviceId, item.report);
     // Locked in id order before anything else: concurrent batches (of this or other processes)
     // cannot deadlock, and a message id's repetitions (same device) wait for each other here.
     const deviceRows = await tx
@@ -84,8 +91,9 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
         present.map((item) => ({
           device_id: item.deviceId,
           type: item.sender.type,
-          content: item.content,
-          from_ident: item.sender.ident,
+          // The raw copy as PostgreSQL can hold it: a NUL or lone surrogate would fail the batch.
+          content: storableText(item.content),
+          from_ident: storableText(item.sender.ident),
           from_type: item.sender.identType,
           dedup_key: keyOf(item),
         })),
@@ -93,7 +101,7 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
       ON CONFLICT DO NOTHING
       RETURNING dedup_key`,
     );
-    // A message id seen before, or twice in this batch, is a repetition: only its first copy counts.
+    // A report seen before, or twice in this batch, is a repetition: only its first copy counts.
     const unclaimed = new Set(inserted.rows.map((row) => row.dedup_key));
     const byDevice = new Map<number, number[]>();
     items.forEach((item, index) => {

@@ -98,7 +98,10 @@ export function senderKey(type: string, ident: string | undefined): string | und
 /**
  * Logs the message and records the report in one transaction (shared with the reports that arrive
  * at the same moment, see ingest-batcher.ts): either both are committed or neither, so a sender that
- * repeats after a crash finds nothing half done; a repeated message id is recognised and stores nothing.
+ * repeats after a crash finds nothing half done; a report sent again (same message id and time) is
+ * recognised and stores nothing. A report the database refuses (`refused`; validation should have
+ * caught it) is logged as parsing_failed with the database's reason: a malformed report, not a
+ * failure to repeat.
  */
 export async function storeReport(
   db: Db,
@@ -114,7 +117,13 @@ export async function storeReport(
     deviceDirectory(db).forget(deviceId);
     throw new Error(`device ${deviceId} no longer exists`);
   }
+  if (result.refused) await logParsingFailed(db, sender, content, [refusalError(result.refused)]);
   return result;
+}
+
+/** The field error of a report the database refused, at `path` (the report's place in a request). */
+export function refusalError(reason: string, path = ''): FieldError {
+  return { path, code: 'invalid', args: { reason: `refused by the database: ${reason}` } };
 }
 
 export function toDeviceReport(report: ReportV1): DeviceReport {

@@ -411,7 +411,8 @@ describe('PUT /v2/devices/{id}/configuration: IoT and LX-IoT over MQTT', () => {
 
 describe('PUT /v2/devices/{id}/configuration: net devices', () => {
   let counter = 0;
-  const report = (messageId = `cfg-${++counter}`) =>
+  // A report is sent again with its message id and time (both recognise it).
+  const report = (messageId = `cfg-${++counter}`, minute = counter) =>
     t.app.inject({
       method: 'POST',
       url: '/ingest/net/v1',
@@ -419,7 +420,7 @@ describe('PUT /v2/devices/{id}/configuration: net devices', () => {
         identCode: netIdent,
         secret,
         messageId,
-        measuredAt: new Date(Date.UTC(2026, 2, 1, 8, counter)).toISOString(),
+        measuredAt: new Date(Date.UTC(2026, 2, 1, 8, minute)).toISOString(),
         sensors: [{ sequence: 1, value: 4000 }],
       },
     });
@@ -432,7 +433,7 @@ describe('PUT /v2/devices/{id}/configuration: net devices', () => {
     expect(response.json()).toMatchObject({ host: 'ingest.example.com', port: 8443 });
     expect((await outgoing(ids.net)).at(-1)).toMatchObject({ type: 'net', status: 'created', sentAt: null });
 
-    const first = await report('net-1');
+    const first = await report('net-1', 0);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toMatchObject({
       status: 'processed',
@@ -451,7 +452,7 @@ describe('PUT /v2/devices/{id}/configuration: net devices', () => {
 
     // Delivered: the next report's answer carries none; a repetition of the report gets it again.
     expect(await (await report()).json()).toEqual({ status: 'processed', stored: 1 });
-    expect((await report('net-1')).json()).toMatchObject({
+    expect((await report('net-1', 0)).json()).toMatchObject({
       status: 'duplicate',
       configuration: { host: 'ingest.example.com' },
     });
