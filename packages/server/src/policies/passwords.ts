@@ -61,9 +61,51 @@ function strengthChecker() {
 
 export type PasswordWeakness = 'passwordHasUsername' | 'passwordGuessable';
 
+/** The username and its parts (`heizung-meier`: also `heizung`, `meier`). */
+function usernameWords(username: string): string[] {
+  const parts = username.split(/[^\p{L}\p{N}]+/u).filter((part) => part.length >= 3);
+  return [...new Set([username, ...parts])];
+}
+
+const UNLEET: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+};
+/** Lower-case letters only, common digit-for-letter swaps undone: `H31zung-M31er 2026!` → `heizungmeier`. */
+const letters = (text: string) =>
+  [...text.toLowerCase()]
+    .map((char) => UNLEET[char] ?? char)
+    .join('')
+    .replace(/[^\p{L}]/gu, '');
+
+/**
+ * The username in disguise: once the username's parts are taken out of the password's letters (in
+ * any order, either direction), hardly anything is left. zxcvbn alone let `master-alice-1` through
+ * for `alice-master`.
+ */
+function isUsernameVariant(password: string, username: string): boolean {
+  const parts = usernameWords(username)
+    .map(letters)
+    .filter((part) => part.length >= 3)
+    .sort((a, b) => b.length - a.length);
+  if (parts.length === 0) return false;
+  const forwards = letters(password);
+  return [forwards, [...forwards].reverse().join('')].some((candidate) => {
+    const rest = parts.reduce((remaining, part) => remaining.replaceAll(part, ''), candidate);
+    return rest.length < 3 && rest.length < candidate.length;
+  });
+}
+
 /** Why a new password is refused, or undefined when it is strong enough. */
 export function passwordWeakness(password: string, username: string): PasswordWeakness | undefined {
-  const result = strengthChecker().check(password, [username]);
+  if (isUsernameVariant(password, username)) return 'passwordHasUsername';
+  const result = strengthChecker().check(password, usernameWords(username));
   if (result.score >= MIN_SCORE) return undefined;
   const hasUsername = result.sequence.some(
     (match) => match.pattern === 'dictionary' && match.dictionaryName === 'userInputs',

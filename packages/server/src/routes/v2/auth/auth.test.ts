@@ -464,7 +464,14 @@ describe('credentials change', () => {
       'qwertz123',
       'tankportal2026',
     ];
-    const username = ['heizung-meier', 'Heizung-Meier1', 'reiem-gnuzieh', 'h31zung-m31er'];
+    const username = [
+      'heizung-meier',
+      'Heizung-Meier1',
+      'reiem-gnuzieh',
+      'h31zung-m31er',
+      'meier-heizung-1',
+      'Meier Heizung 2026',
+    ];
     for (const [passwords, reason] of [
       [guessable, 'passwordGuessable'],
       [username, 'passwordHasUsername'],
