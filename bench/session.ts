@@ -16,5 +16,11 @@ export async function sessionCookie(base: string, username: string, password: st
     body: JSON.stringify({ username, password }),
   });
   if (login.status !== 200) throw new Error(`login as ${username} failed: ${login.status}`);
-  return [csrfCookie, ...login.headers.getSetCookie().map((c) => c.split(';')[0])].join('; ');
+  // The login answer sets the session and a new anti-forgery secret: its cookies replace the first.
+  const cookies = new Map<string, string>();
+  for (const cookie of [...first.headers.getSetCookie(), ...login.headers.getSetCookie()]) {
+    const [pair] = cookie.split(';');
+    cookies.set(pair.slice(0, pair.indexOf('=')), pair);
+  }
+  return [...cookies.values()].join('; ');
 }

@@ -23,9 +23,13 @@ const CSRF_HEADER = 'x-csrf-token';
 export async function apiSession(baseURL: string, username = 'master') {
   const context = await request.newContext({ baseURL });
   const start = await context.get('/api/v2/whitelabels/current');
-  const headers = { [CSRF_HEADER]: start.headers()[CSRF_HEADER] };
-  const signedIn = await context.post('/api/v2/login', { headers, data: { username, password: PASSWORD } });
+  const signedIn = await context.post('/api/v2/login', {
+    headers: { [CSRF_HEADER]: start.headers()[CSRF_HEADER] },
+    data: { username, password: PASSWORD },
+  });
   expect(signedIn.status()).toBe(200);
+  // A login issues a new anti-forgery secret: the token to send from now on is the login answer's.
+  const headers = { [CSRF_HEADER]: signedIn.headers()[CSRF_HEADER] };
   return { context, headers };
 }
 export type ApiSession = Awaited<ReturnType<typeof apiSession>>;
