@@ -28,7 +28,7 @@ export interface ServerConfig {
   mqttClientId: string;
   /**
    * Shared-subscription group of several server processes; unset: one process with a plain
-   * subscription, which Mosquitto 2.0 keeps across its restarts (it loses shared ones, decision 007).
+   * subscription, which Mosquitto 2.0 keeps across its restarts (it loses shared ones, decision 008).
    */
   mqttShareGroup: string | undefined;
   /** Tokens the SMS gateways send in x-webhook-token; a gateway without one is switched off. */

@@ -24,7 +24,7 @@ const RETRY_MS = 1_000;
 /**
  * Reports the broker may hand us before we acknowledge any (MQTT 5 Receive Maximum): enough to
  * fill the ingest batcher's transactions, so that the external path stores as fast as the
- * embedded one (decision 007).
+ * embedded one (decision 008).
  */
 export const RECEIVE_MAXIMUM = 1_000;
 
@@ -44,7 +44,7 @@ export interface ExternalBrokerOptions {
   /**
    * Several processes of one installation share one group, each report going to one of them.
    * Unset: a plain subscription (one process). Mosquitto 2.0 does not keep shared subscriptions
-   * across its restarts (decision 007), so reports published before the re-subscribe are lost.
+   * across its restarts (decision 008), so reports published before the re-subscribe are lost.
    */
   shareGroup?: string;
   receiveMaximum?: number;
@@ -52,7 +52,7 @@ export interface ExternalBrokerOptions {
 }
 
 /**
- * Reports from an external broker (Mosquitto, EMQX, AWS IoT Core …; DESIGN.md §7, decision 007,
+ * Reports from an external broker (Mosquitto, EMQX, AWS IoT Core …; DESIGN.md §7, decision 008,
  * docs/mqtt-broker.md): a fixed client id per process with a persistent session (MQTT 5, session
  * expiry one day), so that the broker keeps the reports for it while it restarts; with a share
  * group, several server processes split the reports (shared subscription).
