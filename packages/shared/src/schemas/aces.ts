@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { DEVICE_PERMISSIONS } from '../devices.ts';
+import { bodyId } from './common.ts';
 
 const required = (issue: { input?: unknown }) => (issue.input == null ? 'required' : 'invalid');
 
-const userId = z
-  .number({ error: required })
-  .int({ error: 'invalid' })
-  .positive({ error: 'invalid' })
-  .max(2_147_483_647, { error: 'invalid' });
+const userId = bodyId();
 
 /** At least one permission (devices-area §5); a name twice counts once. */
 const permissions = z

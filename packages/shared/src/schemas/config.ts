@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyId, queryId } from './common.ts';
 import { DEVICE_SORT_KEYS } from './devices.ts';
 
 /**
@@ -18,7 +19,7 @@ export const DEVICE_LIST_PAGE_SIZES = [10, 25, 50, 100] as const;
 /** Process range buttons saved as the default period: 1 month, 3 months, 1 year, 3 years. */
 export const PROCESS_TIME_PERIODS = [0, 1, 2, 3] as const;
 
-const ids = z.array(z.number().int().positive()).max(100);
+const ids = z.array(bodyId()).max(100);
 
 /** List display settings: stored for a white-label (the provider's default) or for one user. */
 export const listSettingSchemas = {
@@ -63,15 +64,7 @@ export function isConfigKeyOf(obj: ConfigObject, key: string): key is ConfigKey 
  * The object's id: a number, or `current` (the request host's white-label) / `me` (the signed-in
  * user) as shorthands. Answers always carry the number.
  */
-const objectId = z.union([
-  z.number().int().positive().max(2_147_483_647),
-  z.enum(['current', 'me']),
-  z
-    .string()
-    .regex(/^\d{1,10}$/)
-    .transform(Number)
-    .pipe(z.number().int().positive().max(2_147_483_647)),
-]);
+const objectId = z.union([bodyId(), z.enum(['current', 'me']), queryId()]);
 export type ConfigObjectId = z.infer<typeof objectId>;
 
 const ALIAS_OF: Record<ConfigObject, 'current' | 'me' | null> = {

@@ -42,7 +42,9 @@ export const contactBody = z
   .refine((body) => Boolean(body.firstName || body.lastName), {
     path: ['lastName'],
     error: 'required',
-    when: ({ issues }) =>
+    when: ({ value, issues }) =>
+      typeof value === 'object' &&
+      value !== null &&
       !issues.some((issue) => ['firstName', 'lastName'].includes(String(issue.path?.[0]))),
   });
 export type ContactBodyInput = z.input<typeof contactBody>;

@@ -6,6 +6,7 @@ import {
   type IotVersion,
   type SmsGatewayType,
 } from './device-configuration.ts';
+import { bodyId } from './common.ts';
 import { addressBody, deviceName, optionalText } from './device-metadata.ts';
 import { deviceDetailSchema } from './devices.ts';
 
@@ -33,7 +34,7 @@ export const iccidText = () =>
 export const thingNameText = () =>
   optionalText(128).refine((value) => value == null || /^[^/+#\s]+$/.test(value), invalid);
 
-const optionalId = () => z.number().int().positive().nullish();
+const optionalId = () => bodyId().nullish();
 
 /**
  * POST /v2/devices (ROLE_ADMIN). One flat body for every type, as the create dialog has one form

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MESSAGE_STATUSES } from '../devices.ts';
-import { requiredText, text } from './common.ts';
+import { bodyId, requiredText, text } from './common.ts';
 
 /**
  * Metadata and lifecycle bodies of a device (devices-area §5 and §7, contracts §6). Used by the
@@ -42,11 +42,7 @@ export type AddressBody = z.infer<typeof addressBody>;
 /** The device name: required, at most 64 characters. */
 export const deviceName = () => requiredText().max(64);
 
-const requiredId = () =>
-  z
-    .number({ error: (issue) => (issue.input == null ? 'required' : undefined) })
-    .int()
-    .positive();
+const requiredId = bodyId;
 
 const requiredFlag = () => z.boolean({ error: (issue) => (issue.input == null ? 'required' : 'invalid') });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryId, queryInteger } from './common.ts';
 import {
   ALARM_SCOPES,
   ALARM_SEVERITIES,
@@ -39,8 +40,8 @@ export const deviceListQuery = z.object({
     .string()
     .regex(new RegExp(`^(${DEVICE_SORT_KEYS.join('|')}):(asc|desc)$`), { error: 'invalid' })
     .default('id:asc'),
-  page: z.coerce.number().int().min(1).default(1),
-  perPage: z.coerce.number().int().min(1).max(100).default(25),
+  page: queryInteger({ min: 1 }).default(1),
+  perPage: queryInteger({ min: 1, max: 100 }).default(25),
   searchTerm: z.string().trim().max(128).optional(),
   grouped: flag.optional(),
   permission: z.enum(DEVICE_PERMISSIONS).optional(),
@@ -51,8 +52,8 @@ export const deviceListQuery = z.object({
     .pipe(z.array(z.enum(DEVICE_TYPES)))
     .optional(),
   locationEnabledOnly: flag.optional(),
-  userId: z.coerce.number().int().positive().optional(),
-  notReportedSince: z.coerce.number().int().min(0).optional(),
+  userId: queryId().optional(),
+  notReportedSince: queryInteger().optional(),
 });
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 

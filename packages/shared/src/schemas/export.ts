@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCALES } from '../constants.ts';
+import { moment, queryId } from './common.ts';
 
 /**
  * Exports (devices-area §7, §9; contracts §4): `GET /v2/devices/export[/]?export_type=...`.
@@ -41,10 +42,6 @@ export const EXPORT_FUTURE_SLACK_MS = 24 * 3_600_000;
 
 const required = (issue: { input?: unknown }) => (issue.input == null ? 'required' : 'invalid');
 
-const moment = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: 'invalid' })
-  .transform((value) => new Date(value));
-
 /** A lone repeated key (`outputs[]=qty`) arrives as a string. */
 const list = <T extends z.ZodType>(item: T) =>
   z.preprocess((value) => (value === undefined || Array.isArray(value) ? value : [value]), z.array(item));
@@ -61,9 +58,9 @@ export const exportQuery = z
       .refine((zone) => isTimeZone(zone), { error: 'invalid' })
       .default('Europe/Berlin'),
     // consumption exports
-    deviceId: z.coerce.number({ error: 'invalid' }).int().positive().max(2_147_483_647).optional(),
-    from: moment.optional(),
-    to: moment.optional(),
+    deviceId: queryId().optional(),
+    from: moment().optional(),
+    to: moment().optional(),
     // the list export (the list's own filters)
     searchTerm: z.string().trim().max(128).optional(),
     sort: z.string().max(40).optional(),

@@ -5,6 +5,7 @@ import {
   NOTIFICATION_EVENTS,
   type NotificationEventName,
 } from '../notifications.ts';
+import { bodyId, INT4_MAX } from './common.ts';
 import { contactSchema } from './contacts.ts';
 
 const required = (issue: { input?: unknown }) => (issue.input == null ? 'required' : 'invalid');
@@ -22,6 +23,7 @@ export const recipientEventBody = z.object({
   notifyOnceIn: z
     .int()
     .min(0)
+    .max(INT4_MAX)
     .nullish()
     .transform((seconds) => seconds || null),
   allowedChannels: z.array(z.string()).optional(),
@@ -57,11 +59,7 @@ export const recipientEvents = z.array(recipientEventBody).superRefine((events, 
   });
 });
 
-const contactId = z
-  .number({ error: required })
-  .int({ error: 'invalid' })
-  .positive({ error: 'invalid' })
-  .max(2_147_483_647, { error: 'invalid' });
+const contactId = bodyId();
 
 /** Body of `POST /v2/devices/{id}/notification-recipients` (contracts §3). */
 export const recipientBody = z.object({ contactId, events: recipientEvents.default([]) });

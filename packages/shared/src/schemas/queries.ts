@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyId } from './common.ts';
 
 /** Life of a manual query (contracts §6): pending -> sent -> processed, or failed. */
 export const QUERY_STATUSES = ['pending', 'sent', 'processed', 'failed'] as const;
@@ -6,10 +7,7 @@ export type QueryStatus = (typeof QUERY_STATUSES)[number];
 
 /** POST /v2/queries */
 export const createQueryBody = z.object({
-  deviceId: z
-    .number({ error: (issue) => (issue.input == null ? 'required' : undefined) })
-    .int()
-    .positive(),
+  deviceId: bodyId(),
 });
 export type CreateQueryBody = z.infer<typeof createQueryBody>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { queryInteger } from './common.ts';
 
 export const USER_LOOKUP_MAX_PER_PAGE = 100;
 export const USER_LOOKUP_DEFAULT_PER_PAGE = 50;
@@ -6,7 +7,7 @@ export const USER_LOOKUP_DEFAULT_PER_PAGE = 50;
 /** Query of `GET /v2/users` (contracts §2), after snake_case -> camelCase. */
 export const usersLookupQuery = z.object({
   searchTerm: z.string().trim().max(128).optional(),
-  perPage: z.coerce.number().int().min(1).max(USER_LOOKUP_MAX_PER_PAGE).default(USER_LOOKUP_DEFAULT_PER_PAGE),
+  perPage: queryInteger({ min: 1, max: USER_LOOKUP_MAX_PER_PAGE }).default(USER_LOOKUP_DEFAULT_PER_PAGE),
   /** Comma-separated user ids to leave out (e.g. those already granted). */
   exclude: z
     .string()
