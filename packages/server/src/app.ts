@@ -17,7 +17,13 @@ import type { Db } from './db/client.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerCaseConversion } from './plugins/case-conversion.ts';
 import { registerCsrf } from './plugins/csrf.ts';
-import { registerSecurityHeaders, tileImageSource } from './plugins/security-headers.ts';
+import {
+  portalSecurityHeaders,
+  registerSecurityHeaders,
+  tileImageSource,
+} from './plugins/security-headers.ts';
+import { frameworkErrorOptions } from './plugins/framework-errors.ts';
+import { registerJsonDepthLimit, registerStorableTextCheck } from './plugins/input-limits.ts';
 import { errorBody, registerErrorHandling } from './plugins/errors.ts';
 import { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import { SessionStore } from './repositories/sessions.ts';
@@ -87,16 +93,19 @@ export async function buildApp(
   config: ServerConfig,
   options: { logger?: boolean; logStream?: LogStream } = {},
 ): Promise<FastifyInstance> {
+  const securityHeaders = portalSecurityHeaders(config.secureCookies, [tileImageSource(config.mapTileUrl)]);
   const app = Fastify({
     logger: options.logger === false ? false : loggerOptions(config.logLevel, options.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: 1_048_576,
+    ...frameworkErrorOptions(securityHeaders),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerJsonDepthLimit(app);
 
-  registerSecurityHeaders(app, config.secureCookies, [tileImageSource(config.mapTileUrl)]);
+  registerSecurityHeaders(app, securityHeaders);
   await app.register(cookie);
   await registerCsrf(app, config.secureCookies);
   const sessions = new SessionStore(db, {
@@ -129,6 +138,7 @@ export async function buildApp(
   };
   await app.register(
     async (api) => {
+      registerStorableTextCheck(api);
       for (const area of AREAS) area(api.withTypeProvider<ZodTypeProvider>(), context);
     },
     { prefix: '/api/v2' },

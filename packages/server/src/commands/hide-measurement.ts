@@ -13,7 +13,7 @@ import { recomputeConsumption, type Tx } from './record-report.ts';
  * A process data point's id as `GET /v2/devices/{id}/process` builds it: `{sensorId}-{epoch ms}`,
  * the measurement's primary key (sensor, time).
  */
-export const POINT_ID_PATTERN = /^(\d{1,10})-(\d{1,15})$/;
+export const POINT_ID_PATTERN = /^([1-9]\d{0,9})-(0|[1-9]\d{0,14})$/;
 
 export function parsePointId(pointId: string): { sensorId: number; measuredAt: Date } {
   const [, sensorId, ms] = POINT_ID_PATTERN.exec(pointId) ?? [];

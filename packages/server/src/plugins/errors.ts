@@ -26,6 +26,15 @@ export function errorBody(statusCode: number, message: string, fieldErrors: Fiel
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, fieldErrors };
 }
 
+/** An answer names at most this many field errors (a body of 100,000 bad items has as many). */
+const MAX_FIELD_ERRORS = 100;
+
+/** Each field error once (the branches of a union report the same one), at most MAX_FIELD_ERRORS. */
+function distinct(fieldErrors: FieldError[]): FieldError[] {
+  const seen = new Map(fieldErrors.map((fieldError) => [JSON.stringify(fieldError), fieldError]));
+  return [...seen.values()].slice(0, MAX_FIELD_ERRORS);
+}
+
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
@@ -35,6 +44,8 @@ export function registerErrorHandling(app: FastifyInstance) {
         .send(errorBody(error.statusCode, error.message, error.fieldErrors));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
+      // A path that is not an object's id (`/devices/0x6`, `/devices/2147483648`) names no object.
+      if (error.validationContext === 'params') return reply.code(404).send(errorBody(404, 'Not Found'));
       const fieldErrors = error.validation.map((v) =>
         toFieldError({
           ...v.params,
@@ -43,7 +54,7 @@ export function registerErrorHandling(app: FastifyInstance) {
           path: v.instancePath.split('/').filter(Boolean),
         }),
       );
-      return reply.code(400).send(errorBody(400, 'Invalid input', fieldErrors));
+      return reply.code(400).send(errorBody(400, 'Invalid input', distinct(fieldErrors)));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -29,9 +29,9 @@ export function tileImageSource(template: string): string {
   return lastPlaceholder < 0 ? scheme + host : `${scheme}*.${labels.slice(lastPlaceholder + 1).join('.')}`;
 }
 
-/** `imageSources`: extra hosts images may come from (the map's tile service). */
-export function registerSecurityHeaders(app: FastifyInstance, secure: boolean, imageSources: string[] = []) {
-  const headers = securityHeaders({
+/** The portal's headers; `imageSources`: extra hosts images may come from (the map's tile service). */
+export function portalSecurityHeaders(secure: boolean, imageSources: string[] = []): Record<string, string> {
+  return securityHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -47,6 +47,13 @@ export function registerSecurityHeaders(app: FastifyInstance, secure: boolean, i
     strictTransportSecurity: secure,
     crossOriginEmbedderPolicy: false,
   });
+}
+
+/**
+ * Copies `headers` onto every answer that goes through the routing; the answers Fastify and Node
+ * give before it (bad URL, too long a header) get them in plugins/framework-errors.ts.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, headers: Record<string, string>) {
   app.addHook('onRequest', async (_request, reply) => {
     reply.headers(headers);
   });

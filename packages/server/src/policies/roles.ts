@@ -29,7 +29,10 @@ export function mayImpersonate(
   return hasRole(real.role, 'ROLE_ADMIN') && targetIsInSubtreeOfReal;
 }
 
-/** Route preHandler: the request needs a signed-in actor of at least `minimum`. */
+/**
+ * Route onRequest hook: the request needs a signed-in actor of at least `minimum`. It runs before
+ * the body is read and validated, so an anonymous call answers 401 whatever it sends.
+ */
 export function minimumRole(minimum: Role) {
   return async (request: { actor: Actor | null }) => {
     requireRole(request.actor, minimum);

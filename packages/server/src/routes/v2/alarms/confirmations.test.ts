@@ -82,7 +82,7 @@ describe('alarm confirmation', () => {
     const revoked = await client.put(`/api/v2/alarms/${ids.userAlarm}/confirmation`, { status: 'revoked' });
     expect(revoked.statusCode).toBe(400);
     expect(revoked.json().fieldErrors[0]).toMatchObject({ path: 'status', code: 'invalid' });
-    expect((await client.put('/api/v2/alarms/abc/confirmation', { status: 'seen' })).statusCode).toBe(400);
+    expect((await client.put('/api/v2/alarms/abc/confirmation', { status: 'seen' })).statusCode).toBe(404);
   });
 
   it('keeps a demo account read-only', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathId } from '@tankportal/shared/schemas/common';
 import { alarmSchema } from '@tankportal/shared/schemas/devices';
 import { confirmationBody, thresholdConfirmationSchema } from '@tankportal/shared/schemas/confirmation';
 import type { Api, AppContext } from '../../../context.ts';
@@ -8,7 +9,7 @@ import { presentAlarm } from '../../../presenters/alarm.ts';
 import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from '../devices/devices.ts';
 
-const alarmIdParams = z.object({ alarmId: z.coerce.number().int().positive().max(2_147_483_647) });
+const alarmIdParams = z.object({ alarmId: pathId() });
 const failures = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 
 /** Alarm and threshold confirmation (devices-area §4, contracts §2). */
@@ -16,7 +17,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/alarms/:alarmId/confirmation',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['alarms'],
         summary: 'Confirms an alarm: seen (notifications go on) or disregard (they stop)',
@@ -34,7 +35,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/alarms/:alarmId/confirmation',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['alarms'],
         summary: 'Revokes the confirmation of an alarm (confirmationStatus null)',
@@ -51,7 +52,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/threshold-confirmation',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['alarms'],
         summary: 'Confirms the threshold notice of a device: seen or disregard',
@@ -69,7 +70,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/devices/:id/threshold-confirmation',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['alarms'],
         summary: 'Revokes the threshold confirmation of a device',

@@ -14,6 +14,7 @@ export function meRoutes(app: Api, { db, sessions }: AppContext) {
   app.get(
     '/users/me',
     {
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['session'],
         summary: 'The signed-in user; `_impersonate_user=NAME` starts acting as NAME, `_exit` ends it',
@@ -45,7 +46,7 @@ export function meRoutes(app: Api, { db, sessions }: AppContext) {
     '/users/me/credentials',
     {
       // As the web's /settings guard: demo and app users keep the password they were given.
-      preHandler: minimumRole('ROLE_USER'),
+      onRequest: minimumRole('ROLE_USER'),
       schema: {
         tags: ['session'],
         summary: 'Change the own password',

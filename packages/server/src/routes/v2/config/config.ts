@@ -26,7 +26,7 @@ export function configRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/config',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['settings'],
         summary: 'Settings by `params[]=obj:id:key` (obj whitelabel|user|device_user); null when unset',
@@ -50,7 +50,7 @@ export function configRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/config',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       // A value is the setting's own JSON: its keys are not converted.
       config: { opaqueBodyPaths: ['value'] },
       schema: {

@@ -219,7 +219,7 @@ describe('who may use contacts', () => {
     expect((await client.put(url, valid)).statusCode).toBe(404);
     expect((await client.delete(url)).statusCode).toBe(404);
     expect((await client.get('/api/v2/contacts/2147483647')).statusCode).toBe(404);
-    expect((await client.get('/api/v2/contacts/abc')).statusCode).toBe(400);
+    expect((await client.get('/api/v2/contacts/abc')).statusCode).toBe(404);
     expect((await client.get('/api/v2/contacts')).json().map((c: { id: number }) => c.id)).not.toContain(
       ids.otherContact,
     );

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { pathId } from '@tankportal/shared/schemas/common';
 import { contactBody, contactSchema } from '@tankportal/shared/schemas/contacts';
 import type { Api, AppContext } from '../../../context.ts';
 import { contacts } from '../../../db/schema.ts';
@@ -9,7 +10,7 @@ import { presentContact } from '../../../presenters/contact.ts';
 import { contactsWithDeviceCount, findOwnContact } from '../../../repositories/contacts.ts';
 import { errorSchema } from '../../schemas.ts';
 
-const contactIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+const contactIdParams = z.object({ id: pathId() });
 const byHandle = new Intl.Collator('de', { sensitivity: 'base', numeric: true });
 
 /**
@@ -28,7 +29,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/contacts',
     {
-      preHandler: minimumRole('ROLE_USER'),
+      onRequest: minimumRole('ROLE_USER'),
       schema: {
         tags: ['contacts'],
         summary: "The actor's contacts, sorted by handle",
@@ -47,7 +48,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/contacts/:id',
     {
-      preHandler: minimumRole('ROLE_USER'),
+      onRequest: minimumRole('ROLE_USER'),
       schema: {
         tags: ['contacts'],
         summary: 'One contact of the actor',
@@ -61,7 +62,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/contacts',
     {
-      preHandler: minimumRole('ROLE_USER'),
+      onRequest: minimumRole('ROLE_USER'),
       schema: {
         tags: ['contacts'],
         summary: 'Adds a contact to the actor’s contact book',
@@ -82,7 +83,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/contacts/:id',
     {
-      preHandler: minimumRole('ROLE_USER'),
+      onRequest: minimumRole('ROLE_USER'),
       schema: {
         tags: ['contacts'],
         summary: 'Changes a contact of the actor',
@@ -106,7 +107,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/contacts/:id',
     {
-      preHandler: minimumRole('ROLE_USER'),
+      onRequest: minimumRole('ROLE_USER'),
       schema: {
         tags: ['contacts'],
         summary: 'Deletes a contact of the actor, and with it its notification recipients',

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { pathId } from '@tankportal/shared/schemas/common';
 import { aceBody, aceSchema, aceUpdateBody } from '@tankportal/shared/schemas/aces';
 import type { Api, AppContext } from '../../../context.ts';
 import { deviceAces, devices, users } from '../../../db/schema.ts';
@@ -13,7 +14,7 @@ import { isUniqueViolation } from '../../../repositories/unique-violation.ts';
 import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from './devices.ts';
 
-const aceParams = deviceIdParams.extend({ aceId: z.coerce.number().int().positive().max(2_147_483_647) });
+const aceParams = deviceIdParams.extend({ aceId: pathId() });
 const conflict = () => invalidFields([{ path: 'userId', code: 'conflict', args: {} }]);
 
 /**
@@ -73,7 +74,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/aces',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['aces'],
         summary: 'The access entries of a device, sorted by username',
@@ -91,7 +92,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/aces/:aceId',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['aces'],
         summary: 'One access entry of a device',
@@ -109,7 +110,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/devices/:id/aces',
     {
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['aces'],
         summary: 'Grants a user the listed permissions on the device',
@@ -144,7 +145,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/aces/:aceId',
     {
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['aces'],
         summary: 'Changes the permissions of an access entry (or moves it to another user)',
@@ -176,7 +177,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/devices/:id/aces/:aceId',
     {
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['aces'],
         summary: 'Removes an access entry',

@@ -40,7 +40,7 @@ export function deviceConfigurationRoutes(app: Api, { db, deviceChannels }: AppC
     '/devices/:id/configuration',
     {
       // Demo accounts are read-only: 403 whatever the device.
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['devices'],
         summary:

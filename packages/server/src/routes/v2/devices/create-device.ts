@@ -11,7 +11,7 @@ export function createDeviceRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/devices',
     {
-      preHandler: minimumRole('ROLE_ADMIN'),
+      onRequest: minimumRole('ROLE_ADMIN'),
       schema: {
         tags: ['devices'],
         summary:

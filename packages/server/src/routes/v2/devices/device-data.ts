@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { moment, queryInteger } from '@tankportal/shared/schemas/common';
 import type { Api, AppContext } from '../../../context.ts';
 import { measurements, monthlyConsumption, sensors, unassignedDevices } from '../../../db/schema.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
@@ -40,16 +41,16 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/process',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['devices'],
         summary:
           'Process curve per sensor, newest `limit` rows each; x-process-start names the first measurement',
         params: deviceIdParams,
         querystring: z.object({
-          limit: z.coerce.number().int().min(1).max(MAX_PROCESS_ROWS).default(MAX_PROCESS_ROWS),
-          from: z.coerce.date().optional(),
-          to: z.coerce.date().optional(),
+          limit: queryInteger({ min: 1, max: MAX_PROCESS_ROWS }).default(MAX_PROCESS_ROWS),
+          from: moment().optional(),
+          to: moment().optional(),
         }),
         response: { 200: z.array(processSeries), 403: errorSchema, 404: errorSchema },
       },
@@ -118,7 +119,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/consumption',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['devices'],
         summary: 'Monthly consumption per sensor, newest month first',
@@ -186,7 +187,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
     app.get(
       `/devices/unassigned/${path}`,
       {
-        preHandler: minimumRole('ROLE_ADMIN'),
+        onRequest: minimumRole('ROLE_ADMIN'),
         schema: {
           tags: ['devices'],
           summary: `Senders of kind ${kind} the system does not know`,

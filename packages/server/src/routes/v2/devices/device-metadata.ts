@@ -87,7 +87,7 @@ export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/metadata',
     {
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['devices'],
         summary:
@@ -116,7 +116,7 @@ export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/comment',
     {
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['devices'],
         summary: 'The comment shown on the status page; empty removes it',
@@ -138,7 +138,7 @@ export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/master-comment',
     {
-      preHandler: minimumRole('ROLE_MASTER'),
+      onRequest: minimumRole('ROLE_MASTER'),
       schema: {
         tags: ['devices'],
         summary: 'The comment only masters see (master)',
@@ -161,7 +161,7 @@ export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/public-url',
     {
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['devices'],
         summary: 'Switches the public status page on or off (its link token is made on first enabling)',
@@ -180,7 +180,7 @@ export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/active-flag',
     {
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['devices'],
         summary: 'Activates or deactivates the device (an inactive device notifies nobody)',
@@ -199,7 +199,7 @@ export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/assign-to-user',
     {
-      preHandler: minimumRole('ROLE_ADMIN'),
+      onRequest: minimumRole('ROLE_ADMIN'),
       schema: {
         tags: ['devices'],
         summary:
@@ -232,7 +232,7 @@ export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/devices/:id',
     {
-      preHandler: minimumRole('ROLE_MASTER'),
+      onRequest: minimumRole('ROLE_MASTER'),
       schema: {
         tags: ['devices'],
         summary: 'Deletes the device with its data, access entries, recipients and messages (master)',
@@ -251,7 +251,7 @@ export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/devices/:id/reset-data',
     {
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['devices'],
         summary:
@@ -278,7 +278,7 @@ export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/devices/:id/reset-gps-data',
     {
-      preHandler: minimumRole('ROLE_MASTER'),
+      onRequest: minimumRole('ROLE_MASTER'),
       schema: {
         tags: ['devices'],
         summary: 'Forgets the last reported location (master)',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pathId } from '@tankportal/shared/schemas/common';
 import {
   deviceDetailSchema,
   deviceListQuery,
@@ -19,14 +20,14 @@ import {
 import { loadDeviceDetail } from './device-detail.ts';
 import { errorSchema } from '../../schemas.ts';
 
-/** DESIGN.md [1]: device ids are positive integers; anything else is an unknown device. */
-export const deviceIdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+/** DESIGN.md [1]: device ids are positive integers; anything else is an unknown device (404). */
+export const deviceIdParams = z.object({ id: pathId() });
 
 export function deviceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['devices'],
         summary:
@@ -67,7 +68,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/ids',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['devices'],
         summary: 'Ids of every device matching the list filters, in list order',
@@ -81,7 +82,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['devices'],
         summary: 'One device with permissions, sensors, address, open alarms and thresholds',

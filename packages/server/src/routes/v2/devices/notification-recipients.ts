@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { pathId } from '@tankportal/shared/schemas/common';
 import type { FieldError } from '@tankportal/shared/field-errors';
 import { allowedChannels } from '@tankportal/shared/notifications';
 import {
@@ -21,7 +22,7 @@ import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from './devices.ts';
 
 const recipientParams = deviceIdParams.extend({
-  recipientId: z.coerce.number().int().positive().max(2_147_483_647),
+  recipientId: pathId(),
 });
 const byHandle = new Intl.Collator('de', { sensitivity: 'base', numeric: true });
 const conflict = (): FieldError[] => [{ path: 'contactId', code: 'conflict', args: {} }];
@@ -75,7 +76,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/notification-recipients',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['notification-recipients'],
         summary: 'The notification recipients of a device, sorted by contact handle',
@@ -94,7 +95,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/notification-recipients/:recipientId',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['notification-recipients'],
         summary: 'One notification recipient of a device',
@@ -112,7 +113,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/devices/:id/notification-recipients',
     {
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['notification-recipients'],
         summary: 'Makes a contact of the actor a recipient of the device’s events',
@@ -159,7 +160,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/notification-recipients/:recipientId',
     {
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['notification-recipients'],
         summary: 'Changes the events and channels of a recipient',
@@ -194,7 +195,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/devices/:id/notification-recipients/:recipientId',
     {
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['notification-recipients'],
         summary: 'Removes a recipient from the device (the contact stays in its book)',

@@ -106,6 +106,6 @@ export function exportRoutes(app: Api, { db }: AppContext) {
   };
   // The spec's calls use both spellings: `/devices/export/` (consumption) and `/devices/export`.
   for (const path of ['/devices/export', '/devices/export/']) {
-    app.get(path, { preHandler: minimumRole('ROLE_DEMO'), schema }, handler);
+    app.get(path, { onRequest: minimumRole('ROLE_DEMO'), schema }, handler);
   }
 }

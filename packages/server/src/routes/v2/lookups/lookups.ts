@@ -17,7 +17,7 @@ export function lookupRoutes(app: Api, { db }: AppContext) {
     app.get(
       path,
       {
-        preHandler: minimumRole('ROLE_DEMO'),
+        onRequest: minimumRole('ROLE_DEMO'),
         schema: { tags: ['lookups'], response: { 200: z.array(item) } },
       },
       async () => load(),

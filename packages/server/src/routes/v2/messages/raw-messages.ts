@@ -15,7 +15,7 @@ export function rawMessageRoutes(app: Api, { db, deviceChannels }: AppContext) {
   app.post(
     '/messages',
     {
-      preHandler: minimumRole('ROLE_ADMIN'),
+      onRequest: minimumRole('ROLE_ADMIN'),
       schema: {
         tags: ['messages'],
         summary:

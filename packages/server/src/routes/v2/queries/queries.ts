@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { pathId } from '@tankportal/shared/schemas/common';
 import { createQueryBody, querySchema } from '@tankportal/shared/schemas/queries';
 import type { Api, AppContext } from '../../../context.ts';
 import { QUERYABLE_TYPES, sendQuery, type QueryRow } from '../../../commands/send-query.ts';
@@ -10,7 +11,7 @@ import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { identOf } from '../../../presenters/device.ts';
 import { errorSchema } from '../../schemas.ts';
 
-const queryIdParams = z.object({ queryId: z.coerce.number().int().positive().max(2_147_483_647) });
+const queryIdParams = z.object({ queryId: pathId() });
 
 function presentQuery(row: QueryRow) {
   return {
@@ -29,7 +30,7 @@ export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
     '/queries',
     {
       // Demo accounts are read-only: 403 whatever the device.
-      preHandler: minimumRole('ROLE_APP_USER'),
+      onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['queries'],
         summary: 'Sends a manual query to an SMS or LX-IoT device; poll the location until processed',
@@ -52,7 +53,7 @@ export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
   app.get(
     '/queries/:queryId',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['queries'],
         summary: 'A manual query and its status (pending, sent, processed, failed)',

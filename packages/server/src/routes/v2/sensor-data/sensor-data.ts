@@ -1,20 +1,30 @@
 import { z } from 'zod';
+import { DATE_RANGE, INT4_MAX } from '@tankportal/shared/schemas/common';
 import type { Api, AppContext } from '../../../context.ts';
-import { hideMeasurement, POINT_ID_PATTERN } from '../../../commands/hide-measurement.ts';
+import { hideMeasurement, parsePointId, POINT_ID_PATTERN } from '../../../commands/hide-measurement.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
+
+/** A point id names a measurement only with a sensor id within int4 and a time the database can hold. */
+const pointId = z
+  .string()
+  .regex(POINT_ID_PATTERN)
+  .refine((id) => {
+    const { sensorId, measuredAt } = parsePointId(id);
+    return sensorId <= INT4_MAX && measuredAt <= new Date(DATE_RANGE.max);
+  });
 
 /** Hiding a process data point (devices-area §6, contracts §3). */
 export function sensorDataRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/sensor-data/:pointId',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['devices'],
         summary:
           'Hides a process data point (its `id` from /process): gone from the curve, its months recomputed',
-        params: z.object({ pointId: z.string().regex(POINT_ID_PATTERN, { error: 'invalid' }) }),
+        params: z.object({ pointId }),
         response: {
           204: z.null(),
           400: errorSchema,

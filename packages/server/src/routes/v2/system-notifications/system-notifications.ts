@@ -1,5 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { pathId } from '@tankportal/shared/schemas/common';
 import { NOTIFICATION_SEVERITIES } from '@tankportal/shared/constants';
 import { systemNotificationBody } from '@tankportal/shared/schemas/system-notifications';
 import type { Api, AppContext } from '../../../context.ts';
@@ -20,7 +21,7 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/system-notifications',
     {
-      preHandler: minimumRole('ROLE_DEMO'),
+      onRequest: minimumRole('ROLE_DEMO'),
       schema: { tags: ['system'], response: { 200: z.array(notification) } },
     },
     async () => db.select().from(systemNotifications).orderBy(desc(systemNotifications.createdAt)),
@@ -29,7 +30,7 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/system-notifications',
     {
-      preHandler: minimumRole('ROLE_MASTER'),
+      onRequest: minimumRole('ROLE_MASTER'),
       schema: {
         tags: ['system'],
         body: systemNotificationBody,
@@ -45,10 +46,10 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/system-notifications/:id',
     {
-      preHandler: minimumRole('ROLE_MASTER'),
+      onRequest: minimumRole('ROLE_MASTER'),
       schema: {
         tags: ['system'],
-        params: z.object({ id: z.coerce.number().int().positive() }),
+        params: z.object({ id: pathId() }),
         response: { 204: z.null(), 404: errorSchema },
       },
     },

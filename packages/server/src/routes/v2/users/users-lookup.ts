@@ -16,7 +16,7 @@ export function usersLookupRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/users',
     {
-      preHandler: minimumRole('ROLE_USER'),
+      onRequest: minimumRole('ROLE_USER'),
       schema: {
         tags: ['users'],
         summary: 'Users the actor manages (master: all; others: itself and its subtree), by username',
