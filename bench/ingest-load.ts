@@ -7,7 +7,8 @@
 //               requests in flight per device (at least one); a report counts when its request is
 //               answered with status processed for it
 //   mqtt        one report per publish (QoS 1), WINDOW publishes in flight per device
-// Usage: node bench/ingest-load.ts <http|http-batch|mqtt> <server url> <mqtt url> <seconds> <window> <batch> <start>
+//   mqtt-external  the same through an external broker (Mosquitto, bench/ingest.ts starts it)
+// Usage: node bench/ingest-load.ts <http|http-batch|mqtt|mqtt-external> <server url> <mqtt url> <seconds> <window> <batch> <start>
 // (start: measurement time of the first report, ms since the epoch; each run its own stretch of time,
 // so that its reports are newer than everything reported before). Prints {"acknowledged": n, "seconds": s}.
 import { demoFleet } from '@tankportal/shared/demo-fleet';
@@ -20,7 +21,7 @@ const WINDOW = Number(windowArg);
 const BATCH = protocol === 'http-batch' ? Number(batchArg) : 1;
 
 const fleet = demoFleet().filter((device) =>
-  protocol === 'mqtt' ? device.type === 'iot' || device.type === 'lx_iot' : device.type === 'net',
+  protocol.startsWith('mqtt') ? device.type === 'iot' || device.type === 'lx_iot' : device.type === 'net',
 );
 const senders = await Promise.all(
   fleet.map((device) => senderFor(device, { server, mqttUrl, smsTokens: {} })),

@@ -4,15 +4,17 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import { openDatabase } from '../db/client.ts';
-import { users } from '../db/schema.ts';
+import { measurements, sensors, users } from '../db/schema.ts';
 import { ensureBaseData } from '../seed/base-data.ts';
 import { buildDevice } from '../testing/factories.ts';
 import { freePort, mosquittoInstalled, TestMosquitto } from '../testing/mosquitto.ts';
 import { startPortal, stopProcess } from '../testing/server-process.ts';
+import { createTestApp } from '../testing/test-app.ts';
+import { subscribeExternalBroker } from './mqtt-external.ts';
 
 /**
  * The external broker path under faults (issue 9): a real Mosquitto with the documented
@@ -252,4 +254,77 @@ describe.skipIf(!mosquittoInstalled)('external MQTT broker (Mosquitto) under fau
     expect(acknowledged).toHaveLength(5_000);
     expectEveryAcknowledgedReportStoredOnce(acknowledged, stored);
   }, 120_000);
+});
+
+describe.skipIf(!mosquittoInstalled)('external MQTT broker: reconnecting', () => {
+  it('logs the lost connection and the reconnect, subscribes again and stores the reports sent after a broker restart', async () => {
+    const t = await createTestApp();
+    const thingName = 'reconnect-thing';
+    const mosquitto = await TestMosquitto.start([thingName], DEVICE_PASSWORD);
+    const logged: string[] = [];
+    const log = (message: string) => logged.push(message);
+    try {
+      const [owner] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+      const device = await buildDevice(t.database.db, owner.id, {
+        type: 'iot',
+        identType: 'thing_name',
+        identCode: null,
+        thingName,
+      });
+      // A shared subscription: the kind Mosquitto forgets over a restart although it answers
+      // "session present".
+      const subscriber = await subscribeExternalBroker(t.database.db, {
+        url: mosquitto.url(),
+        clientId: `tankportal-reconnect-${process.pid}`,
+        shareGroup: 'tankportal',
+        logger: { info: log, warn: log, error: log },
+      });
+      await mosquitto.restart('SIGTERM');
+      await expect.poll(() => subscriber.client.connected, { timeout: 10_000 }).toBe(true);
+      const publisher = await mqtt.connectAsync(
+        mosquitto.url({ username: thingName, password: DEVICE_PASSWORD }),
+        {
+          clientId: thingName,
+        },
+      );
+      // Subscribed again within a second of the reconnect; reports from then on reach the portal.
+      await sleep(1_000);
+      await publisher.publishAsync(
+        `devices/iot/${thingName}/report`,
+        JSON.stringify({
+          messageId: '1',
+          measuredAt: '2026-04-01T10:00:00Z',
+          sensors: [{ sequence: 1, value: 4321 }],
+        }),
+        { qos: 1 },
+      );
+      await publisher.endAsync();
+      await expect
+        .poll(
+          async () =>
+            (
+              await t.database.db
+                .select({ value: measurements.value })
+                .from(measurements)
+                .innerJoin(sensors, eq(sensors.id, measurements.sensorId))
+                .where(eq(sensors.deviceId, device.id))
+            ).map((row) => row.value),
+          { timeout: 10_000 },
+        )
+        .toEqual([4321]);
+      await subscriber.client.endAsync(false, { properties: { sessionExpiryInterval: 0 } });
+      expect(logged).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^MQTT: connection to 127\.0\.0\.1:\d+ closed$/),
+          expect.stringMatching(/^MQTT: reconnected to 127\.0\.0\.1:\d+/),
+        ]),
+      );
+      expect(logged.filter((line) => line.startsWith('MQTT: subscribed to $share/tankportal/'))).toHaveLength(
+        2,
+      );
+    } finally {
+      await mosquitto.dispose();
+      await t.close();
+    }
+  }, 60_000);
 });

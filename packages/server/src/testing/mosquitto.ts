@@ -64,8 +64,16 @@ export class TestMosquitto {
     this.dir = dir;
   }
 
-  /** `devices`: usernames (= client ids) of the devices, all with `devicePassword`. */
-  static async start(devices: string[], devicePassword: string): Promise<TestMosquitto> {
+  /**
+   * `devices`: usernames (= client ids) of the devices, all with `devicePassword`. `monitoring`:
+   * the server's user may also read the broker's statistics ($SYS), published every second (the
+   * benchmark watches the broker's message store drain).
+   */
+  static async start(
+    devices: string[],
+    devicePassword: string,
+    { monitoring = false } = {},
+  ): Promise<TestMosquitto> {
     const dir = mkdtempSync(path.join(tmpdir(), 'tp-mosquitto-'));
     const port = await freePort();
     mkdirSync(path.join(dir, 'data'));
@@ -78,7 +86,9 @@ export class TestMosquitto {
       ].join('\n') + '\n',
     );
     execFileSync(MOSQUITTO_PASSWD, ['-U', passwd]);
-    writeFileSync(path.join(dir, 'tankportal.acl'), readFileSync(ACL));
+    let acl = readFileSync(ACL, 'utf8');
+    if (monitoring) acl += `\nuser ${SERVER_USER.username}\ntopic read $SYS/#\n`;
+    writeFileSync(path.join(dir, 'tankportal.acl'), acl);
     const replace = (text: string, pattern: RegExp, line: string) => {
       if (!pattern.test(text)) throw new Error(`${CONFIG} has no line ${pattern}`);
       return text.replace(pattern, line);
@@ -91,6 +101,7 @@ export class TestMosquitto {
     // Started as root (containers, CI), Mosquitto would switch to its own user, which cannot read
     // this private temporary directory.
     if (process.getuid?.() === 0) config += '\nuser root\n';
+    if (monitoring) config += '\nsys_interval 1\n';
     writeFileSync(path.join(dir, 'mosquitto.conf'), config);
     const broker = new TestMosquitto(port, dir);
     await broker.run();
