@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
@@ -205,7 +205,8 @@ let anonymous: TestClient;
 let routes: Route[];
 /** Real objects for the path params, so that every handler runs as far as it can. */
 const fixture: Record<string, number | string> = {};
-let errorLogs: ReturnType<typeof vi.spyOn>;
+/** What the server logged at error level (only a 5xx is, with its stack). */
+const errorLogs: unknown[][] = [];
 
 /** The fixture object a path param of the route names. */
 function fixtureOf(route: Route, param: string): string {
@@ -382,7 +383,8 @@ beforeAll(async () => {
   fixture.notification = notification.id;
 
   routes = routesOf(t);
-  errorLogs = vi.spyOn(t.app.log, 'error');
+  // Without a logger every request logs through this one no-op logger.
+  t.app.log.error = ((...args: unknown[]) => errorLogs.push(args)) as typeof t.app.log.error;
 }, 120_000);
 afterAll(() => t?.close());
 
@@ -494,7 +496,7 @@ describe('every route, absurd input', () => {
   });
 
   it('no refusal logged an error: 4xx are the client’s, only a 5xx is logged with its stack', () => {
-    expect(errorLogs).not.toHaveBeenCalled();
+    expect(errorLogs).toEqual([]);
   });
 });
 
