@@ -23,7 +23,7 @@ import {
   tileImageSource,
 } from './plugins/security-headers.ts';
 import { frameworkErrorOptions } from './plugins/framework-errors.ts';
-import { registerJsonDepthLimit, registerStorableTextCheck } from './plugins/input-limits.ts';
+import { registerJsonLimits, registerStorableTextCheck } from './plugins/input-limits.ts';
 import { errorBody, registerErrorHandling } from './plugins/errors.ts';
 import { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import { SessionStore } from './repositories/sessions.ts';
@@ -103,7 +103,7 @@ export async function buildApp(
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  registerJsonDepthLimit(app);
+  registerJsonLimits(app);
 
   registerSecurityHeaders(app, securityHeaders);
   await app.register(cookie);

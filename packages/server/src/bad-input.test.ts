@@ -6,6 +6,7 @@ import { createTestApp, TestClient, type TestApp } from './testing/test-app.ts';
 import { buildDevice, buildUser, grant } from './testing/factories.ts';
 import { alarms, contacts, devices, queries, sensors, systemNotifications, users } from './db/schema.ts';
 import { recordReport } from './commands/record-report.ts';
+import { exceededJsonLimit } from './plugins/input-limits.ts';
 import { hashToken, newToken } from './policies/tokens.ts';
 import { z } from 'zod';
 import { configurationBodySuperset } from '@tankportal/shared/schemas/device-configuration';
@@ -460,6 +461,29 @@ describe('every route, absurd input', () => {
     expect(tooDeep.json().fieldErrors).toEqual([
       { path: '', code: 'invalid', args: { reason: 'depth', max: 32 } },
     ]);
+  });
+
+  it('refuses a body of more keys and items than any real one at once, not after a second of work', async () => {
+    const items = `[${Array(300_000).fill('{}').join(',')}]`;
+    const started = performance.now();
+    const response = await send(master, 'PUT', '/api/v2/config', items);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual([
+      { path: '', code: 'invalid', args: { reason: 'entries', max: 20_000 } },
+    ]);
+    expect(performance.now() - started).toBeLessThan(500);
+    // The largest real body, a net batch of 100 reports with every field, stays well inside.
+    const report = {
+      messageId: 'm-1',
+      measuredAt: '2026-01-05T08:00:00Z',
+      readings: [1, 2, 3, 4].map((sequence) => ({ sequence, value: 1, pressureMbar: 1, temperature: 1 })),
+      alarms: Array(32).fill('power_failure'),
+      simCredit: 1,
+      battery: 1,
+      location: { lat: 1, lng: 1 },
+    };
+    const batch = { identCode: NET_IDENT, secret: NET_SECRET, reports: Array(100).fill(report) };
+    expect(exceededJsonLimit(batch)).toBeNull();
   });
 
   it('refuses NUL and lone surrogates in searched and stored text, in the query and the body', async () => {

@@ -4,11 +4,12 @@ import { isStorableText } from '@tankportal/shared/schemas/common';
 import { HttpError, invalidFields, notFound } from './errors.ts';
 
 /**
- * How deep a JSON body may nest. The deepest body of the API or the ingest has 4 levels (a net
- * batch's readings); the case conversion and the schemas recurse, so 10,000 levels overflowed
- * the stack (500).
+ * The shape a JSON body may have. The deepest body of the API or the ingest has 4 levels and the
+ * largest about 6,000 keys and items (a net batch of 100 reports). The case conversion and the
+ * schemas recurse, so 10,000 levels overflowed the stack (500); and 300,000 empty items within the
+ * 1 MB body limit kept a process busy for over a second before their 400.
  */
-export const MAX_JSON_DEPTH = 32;
+export const JSON_LIMITS = { depth: 32, entries: 20_000 } as const;
 
 /** At most this many field errors name unstorable text: a flood of them helps nobody. */
 const MAX_TEXT_ERRORS = 20;
@@ -16,43 +17,55 @@ const MAX_TEXT_ERRORS = 20;
 type Container = Record<string, unknown> | unknown[];
 const isContainer = (value: unknown): value is Container => typeof value === 'object' && value !== null;
 
-/** Whether objects and arrays nest deeper than `limit`, found level by level without recursion. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
+/**
+ * Which limit a parsed JSON value exceeds, if any: objects and arrays nested deeper than
+ * `depth`, or more than `entries` keys and items in all. Walked level by level, without recursion.
+ */
+export function exceededJsonLimit(
+  value: unknown,
+  limits: { depth: number; entries: number } = JSON_LIMITS,
+): 'depth' | 'entries' | null {
+  let entries = 0;
   let level: Container[] = isContainer(value) ? [value] : [];
   for (let depth = 1; level.length > 0; depth++) {
-    if (depth > limit) return true;
+    if (depth > limits.depth) return 'depth';
     const next: Container[] = [];
-    for (const container of level)
-      for (const child of Object.values(container)) if (isContainer(child)) next.push(child);
+    for (const container of level) {
+      const children = Object.values(container);
+      entries += children.length;
+      if (entries > limits.entries) return 'entries';
+      for (const child of children) if (isContainer(child)) next.push(child);
+    }
     level = next;
   }
-  return false;
+  return null;
 }
+
+const JSON_LIMIT_MESSAGES = {
+  depth: `JSON nested deeper than ${JSON_LIMITS.depth} levels`,
+  entries: `JSON with more than ${JSON_LIMITS.entries} keys and items`,
+};
 
 /**
  * JSON bodies are parsed by Fastify's own parser (secure-json-parse: no `__proto__` keys) and then
- * refused when they nest deeper than MAX_JSON_DEPTH, before any hook or schema walks them.
- * JSON.parse itself does not recurse (V8), so the check sees the whole value.
+ * refused (400) beyond JSON_LIMITS, before any hook or schema walks them. JSON.parse itself does
+ * not recurse (V8), so the check sees the whole value.
  */
-export function registerJsonDepthLimit(app: FastifyInstance) {
+export function registerJsonLimits(app: FastifyInstance) {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     // parseAs 'string': the body is a string.
     parseJson(request, body as string, (error, value) => {
       if (error) return done(error, undefined);
-      if (nestsDeeperThan(value, MAX_JSON_DEPTH)) {
-        const fieldError: FieldError = {
-          path: '',
-          code: 'invalid',
-          args: { reason: 'depth', max: MAX_JSON_DEPTH },
-        };
-        return done(
-          new HttpError(400, `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, [fieldError]),
-          undefined,
-        );
-      }
-      done(null, value);
+      const exceeded = exceededJsonLimit(value);
+      if (!exceeded) return done(null, value);
+      const fieldError: FieldError = {
+        path: '',
+        code: 'invalid',
+        args: { reason: exceeded, max: JSON_LIMITS[exceeded] },
+      };
+      done(new HttpError(400, JSON_LIMIT_MESSAGES[exceeded], [fieldError]), undefined);
     });
   });
 }
