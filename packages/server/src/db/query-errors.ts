@@ -43,6 +43,8 @@ export function redactFailedQueries() {
     queryWithCache: (...args: unknown[]) => Promise<unknown>;
   };
   const run = prototype.queryWithCache;
+  // A Drizzle upgrade that renames this internal must fail at start, not leak parameters quietly.
+  if (typeof run !== 'function') throw new Error('drizzle-orm: PgPreparedQuery.queryWithCache not found');
   prototype.queryWithCache = async function (this: unknown, ...args: unknown[]) {
     try {
       return await run.apply(this, args);
