@@ -134,7 +134,11 @@ export async function subscribeExternalBroker(
     }
     const connectionAcks = acks;
     const pending = connectionAcks.received(packet.messageId);
-    callback(ACKNOWLEDGED_AFTER_COMMIT);
+    // Mosquitto 2.0 does not keep to our Receive Maximum (it sent 50,000 publishes while 1,000
+    // were acknowledged): beyond it we stop reading, and TCP holds the broker back.
+    const room = connectionAcks.room(receiveMaximum);
+    if (room) void room.then(() => callback(ACKNOWLEDGED_AFTER_COMMIT));
+    else callback(ACKNOWLEDGED_AFTER_COMMIT);
     stored.then(
       () => connectionAcks.settle(pending, 'committed'),
       (error: Error) => {

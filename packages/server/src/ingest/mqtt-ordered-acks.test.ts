@@ -34,4 +34,20 @@ describe('OrderedAcks', () => {
     acks.settle(pending, 'committed');
     expect(sent).toEqual([]);
   });
+
+  it('holds the reader back while more publishes than the window wait for their PUBACK', async () => {
+    const acks = new OrderedAcks(() => {});
+    const [first, second, third] = [1, 2, 3].map((id) => acks.received(id));
+    expect(acks.room(3)).toBeUndefined();
+    let resumed = false;
+    void acks.room(2)!.then(() => (resumed = true));
+    acks.settle(second, 'committed');
+    await Promise.resolve();
+    // 2 cannot be acknowledged before 1: still three waiting.
+    expect(resumed).toBe(false);
+    acks.settle(first, 'committed');
+    await Promise.resolve();
+    expect(resumed).toBe(true);
+    acks.settle(third, 'committed');
+  });
 });

@@ -17,6 +17,8 @@ export interface PendingAck {
 export class OrderedAcks {
   private readonly queue: PendingAck[] = [];
   private halted = false;
+  /** Readers waiting until at most `limit` publishes are unacknowledged. */
+  private waiting: { limit: number; resume: () => void }[] = [];
 
   private readonly sendPuback: (messageId: number) => void;
 
@@ -45,11 +47,29 @@ export class OrderedAcks {
     if (outcome === 'failed') this.halted = true;
     while (!this.halted && this.queue[0]?.state === 'committed')
       this.sendPuback(this.queue.shift()!.messageId);
+    this.resumeWaiting();
+  }
+
+  /**
+   * Undefined while at most `limit` publishes are unacknowledged; otherwise a promise that resolves
+   * once they are (or the connection is gone). The reader stops until then.
+   */
+  room(limit: number): Promise<void> | undefined {
+    if (this.queue.length <= limit) return undefined;
+    return new Promise((resume) => this.waiting.push({ limit, resume }));
+  }
+
+  private resumeWaiting() {
+    if (this.waiting.length === 0) return;
+    const ready = this.waiting.filter((waiter) => this.halted || this.queue.length <= waiter.limit);
+    this.waiting = this.waiting.filter((waiter) => !ready.includes(waiter));
+    for (const waiter of ready) waiter.resume();
   }
 
   /** The connection is gone: nothing of it is acknowledged any more (the broker delivers it again). */
   abandon() {
     this.halted = true;
     this.queue.length = 0;
+    this.resumeWaiting();
   }
 }
