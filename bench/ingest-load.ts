@@ -7,15 +7,16 @@
 //               requests in flight per device (at least one); a report counts when its request is
 //               answered with status processed for it
 //   mqtt        one report per publish (QoS 1), WINDOW publishes in flight per device
-//   mqtt-external  the same through an external broker (Mosquitto, bench/ingest.ts starts it)
-// Usage: node bench/ingest-load.ts <http|http-batch|mqtt|mqtt-external> <server url> <mqtt url> <seconds> <window> <batch> <start>
+//   mqtt-external  the same through an external broker (Mosquitto, bench/ingest.ts starts it); the
+//               broker acknowledges at once, so RATE (reports/s of all devices) paces the devices
+// Usage: node bench/ingest-load.ts <http|http-batch|mqtt|mqtt-external> <server url> <mqtt url> <seconds> <window> <batch> <start> [rate]
 // (start: measurement time of the first report, ms since the epoch; each run its own stretch of time,
 // so that its reports are newer than everything reported before). Prints {"acknowledged": n, "seconds": s}.
 import { demoFleet } from '@tankportal/shared/demo-fleet';
 import { SimulatedDevice } from '../packages/simulator/src/device-model.ts';
 import { senderFor } from '../packages/simulator/src/senders.ts';
 
-const [protocol, server, mqttUrl, secondsArg, windowArg, batchArg, startArg] = process.argv.slice(2);
+const [protocol, server, mqttUrl, secondsArg, windowArg, batchArg, startArg, rateArg] = process.argv.slice(2);
 const SECONDS = Number(secondsArg);
 const WINDOW = Number(windowArg);
 const BATCH = protocol === 'http-batch' ? Number(batchArg) : 1;
@@ -27,6 +28,8 @@ const senders = await Promise.all(
   fleet.map((device) => senderFor(device, { server, mqttUrl, smsTokens: {} })),
 );
 const base = Number(startArg);
+// Paced: report n of a device leaves no earlier than n × this many ms after the start.
+const pacingMs = Number(rateArg) > 0 ? (1000 * fleet.length) / Number(rateArg) : 0;
 let acknowledged = 0;
 const started = Date.now();
 const until = started + SECONDS * 1000;
@@ -46,7 +49,14 @@ await Promise.all(
           const answer = await senders[index].sendBatch!(Array.from({ length: BATCH }, next));
           acknowledged += answer.filter((result) => result.status === 'processed').length;
         } else {
-          await senders[index].send(next());
+          const report = next();
+          if (pacingMs) {
+            const due = started + (n - 1) * pacingMs;
+            const wait = due - Date.now();
+            if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+            if (Date.now() >= until) break;
+          }
+          await senders[index].send(report);
           acknowledged++;
         }
       }
