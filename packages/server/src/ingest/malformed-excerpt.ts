@@ -7,8 +7,9 @@ export const LISTED_REASONS = 20;
 const PATH_CHARS = 120;
 
 /**
- * Text PostgreSQL can store: it refuses NUL in text, and a lone surrogate has no UTF-8 form. Both
- * become U+FFFD, so logging a hostile body cannot fail (and fail the publish or request with it).
+ * Text PostgreSQL can store (the repair of what `isStorableText` in shared/schemas/common.ts
+ * refuses): NUL and lone surrogates become U+FFFD, so logging a hostile body cannot fail (and
+ * fail the publish or request with it).
  */
 export function storableText(text: string): string {
   return text.replaceAll('\u0000', '\uFFFD').toWellFormed();

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { toFieldError } from '@tankportal/shared/field-errors';
+import { isPrintableText } from '@tankportal/shared/schemas/common';
 import { reportV1 } from '@tankportal/shared/protocols/report';
 import type { Db } from '../db/client.ts';
 import { deviceDirectory } from './device-directory.ts';
@@ -19,12 +20,7 @@ import type { WriteAllowance } from './ingest-write-limit.ts';
 
 const envelope = z.object({
   // No control characters or lone surrogates: the database could neither look them up nor store them.
-  identCode: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
-    .regex(/^[^\p{Cc}\p{Cs}]+$/u),
+  identCode: z.string().trim().min(1).max(64).refine(isPrintableText),
   secret: z.string().min(1).max(256),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ALARM_TYPES } from '../devices.ts';
+import { isPrintableText } from '../schemas/common.ts';
 
 // What the database stores must fit its columns (DESIGN.md §7, "a batch is only as good as its
 // worst row"): a report refused by a column would fail the transaction it shares with other
@@ -24,9 +25,6 @@ const MAX_OFFSET_MINUTES = 14 * 60;
 
 const invalid = (reason: string) => ({ params: { code: 'invalid' as const, args: { reason } } });
 
-/** No control characters (NUL above all) and no lone surrogates: PostgreSQL text cannot hold them. */
-const printable = (text: string) => /^[^\p{Cc}\p{Cs}]*$/u.test(text);
-
 function offsetWithinBounds(at: string): boolean {
   const offset = /([+-])(\d{2}):(\d{2})$/.exec(at);
   return !offset || Number(offset[2]) * 60 + Number(offset[3]) <= MAX_OFFSET_MINUTES;
@@ -44,7 +42,7 @@ const quantity = () => z.number().finite().min(-MAX_QUANTITY).max(MAX_QUANTITY);
 
 /** The JSON report of net, IoT and LX-IoT devices, version 1 (docs/protocols.md). */
 export const reportV1 = z.object({
-  messageId: z.string().trim().min(1).max(128).refine(printable, invalid('controlCharacters')),
+  messageId: z.string().trim().min(1).max(128).refine(isPrintableText, invalid('controlCharacters')),
   measuredAt: z.iso
     .datetime({ offset: true })
     .refine(offsetWithinBounds, invalid('offset'))

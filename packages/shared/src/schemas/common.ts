@@ -20,6 +20,15 @@ export function isStorableText(value: string): boolean {
   return !value.includes('\u0000') && !LONE_SURROGATE.test(value);
 }
 
+/**
+ * Text without control characters (NUL, line breaks, escapes) or lone surrogates: what an
+ * identifier sent by a device may contain (a message id, an ident code). Stricter than
+ * isStorableText, which free text (names, comments) passes with its line breaks.
+ */
+export function isPrintableText(value: string): boolean {
+  return /^[^\p{Cc}\p{Cs}]*$/u.test(value);
+}
+
 /** The largest value of PostgreSQL's integer (int4): every id and counter column. */
 export const INT4_MAX = 2_147_483_647;
 
