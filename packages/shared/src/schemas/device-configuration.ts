@@ -503,7 +503,7 @@ function refineForContext(context: ConfigurationContext, mode: Mode) {
       }
       // Only a sensor that is hooked up needs its measuring data.
       if (sensor.isConnected === false) return;
-      // A counter has no fill level: capacity, fill limit and threshold are the tanks' (decision 006).
+      // A counter has no fill level: capacity, fill limit and threshold are the tanks' (decision 019).
       const needed: (keyof ConfigurationSensor)[] =
         sensor.subType === 'counter' ? [] : ['capacity', 'fillLimit', 'threshold'];
       if (context.type === 'iot') needed.push('measuringRange');
