@@ -24,7 +24,8 @@ import {
 } from './plugins/security-headers.ts';
 import { frameworkErrorOptions } from './plugins/framework-errors.ts';
 import { registerJsonLimits, registerStorableTextCheck } from './plugins/input-limits.ts';
-import { errorBody, registerErrorHandling } from './plugins/errors.ts';
+import { errorBody } from './http-error.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
 import { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import { SessionStore } from './repositories/sessions.ts';
 import { loginRoutes } from './routes/v2/auth/login.ts';
@@ -44,7 +45,7 @@ import { sensorDataRoutes } from './routes/v2/sensor-data/sensor-data.ts';
 import { exportRoutes } from './routes/v2/exports/exports.ts';
 import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
 import { queryRoutes } from './routes/v2/queries/queries.ts';
-import { DeviceChannels } from './ingest/device-channels.ts';
+import { DeviceChannels } from './channels/device-channels.ts';
 import { createJobQueue } from './jobs/create-queue.ts';
 import { contactRoutes } from './routes/v2/contacts/contacts.ts';
 import { usersLookupRoutes } from './routes/v2/users/users-lookup.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerConfig } from './config/env.ts';
 import type { Db } from './db/client.ts';
-import type { DeviceChannels } from './ingest/device-channels.ts';
+import type { DeviceChannels } from './channels/device-channels.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import type { SessionStore } from './repositories/sessions.ts';

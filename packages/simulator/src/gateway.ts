@@ -31,7 +31,7 @@ function answer(response: ServerResponse, status: number, body: unknown) {
 
 /**
  * The outbound APIs of both SMS gateways on one port, as the server calls them
- * (packages/server/src/ingest/sms-gateways.ts): Lionel `POST /messages { to, text }` and 1NCE
+ * (packages/server/src/channels/sms-gateways.ts): Lionel `POST /messages { to, text }` and 1NCE
  * `POST /v1/sims/{iccid}/sms { payload }`, each answered `{ id }`. Any bearer token is accepted.
  * Every SMS is handed to `onSms` after the answer, as a real gateway delivers after accepting.
  */

@@ -1,6 +1,6 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { queries } from '../db/schema.ts';
-import type { Tx } from './record-report.ts';
+import type { Tx } from '../db/client.ts';
 import { anyOfIds } from '../db/named-statements.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { ConfirmationStatus } from '@tankportal/shared/devices';
 import { hasRole } from '@tankportal/shared/roles';
 import type { Db } from '../db/client.ts';
 import { alarms, devices } from '../db/schema.ts';
-import { forbidden, notFound } from '../plugins/errors.ts';
+import { forbidden, notFound } from '../http-error.ts';
 import { requireDevicePermission } from '../policies/device-access.ts';
 import type { AlarmRow } from '../repositories/devices.ts';
 import type { UserRow } from '../repositories/users.ts';

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildUnassigned } from '../testing/device-lifecycle-factories.ts';
 import type { Db } from '../db/client.ts';
 import { devices, messages, sensors, smsGateways, users } from '../db/schema.ts';
-import { HttpError } from '../plugins/errors.ts';
+import { HttpError } from '../http-error.ts';
 import { createDevice } from './create-device.ts';
 
 let t: TestApp;

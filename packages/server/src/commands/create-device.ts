@@ -4,7 +4,7 @@ import type { CreateDeviceBody } from '@tankportal/shared/schemas/device-create'
 import type { FieldError } from '@tankportal/shared/field-errors';
 import type { Db } from '../db/client.ts';
 import { devices, sensors, smsGateways, unassignedDevices } from '../db/schema.ts';
-import { invalidFields } from '../plugins/errors.ts';
+import { invalidFields } from '../http-error.ts';
 import { hashToken, newToken } from '../policies/tokens.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
 import { addressColumns } from './device-lifecycle.ts';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildDevice } from '../testing/factories.ts';
 import { devices, users } from '../db/schema.ts';
-import { deviceDirectory } from '../ingest/device-directory.ts';
+import { deviceDirectory } from '../repositories/device-directory.ts';
 import { deleteDevice, setPublicUrlAccess, updateMetadata } from './device-lifecycle.ts';
 
 let t: TestApp;

@@ -1,10 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AddressBody } from '@tankportal/shared/schemas/device-metadata';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { deviceAces, devices } from '../db/schema.ts';
-import { deviceDirectory } from '../ingest/device-directory.ts';
+import { deviceDirectory } from '../repositories/device-directory.ts';
 import { newToken } from '../policies/tokens.ts';
-import type { Tx } from './record-report.ts';
 
 /** The address columns of a device from an address body. */
 export function addressColumns(address: AddressBody) {

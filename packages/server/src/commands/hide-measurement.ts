@@ -1,13 +1,13 @@
 import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import { hasRole } from '@tankportal/shared/roles';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { devices, measurements, monthlyConsumption, sensors } from '../db/schema.ts';
-import { forbidden, notFound } from '../plugins/errors.ts';
+import { forbidden, notFound } from '../http-error.ts';
 import { requireDevicePermission } from '../policies/device-access.ts';
 import type { SensorRow } from '../repositories/devices.ts';
 import type { UserRow } from '../repositories/users.ts';
 import { levelFromValue } from '../sensor-logic/level.ts';
-import { recomputeConsumption, type Tx } from './record-report.ts';
+import { recomputeConsumption } from './record-report.ts';
 
 /**
  * A process data point's id as `GET /v2/devices/{id}/process` builds it: `{sensorId}-{epoch ms}`,

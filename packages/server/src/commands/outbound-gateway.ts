@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { smsGateways } from '../db/schema.ts';
-import type { GatewayProvider } from '../ingest/device-channels.ts';
+import type { GatewayProvider } from '../channels/device-channels.ts';
 import type { DeviceRow } from '../repositories/devices.ts';
 
 export interface OutboundAddress {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import type { AlarmType } from '@tankportal/shared/devices';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import {
   alarms,
   devices,
@@ -40,8 +40,6 @@ export interface RecordResult {
   /** Measurements newly stored; 0 when the report was a repetition. */
   stored: number;
 }
-
-export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export function levelOf(sensor: SensorRow, reading: SensorReading): Level | null {
   if (reading.error) return null;

@@ -2,9 +2,9 @@ import { eq, sql } from 'drizzle-orm';
 import { formatQuerySms } from '@tankportal/shared/protocols/sms';
 import type { Db } from '../db/client.ts';
 import { messages, queries } from '../db/schema.ts';
-import type { DeviceChannels } from '../ingest/device-channels.ts';
+import type { DeviceChannels } from '../channels/device-channels.ts';
 import { outboundAddress } from './outbound-gateway.ts';
-import { commandTopic } from '../ingest/mqtt-topics.ts';
+import { commandTopic } from '../channels/mqtt-topics.ts';
 import type { DeviceRow } from '../repositories/devices.ts';
 
 export type QueryRow = typeof queries.$inferSelect;

@@ -1,10 +1,10 @@
 import type { RawMessageBody } from '@tankportal/shared/schemas/device-metadata';
 import type { Db } from '../db/client.ts';
 import { messages } from '../db/schema.ts';
-import type { DeviceChannels } from '../ingest/device-channels.ts';
-import { commandTopic } from '../ingest/mqtt-topics.ts';
+import type { DeviceChannels } from '../channels/device-channels.ts';
+import { commandTopic } from '../channels/mqtt-topics.ts';
 import { outboundAddress } from './outbound-gateway.ts';
-import { invalidFields } from '../plugins/errors.ts';
+import { invalidFields } from '../http-error.ts';
 import type { DeviceRow } from '../repositories/devices.ts';
 
 export type MessageRow = typeof messages.$inferSelect;

@@ -1,7 +1,7 @@
 import { hasRole } from '@tankportal/shared/roles';
 import type { ConfigItem, ConfigKey, ConfigObject, ConfigObjectId } from '@tankportal/shared/schemas/config';
 import type { Db } from '../db/client.ts';
-import { forbidden, notFound } from '../plugins/errors.ts';
+import { forbidden, notFound } from '../http-error.ts';
 import { devicePermissions } from '../policies/device-access.ts';
 import { readSettings, writeSetting, type SettingRef } from '../repositories/settings.ts';
 import type { UserRow } from '../repositories/users.ts';

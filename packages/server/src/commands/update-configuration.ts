@@ -1,13 +1,10 @@
-import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
-import { and, asc, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, ne } from 'drizzle-orm';
 import type { FieldError } from '@tankportal/shared/field-errors';
 import {
   formatConfigurationSms,
   type ConfigurationCommandV1,
   type DeviceConfigurationV1,
 } from '@tankportal/shared/protocols/config-sms';
-import type { ReportV1 } from '@tankportal/shared/protocols/report';
 import {
   IOT_FIELDS,
   MASTER_ONLY_FIELDS,
@@ -16,13 +13,13 @@ import {
 } from '@tankportal/shared/schemas/device-configuration';
 import type { Db } from '../db/client.ts';
 import { devices, messages, sensors, smsGateways } from '../db/schema.ts';
-import type { DeviceChannels } from '../ingest/device-channels.ts';
-import { deviceDirectory } from '../ingest/device-directory.ts';
-import { commandTopic } from '../ingest/mqtt-topics.ts';
-import { reportKey } from '../ingest/report-key.ts';
-import { invalidFields } from '../plugins/errors.ts';
+import type { DeviceChannels } from '../channels/device-channels.ts';
+import { deviceDirectory } from '../repositories/device-directory.ts';
+import { commandTopic } from '../channels/mqtt-topics.ts';
+import { invalidFields } from '../http-error.ts';
 import type { DeviceRow, SensorRow } from '../repositories/devices.ts';
 import { outboundAddress } from './outbound-gateway.ts';
+import { queueForNextReport } from '../channels/net-pending-configuration.ts';
 
 export type ConfigurationChange = Partial<ConfigurationBody>;
 
@@ -334,120 +331,4 @@ async function sendConfigurationSms(
   }
   await logMessages(db, rows);
   return { smsSent: sent, status: sent === texts.length ? 'sent' : 'failed' };
-}
-
-// ---------------------------------------------------------------------------------------------
-// net: a configuration waits (message status `created`) until the device's next report.
-//
-// Every net report asks whether one waits, so the question must cost next to nothing: the waiting
-// message is found through the unique (type, dedup_key) index under a key of its own, and a device
-// known to have none is not asked about again for a few seconds (a configuration saved by another
-// server process then goes with a report a few seconds later). Report dedup keys start with
-// `report/` (store-batch.ts, reportKey), these with `configuration/`, so they cannot meet. The
-// answer's key names the report as the report's key does (message id and time): a device whose
-// message counter started again gets the configuration with its new report, not a repetition.
-
-/** The report a configuration goes with the answer to. */
-type AnsweredReport = Pick<ReportV1, 'messageId' | 'measuredAt'>;
-
-const pendingKey = (deviceId: number) => `configuration/pending/${deviceId}`;
-const answerKey = (deviceId: number, report: AnsweredReport) =>
-  `configuration/answer/${deviceId}/${createHash('sha256').update(reportKey(deviceId, report)).digest('hex')}`;
-
-const NOTHING_PENDING_TTL_MS = 5_000;
-const nothingPending = new WeakMap<Db, LRUCache<number, true>>();
-function nothingPendingOf(db: Db) {
-  let cache = nothingPending.get(db);
-  if (!cache) {
-    cache = new LRUCache<number, true>({ max: 50_000, ttl: NOTHING_PENDING_TTL_MS });
-    nothingPending.set(db, cache);
-  }
-  return cache;
-}
-
-async function queueForNextReport(
-  db: Db,
-  device: DeviceRow,
-  content: string,
-  base: Pick<OutgoingMessage, 'deviceId' | 'direction' | 'mode' | 'userId'>,
-) {
-  await db.transaction(async (tx) => {
-    // Only the newest configuration matters to the device.
-    await tx
-      .update(messages)
-      .set({ status: 'finalized', dedupKey: null, report: 'superseded by a newer configuration' })
-      .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, pendingKey(device.id))));
-    await tx.insert(messages).values({
-      ...base,
-      type: 'net',
-      status: 'created',
-      content,
-      toIdent: device.identCode,
-      toType: 'net_ident_code',
-      dedupKey: pendingKey(device.id),
-      report: "waiting for the device's next report",
-    });
-  });
-  nothingPendingOf(db).delete(device.id);
-}
-
-/** Marks the waiting configuration sent with this answer; undefined when another answer took it. */
-async function claim(
-  db: Db,
-  messageId: number,
-  deviceId: number,
-  report: AnsweredReport,
-  duplicate: boolean,
-) {
-  return db.transaction(async (tx) => {
-    // A repeated report answered before: this answer now carries the newer configuration.
-    if (duplicate)
-      await tx
-        .update(messages)
-        .set({ dedupKey: null })
-        .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, answerKey(deviceId, report))));
-    // Of reports arriving at the same time, one answer carries it.
-    const [claimed] = await tx
-      .update(messages)
-      .set({
-        status: 'sent',
-        sentAt: sql`now()`,
-        dedupKey: answerKey(deviceId, report),
-        report: `sent with the answer to report ${report.messageId}`,
-      })
-      .where(and(eq(messages.id, messageId), eq(messages.status, 'created')))
-      .returning({ content: messages.content });
-    return claimed?.content;
-  });
-}
-
-/**
- * The configuration a net device gets with the answer to its report: the one
- * waiting (then marked sent), or, when the report is a repetition, the one that went with the
- * first answer (the device may not have received that answer). Null when there is none.
- */
-export async function takeNetConfiguration(
-  db: Db,
-  deviceId: number,
-  report: AnsweredReport,
-  duplicate: boolean,
-): Promise<DeviceConfigurationV1 | null> {
-  const known = nothingPendingOf(db);
-  let content: string | undefined;
-  if (!known.has(deviceId)) {
-    const [pending] = await db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, pendingKey(deviceId))));
-    known.set(deviceId, true);
-    if (pending) content = await claim(db, pending.id, deviceId, report, duplicate);
-  }
-  if (!content && duplicate) {
-    const [again] = await db
-      .select({ content: messages.content })
-      .from(messages)
-      .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, answerKey(deviceId, report))));
-    content = again?.content;
-  }
-  return content ? (JSON.parse(content) as ConfigurationCommandV1).configuration : null;
 }

@@ -17,6 +17,9 @@ redactFailedQueries();
 
 export type Db = ReturnType<typeof drizzlePglite<typeof schema>>;
 
+/** A transaction of `Db`: what a statement that must join the caller's transaction takes. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';

@@ -1,7 +1,6 @@
 import { sql, type Column, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { Db } from './client.ts';
-import type { Tx } from '../commands/record-report.ts';
+import type { Db, Tx } from './client.ts';
 
 const dialect = new PgDialect();
 

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Db } from '../db/client.ts';
-import { storeBatch, type IngestItem, type IngestResult } from './store-batch.ts';
+import { storeBatch } from './store-batch.ts';
+import type { IngestItem, IngestResult } from './ingest-item.ts';
 import { dataErrorReason } from './refused-by-database.ts';
 
 interface Waiting {

@@ -6,8 +6,8 @@ import { devices } from '../db/schema.ts';
 import { secretMatches } from './net-http.ts';
 import { ingestWriteLimitFor } from './ingest-write-limit.ts';
 import { handleMqttReport } from './mqtt-report.ts';
-import { commandTopic, MQTT_KINDS, parseReportTopic } from './mqtt-topics.ts';
-import type { MqttPublisher } from './device-channels.ts';
+import { commandTopic, MQTT_KINDS, parseReportTopic } from '../channels/mqtt-topics.ts';
+import type { MqttPublisher } from '../channels/device-channels.ts';
 
 export interface EmbeddedBroker extends MqttPublisher {
   port: number;

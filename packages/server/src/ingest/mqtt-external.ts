@@ -2,8 +2,8 @@ import mqtt, { type IConnackPacket, type IPublishPacket, type MqttClient } from 
 import type { Db } from '../db/client.ts';
 import { handleMqttReport } from './mqtt-report.ts';
 import { OrderedAcks } from './mqtt-ordered-acks.ts';
-import { parseReportTopic, REPORT_TOPIC_FILTER } from './mqtt-topics.ts';
-import type { MqttPublisher } from './device-channels.ts';
+import { parseReportTopic, REPORT_TOPIC_FILTER } from '../channels/mqtt-topics.ts';
+import type { MqttPublisher } from '../channels/device-channels.ts';
 
 export interface ExternalSubscriber extends MqttPublisher {
   client: MqttClient;

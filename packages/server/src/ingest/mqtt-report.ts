@@ -1,7 +1,8 @@
 import type { Db } from '../db/client.ts';
-import { deviceDirectory } from './device-directory.ts';
-import { logParsingFailed, parseReport, recordUnassigned, storeReport, type Sender } from './store-report.ts';
-import type { ReportTopic } from './mqtt-topics.ts';
+import { deviceDirectory } from '../repositories/device-directory.ts';
+import { logParsingFailed, parseReport, recordUnassigned, storeReport } from './store-report.ts';
+import type { Sender } from './ingest-item.ts';
+import type { ReportTopic } from '../channels/mqtt-topics.ts';
 
 export type MqttOutcome = 'processed' | 'duplicate' | 'parsing_failed' | 'unassigned';
 

@@ -5,10 +5,10 @@ import { toFieldError } from '@tankportal/shared/field-errors';
 import { isPrintableText } from '@tankportal/shared/schemas/common';
 import { reportV1 } from '@tankportal/shared/protocols/report';
 import type { Db } from '../db/client.ts';
-import { deviceDirectory } from './device-directory.ts';
-import { errorBody } from '../plugins/errors.ts';
+import { deviceDirectory } from '../repositories/device-directory.ts';
+import { errorBody } from '../http-error.ts';
 import { hashToken } from '../policies/tokens.ts';
-import { takeNetConfiguration } from '../commands/update-configuration.ts';
+import { takeNetConfiguration } from '../channels/net-pending-configuration.ts';
 import {
   logParsingFailed,
   parseReport,

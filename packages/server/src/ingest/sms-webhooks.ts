@@ -5,15 +5,9 @@ import { z } from 'zod';
 import { toFieldError } from '@tankportal/shared/field-errors';
 import type { Db } from '../db/client.ts';
 import { devices, messages } from '../db/schema.ts';
-import { errorBody } from '../plugins/errors.ts';
-import {
-  logParsingFailed,
-  parseReport,
-  refusalError,
-  senderKey,
-  storeReport,
-  type Sender,
-} from './store-report.ts';
+import { errorBody } from '../http-error.ts';
+import { logParsingFailed, parseReport, refusalError, senderKey, storeReport } from './store-report.ts';
+import type { Sender } from './ingest-item.ts';
 import { ingestWriteLimitFor } from './ingest-write-limit.ts';
 import { storableText } from './malformed-excerpt.ts';
 import { forwardDeviceMessage } from '../notifications/forward.ts';

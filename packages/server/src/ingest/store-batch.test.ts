@@ -6,9 +6,9 @@ import { buildDevice } from '../testing/factories.ts';
 import { alarms, devices, measurements, messages, monthlyConsumption, sensors, users } from '../db/schema.ts';
 import { recordReport } from '../commands/record-report.ts';
 import type { Db } from '../db/client.ts';
-import { storeBatch, type IngestItem, type IngestResult } from './store-batch.ts';
+import { storeBatch } from './store-batch.ts';
 import { IngestBatcher } from './ingest-batcher.ts';
-import { toDeviceReport } from './store-report.ts';
+import { toDeviceReport, type IngestItem, type IngestResult } from './ingest-item.ts';
 
 let t: TestApp;
 let fast: number;

@@ -1,45 +1,19 @@
 import { and, isNull, sql } from 'drizzle-orm';
 import type { AlarmType } from '@tankportal/shared/devices';
 import type { ReportV1 } from '@tankportal/shared/protocols/report';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { alarms, devices, sensors } from '../db/schema.ts';
 import { completeQueries } from '../commands/complete-queries.ts';
 import { anyOfIds, runNamed } from '../db/named-statements.ts';
-import {
-  levelOf,
-  recordReportIn,
-  severityOf,
-  temperatureOutOfLimit,
-  type Tx,
-} from '../commands/record-report.ts';
+import { levelOf, recordReportIn, severityOf, temperatureOutOfLimit } from '../commands/record-report.ts';
 import { monthlyConsumption } from '../sensor-logic/consumption.ts';
 import { thresholdState } from '../sensor-logic/threshold.ts';
 import type { AlarmRow, DeviceRow, SensorRow } from '../repositories/devices.ts';
 import { alarmNotice, simCreditEvent, thresholdEvent } from '../notifications/events.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
-import type { Sender } from './store-report.ts';
-import { toDeviceReport } from './store-report.ts';
+import { toDeviceReport, type IngestItem, type IngestResult } from './ingest-item.ts';
 import { storableText } from './malformed-excerpt.ts';
 import { reportKey } from './report-key.ts';
-
-export interface IngestItem {
-  deviceId: number;
-  sender: Sender;
-  report: ReportV1;
-  content: string;
-}
-
-export interface IngestResult {
-  duplicate: boolean;
-  stored: number;
-  /** The device was deleted after its sender was looked up: nothing stored. */
-  deviceGone?: boolean;
-  /**
-   * The database refused the report although it passed validation (ingest-batcher.ts): nothing of
-   * it stored, the reason in the database's words. Never set by `storeBatch` itself.
-   */
-  refused?: string;
-}
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 

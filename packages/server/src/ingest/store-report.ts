@@ -1,22 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { toFieldError, type FieldError } from '@tankportal/shared/field-errors';
-import type { IdentType, MessageType } from '@tankportal/shared/devices';
 import type { Db } from '../db/client.ts';
 import { messages, unassignedDevices } from '../db/schema.ts';
-import type { DeviceReport } from '../commands/record-report.ts';
 import { batcherFor } from './ingest-batcher.ts';
-import { deviceDirectory } from './device-directory.ts';
-import type { IngestResult } from './store-batch.ts';
+import { deviceDirectory } from '../repositories/device-directory.ts';
+import type { IngestResult, Sender } from './ingest-item.ts';
 import { reportV1, type ReportV1 } from '@tankportal/shared/protocols/report';
 import { ingestWriteLimitFor, type WriteAllowance } from './ingest-write-limit.ts';
 import { excerpt, reasonsText, storableText } from './malformed-excerpt.ts';
-
-/** Who sent a report, in the terms of the message log. */
-export interface Sender {
-  type: Exclude<MessageType, 'mail'>;
-  identType: IdentType;
-  ident: string;
-}
 
 export type ParseOutcome =
   { ok: true; report: ReportV1 } | { ok: false; fieldErrors: FieldError[]; logged: WriteAllowance };
@@ -124,15 +115,4 @@ export async function storeReport(
 /** The field error of a report the database refused, at `path` (the report's place in a request). */
 export function refusalError(reason: string, path = ''): FieldError {
   return { path, code: 'invalid', args: { reason: `refused by the database: ${reason}` } };
-}
-
-export function toDeviceReport(report: ReportV1): DeviceReport {
-  return {
-    measuredAt: new Date(report.measuredAt),
-    readings: report.sensors,
-    alarmCodes: report.alarms,
-    simCreditQty: report.simCredit,
-    batteryCharge: report.battery,
-    location: report.location,
-  };
 }

@@ -1,6 +1,6 @@
 import type { ServerConfig } from '../config/env.ts';
 import type { Db } from '../db/client.ts';
-import type { DeviceChannels } from '../ingest/device-channels.ts';
+import type { DeviceChannels } from '../channels/device-channels.ts';
 import type { Mailer } from '../notifications/mailer.ts';
 
 /** What job handlers may use: the database and the ways out of the process. */

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { devices, messages, smsGateways } from '../db/schema.ts';
-import { ChannelUnavailableError } from '../ingest/device-channels.ts';
-import { SmsGatewayError } from '../ingest/sms-gateways.ts';
+import { ChannelUnavailableError } from '../channels/device-channels.ts';
+import { SmsGatewayError } from '../channels/sms-gateways.ts';
 import type { JobDeps } from '../jobs/deps.ts';
 import { PermanentJobError, type JobRun } from '../jobs/queue.ts';
 import { MailNotConfiguredError, MailRejectedError } from './mailer.ts';

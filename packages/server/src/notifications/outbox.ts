@@ -5,9 +5,8 @@ import {
   type NotificationChannel,
   type NotificationEventName,
 } from '@tankportal/shared/notifications';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { messages, type RecipientEvent } from '../db/schema.ts';
-import type { Tx } from '../commands/record-report.ts';
 import { enqueue } from '../jobs/queue.ts';
 import { deliverNotification } from '../jobs/definitions/deliver-notification.ts';
 import type { AlarmNotice, DeviceEvent, NotifiedDevice } from './events.ts';

@@ -3,23 +3,14 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { hashToken } from '../policies/tokens.ts';
-import type { UserRow } from '../repositories/users.ts';
+import type { Actor } from '../policies/actor.ts';
 import type { SessionStore } from '../repositories/sessions.ts';
 import { isReadOnlyAccount } from '../policies/roles.ts';
-import { forbidden } from './errors.ts';
+import { forbidden } from '../http-error.ts';
 
 export const SESSION_COOKIE = 'tp_session';
 /** lastSeenAt is written at most this often: a read-heavy API must not write on every call. */
 const TOUCH_INTERVAL_MS = 60_000;
-
-export interface Actor {
-  /** The identity the request acts as (the impersonated user while impersonating). */
-  user: UserRow;
-  /** The identity that signed in. */
-  realUser: UserRow;
-  sessionId: string | null;
-  via: 'session' | 'token';
-}
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyServerOptions } from 'fastify';
-import { errorBody } from './errors.ts';
+import { errorBody } from '../http-error.ts';
 
 /** What Node's HTTP parser refuses before Fastify sees a request, by the error's code. */
 const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FieldError } from '@tankportal/shared/field-errors';
 import { isStorableText } from '@tankportal/shared/schemas/common';
-import { HttpError, invalidFields, notFound } from './errors.ts';
+import { HttpError, invalidFields, notFound } from '../http-error.ts';
 
 /**
  * The shape a JSON body may have. The deepest body of the API or the ingest has 4 levels and the

@@ -2,7 +2,7 @@ import { lt, sql } from 'drizzle-orm';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '../db/client.ts';
 import { loginAttempts } from '../db/schema.ts';
-import { HttpError } from './errors.ts';
+import { HttpError } from '../http-error.ts';
 
 export interface LoginLimits {
   maxFailuresPerUsername: number;

@@ -4,7 +4,7 @@ import { hasRole } from '@tankportal/shared/roles';
 import type { Db } from '../db/client.ts';
 import { deviceAces, devices, users } from '../db/schema.ts';
 import type { UserRow } from '../repositories/users.ts';
-import { forbidden, notFound } from '../plugins/errors.ts';
+import { forbidden, notFound } from '../http-error.ts';
 
 /**
  * Who may see and do what on which device (DESIGN.md [4], [5]), answered in bulk:

@@ -1,7 +1,7 @@
 import type { Role } from '@tankportal/shared/roles';
 import { hasRole, roleRank } from '@tankportal/shared/roles';
-import { forbidden, unauthorized } from '../plugins/errors.ts';
-import type { Actor } from '../plugins/auth.ts';
+import { forbidden, unauthorized } from '../http-error.ts';
+import type { Actor } from './actor.ts';
 
 /** Throws 401 without an actor and 403 below the minimum role; returns the actor otherwise. */
 export function requireRole(actor: Actor | null, minimum: Role): Actor {

@@ -1,6 +1,6 @@
 import type { CurrentUser } from '@tankportal/shared/schemas/auth';
 import { assignableRoles } from '@tankportal/shared/roles';
-import type { Actor } from '../plugins/auth.ts';
+import type { Actor } from '../policies/actor.ts';
 import type { UserRow } from '../repositories/users.ts';
 
 export function displayName(user: Pick<UserRow, 'firstName' | 'lastName' | 'username'>): string {

@@ -1,8 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { ConfigKey, ConfigObject } from '@tankportal/shared/schemas/config';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { deviceUserConfig, userConfig, whitelabelConfig } from '../db/schema.ts';
-import type { Tx } from '../commands/record-report.ts';
 
 /**
  * One stored setting, addressed as the settings API does: object kind, object id and key. For

@@ -1,7 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
-import type { SessionStore } from './sessions.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -39,10 +38,13 @@ export async function updatePasswordHash(db: Db, userId: number, passwordHash: s
     .where(and(eq(users.id, userId)));
 }
 
-/** Locks, deletes or reactivates a user; its sessions follow at once. */
+/**
+ * Locks, deletes or reactivates a user; its sessions follow at once. `sessions` is the SessionStore,
+ * named by the one method used: sessions.ts imports this module, and modules never import in a circle.
+ */
 export async function setUserStatus(
   db: Db,
-  sessions: SessionStore,
+  sessions: { forgetUser(userId: number): void },
   userId: number,
   status: UserRow['status'],
 ) {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { loginBody, currentUser } from '@tankportal/shared/schemas/auth';
 import type { Api, AppContext } from '../../../context.ts';
 import { loginHistory } from '../../../db/schema.ts';
-import { HttpError } from '../../../plugins/errors.ts';
+import { HttpError } from '../../../http-error.ts';
 import { SESSION_COOKIE, sessionCookieOptions } from '../../../plugins/auth.ts';
 import { rotateCsrfSecret } from '../../../plugins/csrf.ts';
 import { verifyPassword } from '../../../policies/passwords.ts';

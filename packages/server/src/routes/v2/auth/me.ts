@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { credentialsBody, currentUser } from '@tankportal/shared/schemas/auth';
 import type { Api, AppContext } from '../../../context.ts';
-import { forbidden, invalidFields, notFound, unauthorized } from '../../../plugins/errors.ts';
+import { forbidden, invalidFields, notFound, unauthorized } from '../../../http-error.ts';
 import { hashPassword, verifyPassword, weakPasswordErrors } from '../../../policies/passwords.ts';
 import { mayImpersonate, minimumRole, requireRole } from '../../../policies/roles.ts';
 import { findUserByUsername, isInSubtree, updatePasswordHash } from '../../../repositories/users.ts';

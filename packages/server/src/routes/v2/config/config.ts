@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { configGetQuery, configItemSchema, configPutBody } from '@tankportal/shared/schemas/config';
 import type { Api, AppContext } from '../../../context.ts';
 import { authoriseSettings, loadSettings, saveSettings } from '../../../commands/settings.ts';
-import { notFound } from '../../../plugins/errors.ts';
+import { notFound } from '../../../http-error.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
 import { errorSchema } from '../../schemas.ts';

@@ -4,7 +4,7 @@ import { pathId } from '@tankportal/shared/schemas/common';
 import { contactBody, contactSchema } from '@tankportal/shared/schemas/contacts';
 import type { Api, AppContext } from '../../../context.ts';
 import { contacts } from '../../../db/schema.ts';
-import { notFound } from '../../../plugins/errors.ts';
+import { notFound } from '../../../http-error.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentContact } from '../../../presenters/contact.ts';
 import { contactsWithDeviceCount, findOwnContact } from '../../../repositories/contacts.ts';

@@ -4,7 +4,7 @@ import { pathId } from '@tankportal/shared/schemas/common';
 import { aceBody, aceSchema, aceUpdateBody } from '@tankportal/shared/schemas/aces';
 import type { Api, AppContext } from '../../../context.ts';
 import { deviceAces, devices, users } from '../../../db/schema.ts';
-import { forbidden, invalidFields, notFound } from '../../../plugins/errors.ts';
+import { forbidden, invalidFields, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { userManagedBy } from '../../../policies/managed-users.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';

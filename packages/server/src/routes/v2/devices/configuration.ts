@@ -17,7 +17,7 @@ import {
   saveConfiguration,
   withoutMasterFields,
 } from '../../../commands/update-configuration.ts';
-import { forbidden, invalidFields } from '../../../plugins/errors.ts';
+import { forbidden, invalidFields } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';

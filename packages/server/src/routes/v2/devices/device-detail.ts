@@ -1,7 +1,7 @@
 import type { DeviceDetail } from '@tankportal/shared/schemas/devices';
 import { hasRole } from '@tankportal/shared/roles';
 import type { Db } from '../../../db/client.ts';
-import { notFound } from '../../../plugins/errors.ts';
+import { notFound } from '../../../http-error.ts';
 import { devicePermissions } from '../../../policies/device-access.ts';
 import { presentDeviceDetail } from '../../../presenters/device.ts';
 import { findVisibleDevice, openAlarmsOf, sensorsOfDevices } from '../../../repositories/devices.ts';

@@ -20,7 +20,7 @@ import {
 } from '../../../commands/device-lifecycle.ts';
 import { resetDeviceData, resetGpsData } from '../../../commands/reset-device-data.ts';
 import { COUNTRIES } from '../../../lookups/countries.ts';
-import { forbidden, invalidFields, notFound } from '../../../plugins/errors.ts';
+import { forbidden, invalidFields, notFound } from '../../../http-error.ts';
 import {
   devicePermissions,
   requireDevicePermission,

@@ -11,7 +11,7 @@ import {
 } from '@tankportal/shared/schemas/notification-recipients';
 import type { Api, AppContext } from '../../../context.ts';
 import { contacts, notificationRecipients, type RecipientEvent } from '../../../db/schema.ts';
-import { invalidFields, notFound } from '../../../plugins/errors.ts';
+import { invalidFields, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentRecipient } from '../../../presenters/notification-recipient.ts';

@@ -13,7 +13,7 @@ import {
 import { dataFlowExport } from '../../../commands/export-data-flow.ts';
 import { deviceListExport } from '../../../commands/export-device-list.ts';
 import { attachment, CONTENT_TYPES, createSheet, type SheetWriter } from '../../../commands/export-sheet.ts';
-import { HttpError, invalidFields } from '../../../plugins/errors.ts';
+import { HttpError, invalidFields } from '../../../http-error.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import type { UserRow } from '../../../repositories/users.ts';
 import { errorSchema } from '../../schemas.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { publicDeviceSchema } from '@tankportal/shared/schemas/public-device';
 import type { Api, AppContext } from '../../../context.ts';
 import { devices } from '../../../db/schema.ts';
-import { notFound } from '../../../plugins/errors.ts';
+import { notFound } from '../../../http-error.ts';
 import { presentPublicDevice } from '../../../presenters/public-device.ts';
 import { openAlarmsOf, sensorsOfDevices } from '../../../repositories/devices.ts';
 import { errorSchema } from '../../schemas.ts';

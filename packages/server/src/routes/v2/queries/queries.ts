@@ -5,7 +5,7 @@ import { createQueryBody, querySchema } from '@tankportal/shared/schemas/queries
 import type { Api, AppContext } from '../../../context.ts';
 import { QUERYABLE_TYPES, sendQuery, type QueryRow } from '../../../commands/send-query.ts';
 import { devices, queries } from '../../../db/schema.ts';
-import { invalidFields, notFound } from '../../../plugins/errors.ts';
+import { invalidFields, notFound } from '../../../http-error.ts';
 import { deviceVisibleTo, requireDevicePermission } from '../../../policies/device-access.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { identOf } from '../../../presenters/device.ts';

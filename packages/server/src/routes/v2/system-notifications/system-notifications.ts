@@ -5,7 +5,7 @@ import { NOTIFICATION_SEVERITIES } from '@tankportal/shared/constants';
 import { systemNotificationBody } from '@tankportal/shared/schemas/system-notifications';
 import type { Api, AppContext } from '../../../context.ts';
 import { systemNotifications } from '../../../db/schema.ts';
-import { notFound } from '../../../plugins/errors.ts';
+import { notFound } from '../../../http-error.ts';
 import { minimumRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Api, AppContext } from '../../../context.ts';
-import { notFound } from '../../../plugins/errors.ts';
+import { notFound } from '../../../http-error.ts';
 import { whitelabelConfigMap, whitelabelForHost } from '../../../repositories/whitelabels.ts';
 
 const localised = z.object({ de: z.string(), en: z.string() });

@@ -1,0 +1,13 @@
+import type { UserRow } from '../repositories/users.ts';
+
+// Who a request acts as, resolved by the auth plugin (plugins/auth.ts) and read by policies,
+// commands and presenters. It lives here, not in the plugin, so those layers never import plugins.
+
+export interface Actor {
+  /** The identity the request acts as (the impersonated user while impersonating). */
+  user: UserRow;
+  /** The identity that signed in. */
+  realUser: UserRow;
+  sessionId: string | null;
+  via: 'session' | 'token';
+}
