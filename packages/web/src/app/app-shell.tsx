@@ -20,7 +20,7 @@ export default function AppShell() {
   // Only the page the shell opened with: later navigation loads its code as usual.
   const [openedAt] = useState(() => window.location.pathname);
   useEffect(() => {
-    if (user) preloadDeepLink(openedAt, queryClient);
+    if (user && preloadDeepLink(openedAt, queryClient)) void import('./routes/devices-routes.tsx');
   }, [user, openedAt, queryClient]);
   if (!user) return null;
   return (

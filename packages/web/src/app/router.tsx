@@ -13,7 +13,7 @@ import { RequireRole, RequireVisitor } from './guards.tsx';
 const withAllTexts = <T,>(page: Promise<T>) => Promise.all([page, loadAllTexts()]).then(([module]) => module);
 const LoginPage = lazy(() => import('../features/auth/components/login-page.tsx'));
 const SignedInApp = lazy(() => withAllTexts(import('./signed-in-app.tsx')));
-const DevicesRoutes = lazy(() => import('../features/devices/routes.tsx'));
+const DevicesRoutes = lazy(() => import('./routes/devices-routes.tsx'));
 const PublicStatusPage = lazy(() =>
   withAllTexts(import('../features/devices/components/public/public-status-page.tsx')),
 );

@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@tankportal/shared/constants';
 import { CONTACT_LIMITS, contactBody } from '@tankportal/shared/schemas/contacts';
 import { sharedSchemaResolver } from '../../lib/field-errors.ts';
-import type { Contact, ContactBody } from './contact-api.ts';
+import type { Contact, ContactBody } from '../../lib/api/contacts.ts';
 
 /** The form's values: text fields hold '' where the contact has none (the schema stores null). */
 export interface ContactFormValues {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useContacts, type Contact } from '../forms/contact-api.ts';
+import { useContacts, type Contact } from '../../lib/api/contacts.ts';
 import { SearchPicker, type PickerFieldProps } from './search-picker.tsx';
 
 export interface ContactPickerProps extends PickerFieldProps<Contact> {

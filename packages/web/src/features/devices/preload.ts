@@ -8,11 +8,12 @@ export const loadMapDialog = () => import('./components/map/device-map-dialog.ts
  * A deep link into the map (/devices/map, e.g. a device's location icon opening a new tab) starts
  * the page's code and the located devices while the app shell still loads the start-up lookups,
  * instead of one after the other once the shell, the list and then the dialog have rendered.
+ * True when it did (the app then loads its routes' code as well).
  */
-export function preloadDeepLink(pathname: string, queryClient: QueryClient) {
-  if (!/^\/devices\/map\/?$/.test(pathname)) return;
-  void import('./routes.tsx');
+export function preloadDeepLink(pathname: string, queryClient: QueryClient): boolean {
+  if (!/^\/devices\/map\/?$/.test(pathname)) return false;
   void import('./components/list/device-list-page.tsx');
   void loadMapDialog();
   void queryClient.prefetchQuery(mapDevicesQuery);
+  return true;
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { CONTACTS_QUERY_KEY, type Contact } from '../../../components/forms/contact-api.ts';
+import { CONTACTS_QUERY_KEY, type Contact } from '../../../lib/api/contacts.ts';
 
 /** GET /v2/contacts/{id}; not retried: a 404 closes the edit dialog at once (portal-area §8). */
 export function useContact(contactId: number | null) {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { CONTACTS_QUERY_KEY } from '../../../components/forms/contact-api.ts';
+import { CONTACTS_QUERY_KEY } from '../../../lib/api/contacts.ts';
 
 /** DELETE /v2/contacts/{id}: its notification recipients go with it (contracts §1). */
 export function useDeleteContact() {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
-import { CONTACTS_QUERY_KEY, type Contact, type ContactBody } from '../../../components/forms/contact-api.ts';
+import { CONTACTS_QUERY_KEY, type Contact, type ContactBody } from '../../../lib/api/contacts.ts';
 
 /** PUT /v2/contacts/{id}; the answer is the saved contact. */
 export function useUpdateContact(contactId: number) {

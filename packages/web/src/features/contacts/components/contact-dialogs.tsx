@@ -4,7 +4,7 @@ import { useSnackbar } from 'notistack';
 import { FormDialog } from '../../../components/dialogs/form-dialog.tsx';
 import { EditDialogLoader } from '../../../components/dialogs/edit-dialog-loader.tsx';
 import { pathId } from '../../../lib/path-id.ts';
-import { useCreateContact, type Contact, type ContactBody } from '../../../components/forms/contact-api.ts';
+import { useCreateContact, type Contact, type ContactBody } from '../../../lib/api/contacts.ts';
 import {
   ContactFormFields,
   submitContact,

@@ -13,7 +13,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import { DeleteConfirmDialog } from '../../../components/dialogs/delete-confirm-dialog.tsx';
-import { useContacts, type Contact } from '../../../components/forms/contact-api.ts';
+import { useContacts, type Contact } from '../../../lib/api/contacts.ts';
 import { Page } from '../../../components/page.tsx';
 import { QueryContent } from '../../../components/query-content.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';

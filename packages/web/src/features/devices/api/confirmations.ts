@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfirmationStatus } from '@tankportal/shared/devices';
 import { api } from '../../../lib/api-client.ts';
-import { deviceQueryKey, type AlarmView } from './device.ts';
+import { deviceQueryKey, type AlarmView } from '../../../lib/api/devices.ts';
 
 /**
  * devices-area §4: the user picks seen, disregard or revoked; seen and disregard are set (PUT),

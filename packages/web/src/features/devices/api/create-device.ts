@@ -3,7 +3,7 @@ import type { CreateDeviceBody, CreatedDevice } from '@tankportal/shared/schemas
 import type { AssignToUserBody } from '@tankportal/shared/schemas/device-metadata';
 import { api } from '../../../lib/api-client.ts';
 import { lookupQuery } from '../../../lib/lookups.ts';
-import type { JsonOf } from './device.ts';
+import type { JsonOf } from '../../../lib/api/devices.ts';
 
 // Create device (devices-area §4, contracts §6): the unassigned senders a new device may take its
 // ident from, the SMS gateways, the creation and the assignment to a user afterwards.

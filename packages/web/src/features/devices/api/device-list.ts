@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { DeviceSummary } from '@tankportal/shared/schemas/devices';
 import { apiResponse } from '../../../lib/api-client.ts';
-import type { JsonOf } from './device.ts';
+import type { JsonOf } from '../../../lib/api/devices.ts';
 import { listPageRequestQuery, type DeviceListQueryState } from '../lib/list-query.ts';
 
 export type DeviceListItem = JsonOf<DeviceSummary>;

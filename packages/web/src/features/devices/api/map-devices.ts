@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DeviceMapEntry } from '@tankportal/shared/schemas/devices';
 import { api } from '../../../lib/api-client.ts';
-import type { JsonOf } from './device.ts';
+import type { JsonOf } from '../../../lib/api/devices.ts';
 
 /** Just what the map draws. */
 export type MapDevice = JsonOf<DeviceMapEntry>;

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { AlarmType } from '@tankportal/shared/devices';
 import { api, ApiError } from '../../../lib/api-client.ts';
-import type { StatusSensor } from './device.ts';
+import type { StatusSensor } from '../../../lib/api/devices.ts';
 
 /** Contract §5: what the public status page of a device shows, and nothing else. */
 export interface PublicDevice {

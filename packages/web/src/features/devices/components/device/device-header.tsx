@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import type { DeviceDetailView } from '../../api/device.ts';
+import type { DeviceDetailView } from '../../../../lib/api/devices.ts';
 
 /** Name, id, owner, project and address of the device above every device page. */
 export function DeviceHeader({ device }: { device: DeviceDetailView }) {

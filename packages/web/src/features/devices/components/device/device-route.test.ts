@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deviceIdFieldValue, devicePageOf, parseDeviceId, quickNavigationTargets } from './device-route.ts';
+import { devicePageOf, parseDeviceId } from '../../../../lib/device-path.ts';
+import { deviceIdFieldValue, quickNavigationTargets } from './device-route.ts';
 
 describe('device route', () => {
   it('accepts positive integer ids only', () => {

@@ -1,19 +1,3 @@
-import { pathId } from '../../../../lib/path-id.ts';
-
-/** The device id of a route segment, or null when the segment is no device id (DESIGN.md [1]). */
-export const parseDeviceId = pathId;
-
-/** The sub-page of a device path (`/devices/5/process/x` -> `process`), '' for the status page. */
-export function devicePageOf(pathname: string, deviceId: number): string {
-  const prefix = `/devices/${deviceId}`;
-  if (!pathname.startsWith(prefix)) return '';
-  return pathname.slice(prefix.length).split('/').find(Boolean) ?? '';
-}
-
-export function devicePath(deviceId: number, page = ''): string {
-  return page ? `/devices/${deviceId}/${page}` : `/devices/${deviceId}`;
-}
-
 export interface QuickNavigationTargets {
   first: number | null;
   previous: number | null;

@@ -9,12 +9,11 @@ import FirstPageIcon from '@mui/icons-material/FirstPage';
 import LastPageIcon from '@mui/icons-material/LastPage';
 import NavigateBeforeIcon from '@mui/icons-material/NavigateBefore';
 import NavigateNextIcon from '@mui/icons-material/NavigateNext';
+import { devicePageOf, devicePath } from '../../../../lib/device-path.ts';
 import { useNavigationIds } from '../../api/navigation-ids.ts';
 import {
   DEVICE_ID_FIELD_MAX_LENGTH,
   deviceIdFieldValue,
-  devicePageOf,
-  devicePath,
   quickNavigationTargets,
   type QuickNavigationTargets,
 } from './device-route.ts';

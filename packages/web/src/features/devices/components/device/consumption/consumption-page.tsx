@@ -9,7 +9,7 @@ import { useLocale } from '../../../../../lib/i18n.ts';
 import { useHasRole } from '../../../../../lib/session.ts';
 import { unitSymbol } from '@tankportal/shared/units';
 import { useConsumption } from '../../../api/consumption.ts';
-import type { DeviceDetailView } from '../../../api/device.ts';
+import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
 import { IncludedChoice } from '../charts/included-choice.tsx';
 import { useDeviceDisplaySettings } from '../../../api/device-display-settings.ts';
 import { consumptionByUnit, consumptionSensors, consumptionYears } from './consumption-data.ts';

@@ -1,4 +1,5 @@
-import { use, type ComponentType, type ReactPromise } from 'react';
+import { use, useEffect, type ComponentType, type ReactPromise } from 'react';
+import { usePrefetchProcess } from '../../../api/process.ts';
 
 /** A promise that notes its outcome in the fields React's `use()` reads. */
 type TrackedPromise<T> = Promise<T> & { status?: 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
@@ -46,3 +47,15 @@ export const loadProcessPage = loadOnce(() => import('./process-page.tsx'));
 export const loadProcessChart = loadOnce(() => import('./process-chart.tsx'));
 export const ProcessPage = onDemand(loadProcessPage);
 export const ProcessChart = onDemand(loadProcessChart);
+
+/**
+ * Opened at its process page, the curve (megabytes) and the page's code load alongside the device
+ * instead of after it: the device pages (app/routes) call this before the device has loaded.
+ */
+export function usePreloadProcessPage(deviceId: number, enabled: boolean) {
+  usePrefetchProcess(deviceId, enabled);
+  useEffect(() => {
+    // A failure to load shows where the code is rendered (the error boundary), not here.
+    if (enabled) Promise.all([loadProcessPage(), loadProcessChart()]).catch(() => {});
+  }, [enabled]);
+}

@@ -21,7 +21,7 @@ import { ApiError } from '../../../../../lib/api-client.ts';
 import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { useHasRole } from '../../../../../lib/session.ts';
-import type { DeviceDetailView } from '../../../api/device.ts';
+import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
 import { IncludedChoice } from '../charts/included-choice.tsx';
 import { useDeviceDisplaySettings } from '../../../api/device-display-settings.ts';
 import { useHideSensorData, useProcess, type ProcessSeries } from '../../../api/process.ts';

@@ -6,7 +6,7 @@ import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { FactList, type Fact } from '../../../../../components/fact-list.tsx';
 import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
-import type { DeviceDetailView } from '../../../api/device.ts';
+import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
 
 /** The device's facts on the status page: type, ident, last report, SIM, battery, versions, location. */
 export function DeviceInfoList({ device }: { device: DeviceDetailView }) {

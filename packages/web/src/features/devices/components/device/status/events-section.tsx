@@ -10,7 +10,7 @@ import type { ConfirmationStatus } from '@tankportal/shared/devices';
 import { formatDateTime } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { useAlarmConfirmation, useThresholdConfirmation } from '../../../api/confirmations.ts';
-import type { AlarmView, DeviceDetailView } from '../../../api/device.ts';
+import type { AlarmView, DeviceDetailView } from '../../../../../lib/api/devices.ts';
 import { ConfirmationSelect } from './confirmation-select.tsx';
 
 /** What an alarm list shows of an alarm; the public page gets no more than this. */

@@ -9,7 +9,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import SyncIcon from '@mui/icons-material/Sync';
-import { hasDevicePermission, type DeviceDetailView } from '../../../api/device.ts';
+import { hasDevicePermission, type DeviceDetailView } from '../../../../../lib/api/devices.ts';
 import { postManualQuery, waitUntilProcessed } from '../../../api/queries.ts';
 
 /** The fields of the device detail the button needs (the full DeviceDetailView fits). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StatusSensor } from '../../../api/device.ts';
+import type { StatusSensor } from '../../../../../lib/api/devices.ts';
 import {
   anyTemperature,
   connectedLevelSensors,

@@ -1,4 +1,4 @@
-import type { StatusSensor } from '../../../api/device.ts';
+import type { StatusSensor } from '../../../../../lib/api/devices.ts';
 
 /** The fill-level graphic shows the connected level sensors, in sequence order. */
 export function connectedLevelSensors<T extends StatusSensor>(sensors: readonly T[]): T[] {

@@ -12,7 +12,7 @@ import { SENSOR_ERROR_COLOR, TEMPERATURE_COLORS, sensorColor } from '@tankportal
 import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { unitSymbol } from '@tankportal/shared/units';
-import type { StatusSensor } from '../../../api/device.ts';
+import type { StatusSensor } from '../../../../../lib/api/devices.ts';
 import { clampPercent, totalsPerUnit, unitFractionDigits } from '../../../lib/sensor-totals.ts';
 import {
   anyTemperature,

@@ -7,7 +7,7 @@ import Stack from '@mui/material/Stack';
 import { lookupQuery } from '../../../../../lib/lookups.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { useHasRole } from '../../../../../lib/session.ts';
-import type { DeviceDetailView } from '../../../api/device.ts';
+import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
 import { EventsSection } from './events-section.tsx';
 import { FillLevelGraphic } from './fill-level-graphic.tsx';
 import { ManualQueryButton } from './manual-query-button.tsx';

@@ -1,0 +1,97 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Link, Navigate, Route, Routes, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import type { DevicePermission } from '@tankportal/shared/devices';
+import { Loading } from '../../components/loading.tsx';
+import { hasDevicePermission, type DeviceDetailView } from '../../lib/api/devices.ts';
+import { devicePath } from '../../lib/device-path.ts';
+
+// Each tab is a chunk of its own: opening the settings loads only the tab shown. The tabs belong
+// to the device-settings feature; the table below puts them together.
+const ConfigurationTab = lazy(
+  () => import('../../features/device-settings/components/configuration/configuration-tab.tsx'),
+);
+const MetadataTab = lazy(() => import('../../features/device-settings/components/metadata/metadata-tab.tsx'));
+const RecipientsTab = lazy(
+  () => import('../../features/device-settings/components/recipients/recipients-tab.tsx'),
+);
+const AccessTab = lazy(() => import('../../features/device-settings/components/access/access-tab.tsx'));
+
+interface SettingsTabProps {
+  device: DeviceDetailView;
+  reload: () => void;
+}
+
+/**
+ * The tabs of devices-area §2, each with the device permission it needs beyond VIEW_CONFIGURATION
+ * (which opens the settings at all). Access needs DELETE, the access-managing permission
+ * (DESIGN.md [4]). Billing (master plus DELETE) comes with the billing issue and joins this list then.
+ * Each tab handles its own dialog sub-routes (`configuration/edit`, `access/new` ...).
+ */
+const TABS: { path: string; permission?: DevicePermission; Content: ComponentType<SettingsTabProps> }[] = [
+  { path: 'configuration', Content: ConfigurationTab },
+  { path: 'metadata', Content: MetadataTab },
+  { path: 'notification-recipients', Content: RecipientsTab },
+  { path: 'access', permission: 'DELETE', Content: AccessTab },
+];
+
+/** The tab of a settings path (`/devices/5/settings/access/12` -> `access`), or undefined. */
+function tabOf(pathname: string, settingsRoot: string): string | undefined {
+  if (!pathname.startsWith(`${settingsRoot}/`)) return undefined;
+  const tab = pathname.slice(settingsRoot.length).split('/').find(Boolean);
+  return TABS.some(({ path }) => path === tab) ? tab : undefined;
+}
+
+/**
+ * /devices/{id}/settings/*: the tabs and their routes. Unknown sub-paths lead to the configuration,
+ * a tab the user may not open to the settings root (and from there to the configuration).
+ */
+export default function SettingsPage({ device, reload }: SettingsTabProps) {
+  const { t } = useTranslation();
+  const root = devicePath(device.id, 'settings');
+  const tabs = TABS.filter(({ permission }) => !permission || hasDevicePermission(device, permission));
+  const current = tabOf(useLocation().pathname, root);
+  return (
+    <Box data-testid="settings-page">
+      <Tabs
+        value={tabs.some(({ path }) => path === current) ? current : false}
+        variant="scrollable"
+        allowScrollButtonsMobile
+        aria-label={t('device-settings.title')}
+        sx={{ borderBottom: 1, borderColor: 'divider', mb: 2 }}
+      >
+        {tabs.map(({ path }) => (
+          <Tab
+            key={path}
+            value={path}
+            label={t(`device-settings.tabs.${path}`)}
+            component={Link}
+            to={`${root}/${path}`}
+            data-testid={`settings-tab-${path}`}
+          />
+        ))}
+      </Tabs>
+      <Suspense fallback={<Loading />}>
+        <Routes>
+          {TABS.map(({ path, Content }) => (
+            <Route
+              key={path}
+              path={`${path}/*`}
+              element={
+                tabs.some((allowed) => allowed.path === path) ? (
+                  <Content device={device} reload={reload} />
+                ) : (
+                  <Navigate to={root} replace />
+                )
+              }
+            />
+          ))}
+          <Route path="*" element={<Navigate to={`${root}/configuration`} replace />} />
+        </Routes>
+      </Suspense>
+    </Box>
+  );
+}

@@ -1,0 +1,23 @@
+import { lazy } from 'react';
+import { Route, Routes } from 'react-router';
+
+// The list (with its dialog sub-routes) and the device pages are separate chunks.
+const DeviceListPage = lazy(() => import('../../features/devices/components/list/device-list-page.tsx'));
+const DevicePages = lazy(() => import('./device-pages.tsx'));
+
+/** Sub-paths of the list that are not device ids (devices-area §2). */
+const LIST_DIALOGS = ['new', 'config', 'map', 'export', 'block-queries', 'ref-date-queries/*'];
+
+/** Everything under /devices: the list and its dialogs, else one device's pages. */
+export default function DevicesRoutes() {
+  return (
+    <Routes>
+      <Route index element={<DeviceListPage />} />
+      {LIST_DIALOGS.map((path) => (
+        <Route key={path} path={path} element={<DeviceListPage />} />
+      ))}
+      {/* DevicePages checks the id pattern (DESIGN.md [1]) and sends anything else to /devices. */}
+      <Route path=":deviceId/*" element={<DevicePages />} />
+    </Routes>
+  );
+}

@@ -1,0 +1,64 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type {
+  Recipient,
+  RecipientBody,
+  RecipientEventsBody,
+} from '@tankportal/shared/schemas/notification-recipients';
+import { CONTACTS_QUERY_KEY } from '../../../lib/api/contacts.ts';
+import { api } from '../../../lib/api-client.ts';
+
+// The notification recipients of one device (contracts §3): list, one, create, update, delete.
+
+export type { Recipient };
+export type RecipientEvent = Recipient['events'][number];
+
+const recipientsKey = (deviceId: number) => ['devices', 'recipients', deviceId] as const;
+const recipientsPath = (deviceId: number) => `/v2/devices/${deviceId}/notification-recipients`;
+
+export function useRecipients(deviceId: number) {
+  return useQuery({
+    queryKey: [...recipientsKey(deviceId), 'list'],
+    queryFn: ({ signal }) => api<Recipient[]>('GET', recipientsPath(deviceId), { signal }),
+  });
+}
+
+/** One recipient; not retried: a 404 closes the edit dialog at once (devices-area §8). */
+export function useRecipient(deviceId: number, recipientId: number | null) {
+  return useQuery({
+    queryKey: [...recipientsKey(deviceId), 'detail', recipientId],
+    queryFn: ({ signal }) => api<Recipient>('GET', `${recipientsPath(deviceId)}/${recipientId}`, { signal }),
+    enabled: recipientId !== null,
+    retry: false,
+  });
+}
+
+/** Every change reloads the device's recipients and the contacts (their device counts change). */
+function useRecipientMutation<Input>(deviceId: number, call: (input: Input) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: recipientsKey(deviceId) }),
+        queryClient.invalidateQueries({ queryKey: CONTACTS_QUERY_KEY }),
+      ]),
+  });
+}
+
+export function useCreateRecipient(deviceId: number) {
+  return useRecipientMutation(deviceId, (body: RecipientBody) =>
+    api<Recipient>('POST', recipientsPath(deviceId), { body }),
+  );
+}
+
+export function useUpdateRecipient(deviceId: number, recipientId: number) {
+  return useRecipientMutation(deviceId, (body: RecipientEventsBody) =>
+    api<Recipient>('PUT', `${recipientsPath(deviceId)}/${recipientId}`, { body }),
+  );
+}
+
+export function useDeleteRecipient(deviceId: number) {
+  return useRecipientMutation(deviceId, (recipientId: number) =>
+    api<void>('DELETE', `${recipientsPath(deviceId)}/${recipientId}`),
+  );
+}
