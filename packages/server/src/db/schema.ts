@@ -560,10 +560,27 @@ export const jobs = pgTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /**
+     * Set for a job that must exist once (`enqueueOnce`, a schedule's occurrence): a second enqueue
+     * with the same key adds nothing while the first job's row is kept (until it is purged).
+     */
+    dedupeKey: text('dedupe_key'),
   },
   (t) => [
     index('jobs_due')
       .on(t.runAt)
       .where(sql`${t.status} IN ('pending', 'running')`),
+    uniqueIndex('jobs_dedupe_key').on(t.dedupeKey),
   ],
 );
+
+/**
+ * Where each recurring job stands (src/jobs/scheduler.ts, decision 028): the latest due time
+ * already enqueued. The next one is computed from it, so a restart or another server process goes
+ * on from here rather than from its memory; a schedule seen for the first time starts then.
+ */
+export const jobSchedules = pgTable('job_schedules', {
+  name: text('name').primaryKey(),
+  lastDueAt: timestamp('last_due_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});

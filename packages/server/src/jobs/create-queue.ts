@@ -3,12 +3,14 @@ import type { ServerConfig } from '../config/env.ts';
 import type { Db } from '../db/client.ts';
 import type { DeviceChannels } from '../channels/device-channels.ts';
 import { Mailer } from '../notifications/mailer.ts';
-import { JOB_DEFINITIONS } from './definitions/index.ts';
+import { JOB_DEFINITIONS, RECURRING_JOBS } from './definitions/index.ts';
 import { JobQueue, type JobQueueOptions } from './queue.ts';
+import { Scheduler } from './scheduler.ts';
 
 /**
- * The process's job queue with every job definition and what handlers need. Not started: the
- * server entry points start it (main/start.ts), tests run due jobs themselves (`runDueJobs`).
+ * The process's job queue with every job definition, the recurring jobs' scheduler and what
+ * handlers need. Not started: the server entry points start it (main/start.ts), tests run due jobs
+ * themselves (`runDueJobs`) and tick the scheduler with their own clock.
  */
 export function createJobQueue(
   db: Db,
@@ -19,9 +21,14 @@ export function createJobQueue(
   const onPostgres = (db as unknown as { $client: unknown }).$client instanceof pg.Pool;
   return new JobQueue(
     db,
-    JOB_DEFINITIONS,
+    [...JOB_DEFINITIONS, ...RECURRING_JOBS.map((recurring) => recurring.job)],
     { db, config, deviceChannels, mailer: new Mailer(config.smtpUrl, config.mailFrom) },
-    // PGlite has one connection: one job at a time is plenty; a pool lets a few overlap.
-    { concurrency: onPostgres ? 4 : 1, ...options },
+    {
+      // PGlite has one connection: one job at a time is plenty; a pool lets a few overlap.
+      concurrency: onPostgres ? 4 : 1,
+      // Recurring jobs are enqueued by whichever process ticks first when they are due.
+      scheduler: new Scheduler(db, RECURRING_JOBS, options.log ? { log: options.log } : {}),
+      ...options,
+    },
   );
 }

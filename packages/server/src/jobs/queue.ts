@@ -41,7 +41,6 @@ const DAY_MS = 86_400_000;
 /** Settled jobs are kept this long (failed ones longer, for the investigation), then purged. */
 const KEEP_DONE_MS = 7 * DAY_MS;
 const KEEP_FAILED_MS = 30 * DAY_MS;
-const PURGE_EVERY_MS = 3_600_000;
 
 /** The delay before the attempt after `attempt` (1-based). */
 export function backoffDelay(attempt: number, backoff = DEFAULT_BACKOFF): number {
@@ -70,6 +69,53 @@ export async function enqueue<P>(
   );
 }
 
+/**
+ * Adds one job unless a job with the same key is still in the table (`ON CONFLICT DO NOTHING` on
+ * the unique `dedupe_key`): for work that must exist once, such as a schedule's occurrence. The key
+ * guards as long as the job's row is kept (a week once done, a month once failed); what must never
+ * happen twice keeps its own unique key in its own table. Answers whether the job was added.
+ */
+export async function enqueueOnce<P>(
+  tx: Db | Tx,
+  definition: JobDefinition<P>,
+  key: string,
+  payload: P,
+  options: { runAt?: Date } = {},
+): Promise<boolean> {
+  const added = await tx
+    .insert(jobs)
+    .values({
+      name: definition.name,
+      payload: definition.payload.parse(payload) as object,
+      maxAttempts: definition.maxAttempts ?? 10,
+      dedupeKey: key,
+      ...(options.runAt ? { runAt: options.runAt } : {}),
+    })
+    .onConflictDoNothing({ target: jobs.dedupeKey })
+    .returning({ id: jobs.id });
+  return added.length > 0;
+}
+
+/**
+ * Removes settled jobs after a while: what they did is in their own records (a notification's
+ * Message keeps its status and report), so the queue table stays small. Run hourly by the
+ * `purge-jobs` schedule (definitions/purge-jobs.ts).
+ */
+export async function purgeFinishedJobs(db: Db, now: Date): Promise<number> {
+  const result = await db.execute(sql`
+    DELETE FROM jobs
+    WHERE (status = 'done' AND finished_at < ${new Date(now.getTime() - KEEP_DONE_MS).toISOString()}::timestamptz)
+      OR (status = 'failed' AND finished_at < ${new Date(now.getTime() - KEEP_FAILED_MS).toISOString()}::timestamptz)`);
+  // PGlite reports affectedRows, node-postgres rowCount.
+  const counts = result as unknown as { affectedRows?: number; rowCount?: number | null };
+  return counts.affectedRows ?? counts.rowCount ?? 0;
+}
+
+/** What enqueues recurring jobs when they are due (scheduler.ts); the queue's loop ticks it. */
+export interface JobTicker {
+  tick(now: Date): Promise<number>;
+}
+
 export interface JobQueueOptions {
   /** Idle wait between looks for due jobs. */
   pollMs?: number;
@@ -80,6 +126,8 @@ export interface JobQueueOptions {
   /** The queue's clock (tests move it forward to make retries due). */
   clock?: () => Date;
   log?: (message: string) => void;
+  /** Ticked before each look for due jobs: recurring jobs are enqueued when due. */
+  scheduler?: JobTicker;
 }
 
 /**
@@ -98,7 +146,9 @@ export class JobQueue {
   private readonly log: (message: string) => void;
   private loops: Promise<void>[] = [];
   private stopping: AbortController | null = null;
-  private lastPurge = 0;
+  private readonly scheduler: JobTicker | null;
+  /** One tick at a time per process, though several loops (concurrency) share the scheduler. */
+  private ticking = false;
 
   private readonly db: Db;
   private readonly deps: JobDeps;
@@ -112,6 +162,7 @@ export class JobQueue {
     this.concurrency = options.concurrency ?? 1;
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log ?? ((message) => console.warn(message));
+    this.scheduler = options.scheduler ?? null;
   }
 
   /** Starts the workers; they poll until `stop()`. */
@@ -133,6 +184,7 @@ export class JobQueue {
   private async loop(signal: AbortSignal) {
     while (!signal.aborted) {
       let ran = false;
+      await this.tickScheduler();
       try {
         ran = await this.runOne();
       } catch (error) {
@@ -140,27 +192,31 @@ export class JobQueue {
         this.log(`jobs: ${(error as Error).message}`);
       }
       if (ran) continue;
-      if (this.clock().getTime() - this.lastPurge > PURGE_EVERY_MS) {
-        this.lastPurge = this.clock().getTime();
-        await this.purgeFinished().catch((error) => this.log(`jobs: purge: ${(error as Error).message}`));
-      }
       await sleep(this.pollMs, undefined, { signal }).catch(() => {});
     }
   }
 
-  /**
-   * Removes settled jobs after a while: what they did is in their own records (a notification's
-   * Message keeps its status and report), so the queue table stays small.
-   */
-  async purgeFinished(): Promise<number> {
-    const now = this.clock().getTime();
-    const result = await this.db.execute(sql`
-      DELETE FROM jobs
-      WHERE (status = 'done' AND finished_at < ${new Date(now - KEEP_DONE_MS).toISOString()}::timestamptz)
-        OR (status = 'failed' AND finished_at < ${new Date(now - KEEP_FAILED_MS).toISOString()}::timestamptz)`);
-    // PGlite reports affectedRows, node-postgres rowCount.
-    const counts = result as unknown as { affectedRows?: number; rowCount?: number | null };
-    return counts.affectedRows ?? counts.rowCount ?? 0;
+  /** Enqueues the recurring jobs due by the queue's clock; answers how many (tests, tools). */
+  tick(): Promise<number> {
+    return this.scheduler ? this.scheduler.tick(this.clock()) : Promise.resolve(0);
+  }
+
+  private async tickScheduler() {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.tick();
+    } catch (error) {
+      // A schedule that cannot be read must not stop the jobs already queued.
+      this.log(`jobs: schedules: ${(error as Error).message}`);
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /** Purges settled jobs as of the queue's clock (see `purgeFinishedJobs`). */
+  purgeFinished(): Promise<number> {
+    return purgeFinishedJobs(this.db, this.clock());
   }
 
   /** Runs due jobs one after another until none is due; answers how many ran (tests, tools). */

@@ -1,0 +1,14 @@
+import { purgeFinishedJobs } from '../queue.ts';
+import { recurringJob } from '../scheduler.ts';
+
+/**
+ * Keeps the queue table small: settled jobs go after a week, failed ones after a month. Hourly, by
+ * one process of the installation (it used to be a timer in every process's queue loop).
+ */
+export const purgeJobs = recurringJob({
+  name: 'purge-jobs',
+  schedule: '17 * * * *',
+  async run({ dueAt }, _run, { db }) {
+    await purgeFinishedJobs(db, dueAt);
+  },
+});

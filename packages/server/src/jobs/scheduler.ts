@@ -1,0 +1,183 @@
+import { Cron } from 'croner';
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client.ts';
+import { jobSchedules } from '../db/schema.ts';
+import type { JobDeps } from './deps.ts';
+import { enqueueOnce, type JobDefinition, type JobRun, type JobTicker } from './queue.ts';
+
+/** The installation's wall clock: schedules say "daily at 02:30" in German time, DST included. */
+export const SCHEDULE_TIME_ZONE = 'Europe/Berlin';
+
+/** Payload version 1 of every recurring job: the occurrence it stands for. */
+const occurrencePayload = z.object({
+  v: z.literal(1),
+  dueAt: z.iso.datetime(),
+  since: z.iso.datetime(),
+});
+type OccurrencePayload = z.infer<typeof occurrencePayload>;
+
+/** The occurrence a run of a recurring job stands for. */
+export interface Occurrence {
+  /** The due time this run is for (after downtime: the latest one missed). */
+  dueAt: Date;
+  /**
+   * The previous due time enqueued, or when the schedule was first seen: the run covers
+   * (since, dueAt]. After downtime it spans every occurrence missed (decision 028, catch-up).
+   */
+  since: Date;
+}
+
+/**
+ * A job that runs on a schedule. Its handler brings things up to date as of `dueAt` (delete what
+ * is older than …, invoice what is due by …) rather than doing "one day's work": after downtime one
+ * run covers every occurrence missed. It may run again (a retry, or a run overlapping the next
+ * occurrence's), so it must be idempotent.
+ */
+export interface RecurringJobDefinition {
+  name: string;
+  /**
+   * A cron expression (croner: 5 fields, or 6 with seconds first) read in `timeZone`, or the next
+   * due time strictly after a moment (null: none any more).
+   */
+  schedule: string | ((after: Date) => Date | null);
+  /** The zone a cron expression is read in; SCHEDULE_TIME_ZONE unless given. */
+  timeZone?: string;
+  maxAttempts?: number;
+  backoff?: JobDefinition['backoff'];
+  run(occurrence: Occurrence, run: JobRun, deps: JobDeps): Promise<void>;
+}
+
+/** A recurring job as the process uses it: when it is due, and the queue job that runs it. */
+export interface RecurringJob {
+  name: string;
+  /** The first due time strictly after `after`, or null. */
+  next(after: Date): Date | null;
+  /** What the queue claims and runs (retries and give-up as for any job). */
+  job: JobDefinition<OccurrencePayload>;
+}
+
+export function recurringJob(definition: RecurringJobDefinition): RecurringJob {
+  const { schedule } = definition;
+  let next: (after: Date) => Date | null;
+  if (typeof schedule === 'string') {
+    // Parsed once here, so a bad expression stops the start instead of failing every tick. croner
+    // places an occurrence in the spring-forward gap at the end of the gap (02:30 -> 03:00 CEST) and
+    // one in the repeated autumn hour once (the first 02:30); scheduler.test.ts pins both.
+    const cron = new Cron(schedule, { timezone: definition.timeZone ?? SCHEDULE_TIME_ZONE, paused: true });
+    next = (after) => cron.nextRun(after);
+  } else {
+    next = schedule;
+  }
+  return {
+    name: definition.name,
+    next,
+    job: {
+      name: definition.name,
+      payload: occurrencePayload,
+      maxAttempts: definition.maxAttempts ?? 3,
+      ...(definition.backoff ? { backoff: definition.backoff } : {}),
+      run: ({ dueAt, since }, run, deps) =>
+        definition.run({ dueAt: new Date(dueAt), since: new Date(since) }, run, deps),
+    },
+  };
+}
+
+/**
+ * The latest due time in (after, now], or null when none is. Looks back from `now` in doubling
+ * steps rather than walking forward from `after`, so a long downtime of a frequent schedule costs a
+ * few `next` calls, not one per occurrence missed.
+ */
+export function latestDue(next: (after: Date) => Date | null, after: Date, now: Date): Date | null {
+  const first = next(after);
+  if (!first || first > now) return null;
+  let found = first;
+  for (let span = 60_000; ; span *= 2) {
+    const from = Math.max(after.getTime(), now.getTime() - span);
+    const candidate = next(new Date(from));
+    if (candidate && candidate <= now) {
+      found = candidate;
+      break;
+    }
+    if (from === after.getTime()) break;
+  }
+  for (let later = next(found); later && later <= now; later = next(found)) found = later;
+  return found;
+}
+
+export interface SchedulerOptions {
+  log?: (message: string) => void;
+}
+
+/**
+ * Enqueues each due occurrence of the recurring jobs exactly once, however many processes tick
+ * (decision 028). The state is the `job_schedules` row: a tick locks it (`FOR UPDATE`), computes
+ * the latest due time after `last_due_at` up to now, and in the same transaction enqueues that
+ * occurrence (keyed `<name>@<due time>`) and moves `last_due_at` to it. A second process waits for
+ * the lock and then finds nothing due; a restart reads the row, not its memory.
+ *
+ * Catch-up: occurrences missed while no process ticked (downtime) are not run one by one; the
+ * latest of them runs once, as soon as a process ticks again, with `since` telling it the span.
+ */
+export class Scheduler implements JobTicker {
+  private readonly db: Db;
+  private readonly schedules: RecurringJob[];
+  private readonly log: (message: string) => void;
+  /**
+   * The next due time this process knows of per schedule: until then a tick asks the database
+   * nothing. Another process can only move a schedule on (never back), so waiting for the time
+   * known here never misses an occurrence.
+   */
+  private readonly knownNext = new Map<string, number | null>();
+
+  constructor(db: Db, schedules: RecurringJob[], options: SchedulerOptions = {}) {
+    this.db = db;
+    this.schedules = schedules;
+    this.log = options.log ?? ((message) => console.warn(message));
+  }
+
+  /** Enqueues what is due at `now`; answers how many occurrences this call enqueued. */
+  async tick(now: Date): Promise<number> {
+    let enqueued = 0;
+    for (const schedule of this.schedules) {
+      const known = this.knownNext.get(schedule.name);
+      if (known === null || (known !== undefined && known > now.getTime())) continue;
+      try {
+        if (await this.advance(schedule, now)) enqueued++;
+      } catch (error) {
+        // One schedule that fails (its function throws, the database is away) does not stop the others.
+        this.log(`jobs: schedule ${schedule.name}: ${(error as Error).message}`);
+      }
+    }
+    return enqueued;
+  }
+
+  private async advance(schedule: RecurringJob, now: Date): Promise<boolean> {
+    const { added, last } = await this.db.transaction(async (tx) => {
+      // First sight on this database: the schedule starts now and owes nothing from before.
+      await tx.insert(jobSchedules).values({ name: schedule.name, lastDueAt: now }).onConflictDoNothing();
+      const [row] = await tx
+        .select({ lastDueAt: jobSchedules.lastDueAt })
+        .from(jobSchedules)
+        .where(eq(jobSchedules.name, schedule.name))
+        .for('update');
+      const since = row!.lastDueAt;
+      const due = latestDue(schedule.next, since, now);
+      if (!due) return { added: null, last: since };
+      const missed = schedule.next(since);
+      if (missed && missed < due)
+        this.log(
+          `jobs: schedule ${schedule.name}: occurrences from ${missed.toISOString()} were missed; ` +
+            `one catch-up run for ${due.toISOString()}`,
+        );
+      await tx.update(jobSchedules).set({ lastDueAt: due }).where(eq(jobSchedules.name, schedule.name));
+      const payload = { v: 1 as const, dueAt: due.toISOString(), since: since.toISOString() };
+      // The key is the second guard: one job per schedule and due time, whatever the row says.
+      const key = `${schedule.name}@${payload.dueAt}`;
+      const added = await enqueueOnce(tx, schedule.job, key, payload, { runAt: due });
+      return { added: added ? due : null, last: due };
+    });
+    this.knownNext.set(schedule.name, schedule.next(last)?.getTime() ?? null);
+    return added !== null;
+  }
+}
