@@ -2,8 +2,9 @@ import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-quer
 import type { CurrentUser } from '@tankportal/shared/schemas/auth';
 import { hasRole, type Role } from '@tankportal/shared/roles';
 import { api } from './api-client.ts';
+import { userKeys } from './api/users.ts';
 
-export const CURRENT_USER_KEY = ['users', 'me'] as const;
+export const CURRENT_USER_KEY = userKeys.me();
 /** A one-time notice for the login page ("you have been logged out"), kept beside the user. */
 const SESSION_NOTICE_KEY = ['session', 'notice'] as const;
 /** Queries that do not depend on who is signed in survive a change of identity. */

@@ -1,26 +1,11 @@
 import { useTranslation } from 'react-i18next';
 import { DEVICE_SEARCH_DEBOUNCE_MS } from '@tankportal/shared/constants';
 import type { DevicePermission, DeviceType } from '@tankportal/shared/devices';
-import { api } from '../../lib/api-client.ts';
+import { deviceKeys, searchPickerDevices, type PickedDevice } from '../../lib/api/devices.ts';
 import { SearchPicker, type PickerFieldProps } from './search-picker.tsx';
-
-/** What the picker hands back: enough to name the device in a form. */
-export interface PickedDevice {
-  id: number;
-  name: string;
-  city: string | null;
-  username: string;
-}
 
 /** devices-area §9: the picker asks for up to 100 devices per search. */
 const PICKER_PAGE_SIZE = 100;
-
-interface DeviceAnswer {
-  id: number;
-  name: string;
-  address: { city: string | null };
-  user: { username: string };
-}
 
 export interface DevicePickerProps extends PickerFieldProps<PickedDevice> {
   /** Only devices on which the signed-in user holds this permission. */
@@ -45,17 +30,9 @@ export function DevicePicker({ permission, type, ...field }: DevicePickerProps) 
       {...field}
       source={{
         search: {
-          queryKey: ['devices', 'picker', filter],
+          queryKey: deviceKeys.picker(filter),
           debounceMs: DEVICE_SEARCH_DEBOUNCE_MS,
-          fetch: async (searchTerm, signal) =>
-            (
-              await api<DeviceAnswer[]>('GET', '/v2/devices', { query: { ...filter, searchTerm }, signal })
-            ).map((device): PickedDevice => ({
-              id: device.id,
-              name: device.name,
-              city: device.address.city,
-              username: device.user.username,
-            })),
+          fetch: (searchTerm, signal) => searchPickerDevices(filter, searchTerm, signal),
         },
       }}
       getOptionLabel={devicePickerLabel}

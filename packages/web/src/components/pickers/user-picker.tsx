@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { USER_FILTER_DEBOUNCE_MS } from '@tankportal/shared/constants';
 import { USER_LOOKUP_DEFAULT_PER_PAGE, type UserOption } from '@tankportal/shared/schemas/users-lookup';
-import { api } from '../../lib/api-client.ts';
+import { searchPickerUsers, userKeys } from '../../lib/api/users.ts';
 import { SearchPicker, type PickerFieldProps } from './search-picker.tsx';
 
 /** One entry of `GET /v2/users` (contracts §2): a user the signed-in user manages. */
@@ -30,10 +30,9 @@ export function UserPicker({ exclude, ...field }: UserPickerProps) {
       {...field}
       source={{
         search: {
-          queryKey: ['users', 'picker', filter],
+          queryKey: userKeys.picker(filter),
           debounceMs: USER_FILTER_DEBOUNCE_MS,
-          fetch: (searchTerm, signal) =>
-            api<PickedUser[]>('GET', '/v2/users', { query: { ...filter, searchTerm }, signal }),
+          fetch: (searchTerm, signal) => searchPickerUsers(filter, searchTerm, signal),
         },
       }}
       getOptionLabel={userPickerLabel}

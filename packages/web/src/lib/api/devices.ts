@@ -1,16 +1,32 @@
 import { useQuery } from '@tanstack/react-query';
 import type { DeviceDetail } from '@tankportal/shared/schemas/devices';
-import type { DevicePermission } from '@tankportal/shared/devices';
+import type { DevicePermission, DeviceType } from '@tankportal/shared/devices';
 import { api } from '../api-client.ts';
+import type { JsonOf } from './json.ts';
 
-/** A server type as it arrives over JSON: every Date is an ISO string. */
-export type JsonOf<T> = T extends Date
-  ? string
-  : T extends readonly (infer Item)[]
-    ? JsonOf<Item>[]
-    : T extends object
-      ? { [Key in keyof T]: JsonOf<T[Key]> }
-      : T;
+/**
+ * The query keys of everything about devices, in one place: a key is a prefix of the keys below
+ * it, so invalidating or removing by a key reaches all of them (`deviceKeys.one(5)`: the device,
+ * its curve, consumption, recipients and access entries).
+ */
+export const deviceKeys = {
+  /** Lists, pickers, the map and every device. */
+  all: ['devices'] as const,
+  list: (query: unknown) => [...deviceKeys.all, 'list', query] as const,
+  /** The ids of the list's current query, for the quick navigation between devices. */
+  navigationIds: (query: unknown) => [...deviceKeys.all, 'ids', 'navigation', query] as const,
+  picker: (filter: unknown) => [...deviceKeys.all, 'picker', filter] as const,
+  map: () => [...deviceKeys.all, 'map'] as const,
+  unassigned: (kind: unknown) => [...deviceKeys.all, 'unassigned', kind] as const,
+  listSettings: () => [...deviceKeys.all, 'listSettings'] as const,
+  /** Everything about one device. */
+  one: (deviceId: number) => [...deviceKeys.all, 'one', deviceId] as const,
+  detail: (deviceId: number) => [...deviceKeys.one(deviceId), 'detail'] as const,
+  process: (deviceId: number) => [...deviceKeys.one(deviceId), 'process'] as const,
+  consumption: (deviceId: number) => [...deviceKeys.one(deviceId), 'consumption'] as const,
+  recipients: (deviceId: number) => [...deviceKeys.one(deviceId), 'recipients'] as const,
+  aces: (deviceId: number) => [...deviceKeys.one(deviceId), 'aces'] as const,
+};
 
 /** `GET /v2/devices/{id}` as the web receives it. */
 export type DeviceDetailView = JsonOf<DeviceDetail>;
@@ -40,12 +56,10 @@ export type StatusSensor = Pick<
   | 'lastMeasuredAt'
 >;
 
-export const deviceQueryKey = (deviceId: number) => ['devices', 'detail', deviceId] as const;
-
 /** One device; a failure is not retried (the pages send the user back to the list at once). */
 export function useDevice(deviceId: number) {
   return useQuery({
-    queryKey: deviceQueryKey(deviceId),
+    queryKey: deviceKeys.detail(deviceId),
     queryFn: ({ signal }) => api<DeviceDetailView>('GET', `/v2/devices/${deviceId}`, { signal }),
     retry: false,
   });
@@ -56,4 +70,47 @@ export function hasDevicePermission(
   permission: DevicePermission,
 ): boolean {
   return device.permissions.includes(permission);
+}
+
+/** What the device picker hands back: enough to name the device in a form. */
+export interface PickedDevice {
+  id: number;
+  name: string;
+  city: string | null;
+  username: string;
+}
+
+/** The device picker's search apart from the typed term. */
+export interface DevicePickerFilter {
+  perPage: number;
+  sort: string;
+  /** Only devices on which the signed-in user holds this permission. */
+  permission?: DevicePermission;
+  /** Only devices of these types (comma-separated). */
+  type?: DeviceType | string;
+}
+
+interface PickerAnswer {
+  id: number;
+  name: string;
+  address: { city: string | null };
+  user: { username: string };
+}
+
+/** `GET /v2/devices` searched by number, name, address, user or ident, for the device picker. */
+export async function searchPickerDevices(
+  filter: DevicePickerFilter,
+  searchTerm: string | undefined,
+  signal: AbortSignal,
+): Promise<PickedDevice[]> {
+  const devices = await api<PickerAnswer[]>('GET', '/v2/devices', {
+    query: { ...filter, searchTerm },
+    signal,
+  });
+  return devices.map((device) => ({
+    id: device.id,
+    name: device.name,
+    city: device.address.city,
+    username: device.user.username,
+  }));
 }

@@ -4,7 +4,13 @@ import { useSnackbar } from 'notistack';
 import { FormDialog } from '../../../components/dialogs/form-dialog.tsx';
 import { EditDialogLoader } from '../../../components/dialogs/edit-dialog-loader.tsx';
 import { pathId } from '../../../lib/path-id.ts';
-import { useCreateContact, type Contact, type ContactBody } from '../../../lib/api/contacts.ts';
+import {
+  useContact,
+  useCreateContact,
+  useUpdateContact,
+  type Contact,
+  type ContactBody,
+} from '../../../lib/api/contacts.ts';
 import {
   ContactFormFields,
   submitContact,
@@ -12,8 +18,6 @@ import {
   type ContactForm,
 } from '../../../components/forms/contact-form.tsx';
 import { useSaveErrorHandler } from '../../../components/forms/save-error.ts';
-import { useContact } from '../api/contact.ts';
-import { useUpdateContact } from '../api/update-contact.ts';
 
 interface ContactDialogProps {
   title: string;

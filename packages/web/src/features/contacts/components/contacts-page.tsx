@@ -13,11 +13,10 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import { DeleteConfirmDialog } from '../../../components/dialogs/delete-confirm-dialog.tsx';
-import { useContacts, type Contact } from '../../../lib/api/contacts.ts';
+import { useContacts, useDeleteContact, type Contact } from '../../../lib/api/contacts.ts';
 import { Page } from '../../../components/page.tsx';
 import { QueryContent } from '../../../components/query-content.tsx';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
-import { useDeleteContact } from '../api/delete-contact.ts';
 import { CreateContactDialog, EditContactDialog } from './contact-dialogs.tsx';
 
 /** The page lives at both /settings/contacts and /contacts (portal-area §2); links stay where it is. */

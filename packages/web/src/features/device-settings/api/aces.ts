@@ -1,16 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Ace, AceBody, AceUpdateBody } from '@tankportal/shared/schemas/aces';
 import { api } from '../../../lib/api-client.ts';
+import { deviceKeys } from '../../../lib/api/devices.ts';
 
 /** The access entries of a device (contracts §4); every call needs DELETE on the device. */
 
-const acesKey = (deviceId: number) => ['devices', 'aces', deviceId] as const;
 const acesPath = (deviceId: number) => `/v2/devices/${deviceId}/aces`;
 
 /** GET /v2/devices/{id}/aces, sorted by username. */
 export function useAces(deviceId: number) {
   return useQuery({
-    queryKey: acesKey(deviceId),
+    queryKey: deviceKeys.aces(deviceId),
     queryFn: ({ signal }) => api<Ace[]>('GET', acesPath(deviceId), { signal }),
   });
 }
@@ -18,7 +18,7 @@ export function useAces(deviceId: number) {
 /** GET /v2/devices/{id}/aces/{aceId}; not retried: a 404 closes the edit dialog at once. */
 export function useAce(deviceId: number, aceId: number, enabled = true) {
   return useQuery({
-    queryKey: [...acesKey(deviceId), aceId],
+    queryKey: [...deviceKeys.aces(deviceId), aceId],
     queryFn: ({ signal }) => api<Ace>('GET', `${acesPath(deviceId)}/${aceId}`, { signal }),
     retry: false,
     enabled,
@@ -28,7 +28,7 @@ export function useAce(deviceId: number, aceId: number, enabled = true) {
 /** Create, change and delete; the list reloads after each. */
 export function useAceMutations(deviceId: number) {
   const queryClient = useQueryClient();
-  const onSuccess = () => queryClient.invalidateQueries({ queryKey: acesKey(deviceId) });
+  const onSuccess = () => queryClient.invalidateQueries({ queryKey: deviceKeys.aces(deviceId) });
   const create = useMutation({
     mutationFn: (body: AceBody) => api<Ace>('POST', acesPath(deviceId), { body }),
     onSuccess,

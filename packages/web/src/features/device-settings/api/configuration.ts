@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfigurationBody } from '@tankportal/shared/schemas/device-configuration';
 import { apiResponse } from '../../../lib/api-client.ts';
-import { deviceQueryKey, type DeviceDetailView } from '../../../lib/api/devices.ts';
+import { deviceKeys, type DeviceDetailView } from '../../../lib/api/devices.ts';
 
 export interface ConfigurationSaved {
   device: DeviceDetailView;
@@ -22,6 +22,6 @@ export function useSaveConfiguration(deviceId: number) {
       });
       return { device: response.data, smsSent: Number(response.headers.get('x-sms-sent')) || 0 };
     },
-    onSuccess: ({ device }) => queryClient.setQueryData(deviceQueryKey(deviceId), device),
+    onSuccess: ({ device }) => queryClient.setQueryData(deviceKeys.detail(deviceId), device),
   });
 }

@@ -8,7 +8,8 @@ import type {
   RawMessageBody,
 } from '@tankportal/shared/schemas/device-metadata';
 import { api } from '../../../lib/api-client.ts';
-import type { DeviceDetailView, JsonOf } from '../../../lib/api/devices.ts';
+import { deviceKeys, type DeviceDetailView } from '../../../lib/api/devices.ts';
+import type { JsonOf } from '../../../lib/api/json.ts';
 
 /**
  * The metadata tab's calls (contracts §6). The saves answer the device detail; the tab reloads
@@ -54,14 +55,13 @@ export function useSaveActiveFlag(deviceId: number) {
   });
 }
 
-/** Every query about one device (detail, process curve, consumption...), keyed `['devices', kind, id]`. */
-const isDeviceQuery = (deviceId: number) => (query: { queryKey: readonly unknown[] }) =>
-  query.queryKey[0] === 'devices' && query.queryKey[2] === deviceId;
-
-/** Lists and pickers show the device too: they reload when next shown. */
+/**
+ * Every query about the device (detail, process curve, consumption...) goes; lists and pickers
+ * show the device too: they reload when next shown.
+ */
 function forgetDevice(queryClient: QueryClient, deviceId: number) {
-  queryClient.removeQueries({ predicate: isDeviceQuery(deviceId) });
-  return queryClient.invalidateQueries({ queryKey: ['devices'] });
+  queryClient.removeQueries({ queryKey: deviceKeys.one(deviceId) });
+  return queryClient.invalidateQueries({ queryKey: deviceKeys.all });
 }
 
 /** DELETE /v2/devices/{id} (ROLE_MASTER). */
@@ -83,7 +83,7 @@ export function useResetData(deviceId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api<void>('POST', `/v2/devices/${deviceId}/reset-data`),
-    onSuccess: () => queryClient.invalidateQueries({ predicate: isDeviceQuery(deviceId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.one(deviceId) }),
   });
 }
 
@@ -93,7 +93,7 @@ export function useResetGps(deviceId: number) {
   return useMutation({
     mutationFn: () => api<void>('POST', `/v2/devices/${deviceId}/reset-gps-data`),
     // The map shows the device's location.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['devices', 'map'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.map() }),
   });
 }
 

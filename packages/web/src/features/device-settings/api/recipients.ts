@@ -4,20 +4,20 @@ import type {
   RecipientBody,
   RecipientEventsBody,
 } from '@tankportal/shared/schemas/notification-recipients';
-import { CONTACTS_QUERY_KEY } from '../../../lib/api/contacts.ts';
+import { contactKeys } from '../../../lib/api/contacts.ts';
 import { api } from '../../../lib/api-client.ts';
+import { deviceKeys } from '../../../lib/api/devices.ts';
 
 // The notification recipients of one device (contracts §3): list, one, create, update, delete.
 
 export type { Recipient };
 export type RecipientEvent = Recipient['events'][number];
 
-const recipientsKey = (deviceId: number) => ['devices', 'recipients', deviceId] as const;
 const recipientsPath = (deviceId: number) => `/v2/devices/${deviceId}/notification-recipients`;
 
 export function useRecipients(deviceId: number) {
   return useQuery({
-    queryKey: [...recipientsKey(deviceId), 'list'],
+    queryKey: [...deviceKeys.recipients(deviceId), 'list'],
     queryFn: ({ signal }) => api<Recipient[]>('GET', recipientsPath(deviceId), { signal }),
   });
 }
@@ -25,7 +25,7 @@ export function useRecipients(deviceId: number) {
 /** One recipient; not retried: a 404 closes the edit dialog at once (devices-area §8). */
 export function useRecipient(deviceId: number, recipientId: number | null) {
   return useQuery({
-    queryKey: [...recipientsKey(deviceId), 'detail', recipientId],
+    queryKey: [...deviceKeys.recipients(deviceId), 'detail', recipientId],
     queryFn: ({ signal }) => api<Recipient>('GET', `${recipientsPath(deviceId)}/${recipientId}`, { signal }),
     enabled: recipientId !== null,
     retry: false,
@@ -39,8 +39,8 @@ function useRecipientMutation<Input>(deviceId: number, call: (input: Input) => P
     mutationFn: call,
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: recipientsKey(deviceId) }),
-        queryClient.invalidateQueries({ queryKey: CONTACTS_QUERY_KEY }),
+        queryClient.invalidateQueries({ queryKey: deviceKeys.recipients(deviceId) }),
+        queryClient.invalidateQueries({ queryKey: contactKeys.all }),
       ]),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ConfirmationStatus } from '@tankportal/shared/devices';
 import { api } from '../../../lib/api-client.ts';
-import { deviceQueryKey, type AlarmView } from '../../../lib/api/devices.ts';
+import { deviceKeys, type AlarmView } from '../../../lib/api/devices.ts';
 
 /**
  * devices-area §4: the user picks seen, disregard or revoked; seen and disregard are set (PUT),
@@ -17,7 +17,7 @@ export function useAlarmConfirmation(deviceId: number) {
   return useMutation({
     mutationFn: ({ alarmId, status }: { alarmId: number; status: ConfirmationStatus }) =>
       confirm<AlarmView>(`/v2/alarms/${alarmId}/confirmation`, status),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: deviceQueryKey(deviceId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deviceKeys.detail(deviceId) }),
   });
 }
 
@@ -30,6 +30,6 @@ export function useThresholdConfirmation(deviceId: number) {
         `/v2/devices/${deviceId}/threshold-confirmation`,
         status,
       ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: deviceQueryKey(deviceId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deviceKeys.detail(deviceId) }),
   });
 }

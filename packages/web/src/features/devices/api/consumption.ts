@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
+import { deviceKeys } from '../../../lib/api/devices.ts';
 
 /** devices-area §3: one row per month, consumption per sensor; newest month first. */
 export interface ConsumptionRow {
@@ -10,7 +11,7 @@ export interface ConsumptionRow {
 
 export function useConsumption(deviceId: number) {
   return useQuery({
-    queryKey: ['devices', 'consumption', deviceId],
+    queryKey: deviceKeys.consumption(deviceId),
     queryFn: ({ signal }) => api<ConsumptionRow[]>('GET', `/v2/devices/${deviceId}/consumption`, { signal }),
   });
 }

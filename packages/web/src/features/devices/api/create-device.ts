@@ -3,7 +3,8 @@ import type { CreateDeviceBody, CreatedDevice } from '@tankportal/shared/schemas
 import type { AssignToUserBody } from '@tankportal/shared/schemas/device-metadata';
 import { api } from '../../../lib/api-client.ts';
 import { lookupQuery } from '../../../lib/lookups.ts';
-import type { JsonOf } from '../../../lib/api/devices.ts';
+import { deviceKeys } from '../../../lib/api/devices.ts';
+import type { JsonOf } from '../../../lib/api/json.ts';
 
 // Create device (devices-area §4, contracts §6): the unassigned senders a new device may take its
 // ident from, the SMS gateways, the creation and the assignment to a user afterwards.
@@ -22,7 +23,7 @@ export type UnassignedKind = 'net' | 'iot' | 'lx_iot';
 /** Admins only; a failure to load is swallowed (devices-area §8): the choice then offers nothing. */
 export function useUnassignedDevices(kind: UnassignedKind | null) {
   return useQuery({
-    queryKey: ['devices', 'unassigned', kind],
+    queryKey: deviceKeys.unassigned(kind),
     queryFn: ({ signal }) =>
       api<UnassignedDevice[]>('GET', `/v2/devices/unassigned/${kind!.replace('_', '-')}`, { signal }),
     enabled: kind !== null,
@@ -50,7 +51,7 @@ export function useCreateDevice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateDeviceBody) => api<CreatedDeviceView>('POST', '/v2/devices', { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['devices'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
   });
 }
 
@@ -60,6 +61,6 @@ export function useAssignToUser(deviceId: number) {
   return useMutation({
     mutationFn: (body: AssignToUserBody) =>
       api<unknown>('PUT', `/v2/devices/${deviceId}/assign-to-user`, { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['devices'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
   });
 }

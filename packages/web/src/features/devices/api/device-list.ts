@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { DeviceSummary } from '@tankportal/shared/schemas/devices';
-import { apiResponse } from '../../../lib/api-client.ts';
-import type { JsonOf } from '../../../lib/api/devices.ts';
+import { deviceKeys } from '../../../lib/api/devices.ts';
+import type { JsonOf } from '../../../lib/api/json.ts';
+import { fetchPage } from '../../../lib/api/paged.ts';
 import { listPageRequestQuery, type DeviceListQueryState } from '../lib/list-query.ts';
 
 export type DeviceListItem = JsonOf<DeviceSummary>;
@@ -21,10 +22,10 @@ export async function fetchDeviceListPage(
   query: DeviceListRequest,
   signal?: AbortSignal,
 ): Promise<DeviceListPage> {
-  const { data, headers } = await apiResponse<DeviceListItem[]>('GET', '/v2/devices', { query, signal });
+  const { items, total, headers } = await fetchPage<DeviceListItem>('/v2/devices', query, signal);
   return {
-    devices: data,
-    total: Number(headers.get('x-total-count') ?? data.length),
+    devices: items,
+    total,
     locationEnabledCount: Number(headers.get('x-location-enabled-devices-count') ?? 0),
   };
 }
@@ -33,7 +34,7 @@ export async function fetchDeviceListPage(
 export function useDeviceList(state: DeviceListQueryState) {
   const query = listPageRequestQuery(state);
   return useQuery({
-    queryKey: ['devices', 'list', query],
+    queryKey: deviceKeys.list(query),
     queryFn: ({ signal }) => fetchDeviceListPage(query, signal),
     placeholderData: keepPreviousData,
   });

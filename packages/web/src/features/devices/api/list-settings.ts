@@ -9,8 +9,7 @@ import {
   type ListDisplaySettings,
   type StoredSettings,
 } from '../lib/list-settings.ts';
-
-const LIST_SETTINGS_KEY = ['devices', 'listSettings'] as const;
+import { deviceKeys } from '../../../lib/api/devices.ts';
 
 /** Who decides the list's look (contracts §1): admins and above for the white-label, others for themselves. */
 export function listSettingsTarget(role: Role): 'whitelabel' | 'user' | null {
@@ -49,7 +48,7 @@ const toEffective = (stored: { whitelabel: StoredSettings; user: StoredSettings 
 export function useListSettings(role: Role) {
   const withUser = hasRole(role, 'ROLE_APP_USER');
   return useQuery({
-    queryKey: [...LIST_SETTINGS_KEY, withUser],
+    queryKey: [...deviceKeys.listSettings(), withUser],
     queryFn: ({ signal }) => fetchListSettings(withUser, signal),
     select: toEffective,
     staleTime: Infinity,
@@ -69,6 +68,6 @@ export function useSaveListSettings(target: 'whitelabel' | 'user') {
           value,
         })),
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: LIST_SETTINGS_KEY }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.listSettings() }),
   });
 }

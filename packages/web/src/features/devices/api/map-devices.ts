@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DeviceMapEntry } from '@tankportal/shared/schemas/devices';
 import { api } from '../../../lib/api-client.ts';
-import type { JsonOf } from '../../../lib/api/devices.ts';
+import { deviceKeys } from '../../../lib/api/devices.ts';
+import type { JsonOf } from '../../../lib/api/json.ts';
 
 /** Just what the map draws. */
 export type MapDevice = JsonOf<DeviceMapEntry>;
@@ -19,7 +20,7 @@ export function fetchMapDevices(signal?: AbortSignal): Promise<MapDevice[]> {
 
 /** The map's query: the dialog reads it, the list page starts it early when opened at /devices/map. */
 export const mapDevicesQuery = queryOptions({
-  queryKey: ['devices', 'map'],
+  queryKey: deviceKeys.map(),
   queryFn: ({ signal }) => fetchMapDevices(signal),
   staleTime: 60_000,
 });

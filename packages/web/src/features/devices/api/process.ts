@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SensorType } from '@tankportal/shared/devices';
 import { apiResponse, api } from '../../../lib/api-client.ts';
+import { deviceKeys } from '../../../lib/api/devices.ts';
 
 /** devices-area §9: the process curve loads at most this many rows per sensor. */
 export const PROCESS_ROW_LIMIT = 25_000;
@@ -33,12 +34,10 @@ export interface ProcessData {
 /** How long a loaded curve counts as current. */
 const PROCESS_FRESH_MS = 30_000;
 
-const processKey = (deviceId: number) => ['devices', 'process', deviceId] as const;
-
 /** `GET /v2/devices/{id}/process`; a failure counts as "no data" (devices-area §8: swallowed). */
 const processQuery = (deviceId: number) =>
   queryOptions({
-    queryKey: processKey(deviceId),
+    queryKey: deviceKeys.process(deviceId),
     queryFn: async ({ signal }): Promise<ProcessData> => {
       try {
         const { data, headers } = await apiResponse<ProcessSeries[]>(
@@ -82,8 +81,8 @@ export function useHideSensorData(deviceId: number) {
     mutationFn: (pointId: string) => api<void>('DELETE', `/v2/sensor-data/${encodeURIComponent(pointId)}`),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: processKey(deviceId) }),
-        queryClient.invalidateQueries({ queryKey: ['devices', 'consumption', deviceId] }),
+        queryClient.invalidateQueries({ queryKey: deviceKeys.process(deviceId) }),
+        queryClient.invalidateQueries({ queryKey: deviceKeys.consumption(deviceId) }),
       ]),
   });
 }

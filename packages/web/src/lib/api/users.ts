@@ -1,0 +1,29 @@
+import type { UserOption } from '@tankportal/shared/schemas/users-lookup';
+import { api } from '../api-client.ts';
+
+/**
+ * The query keys of everything about users, in one place: a key is a prefix of the keys below it,
+ * so invalidating by `userKeys.all` reaches them all.
+ */
+export const userKeys = {
+  all: ['users'] as const,
+  /** The signed-in user (lib/session.ts). */
+  me: () => [...userKeys.all, 'me'] as const,
+  picker: (filter: unknown) => [...userKeys.all, 'picker', filter] as const,
+};
+
+/** The user picker's search apart from the typed term. */
+export interface UserPickerFilter {
+  perPage: number;
+  /** Ids not to offer, comma-separated. */
+  exclude?: string;
+}
+
+/** `GET /v2/users` (contracts §2): the users the signed-in user manages that match the term. */
+export function searchPickerUsers(
+  filter: UserPickerFilter,
+  searchTerm: string | undefined,
+  signal: AbortSignal,
+): Promise<UserOption[]> {
+  return api<UserOption[]>('GET', '/v2/users', { query: { ...filter, searchTerm }, signal });
+}
