@@ -4,6 +4,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import { readdirSync } from 'node:fs';
 
@@ -28,6 +29,52 @@ const WEB_TO_SERVER = {
 const webFeatureImports = (features, message) => [
   { group: features.map((feature) => `**/features/${feature}/**`), message },
   { regex: `^(\\.\\./)+(${features.join('|')})/`, message },
+];
+
+const SERVER_TO_WEB = {
+  group: ['@tankportal/web*', '**/web/src/**'],
+  message: 'The server never imports the web app.',
+};
+
+/** Imports of these server folders, named relatively (`../plugins/auth.ts`) or through a path. */
+const serverFolders = (folders, message) => [
+  { group: folders.map((folder) => `**/server/src/${folder}/**`), message },
+  { regex: `^(\\.\\./)+(${folders.join('|')})/`, message },
+];
+
+/** What each server folder may not import (DESIGN.md §6); its tests are not held to it. */
+const SERVER_LAYERS = [
+  {
+    // A flat folder: whatever leaves it is another part of the server.
+    folder: 'db',
+    patterns: [
+      {
+        regex: '^\\.\\./',
+        message: 'db/ imports nothing of the server but db/ itself (and @tankportal/shared).',
+      },
+    ],
+  },
+  {
+    folder: 'repositories',
+    patterns: serverFolders(
+      ['commands', 'plugins', 'routes', 'main'],
+      'repositories/ sit below commands and never import commands, plugins, routes or main.',
+    ),
+  },
+  {
+    folder: 'policies',
+    patterns: serverFolders(
+      ['commands', 'plugins', 'routes', 'main'],
+      'policies/ sit below commands and never import commands, plugins, routes or main.',
+    ),
+  },
+  {
+    folder: 'commands',
+    patterns: serverFolders(
+      ['plugins', 'routes', 'main'],
+      'commands/ never import plugins, routes or main: HttpError is in src/http-error.ts, Actor in policies/actor.ts.',
+    ),
+  },
 ];
 
 export default tseslint.config(
@@ -65,7 +112,30 @@ export default tseslint.config(
   },
   {
     files: ['packages/server/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['@tankportal/web*', '**/web/src/**'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_TO_WEB] }] },
+  },
+  // The server's layers (DESIGN.md §6): shared <- db <- repositories/policies <- commands <-
+  // routes/ingest/jobs <- main; plugins are wiring, not a library for policies or commands.
+  ...SERVER_LAYERS.map(({ folder, patterns }) => ({
+    files: [`packages/server/src/${folder}/**`],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_TO_WEB, ...patterns] }] },
+  })),
+  {
+    // No import circles in the server: a circle makes the order modules initialise in depend on
+    // which one is imported first. Type-only imports are not followed (they vanish at run time);
+    // the layer zones above keep those one way too. Tests are leaves, so only the code is walked.
+    files: ['packages/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // The server imports its files by their real names (`./x.ts`, allowImportingTsExtensions):
+      // the node resolver finds them as they are; .ts files are parsed as TypeScript.
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['packages/web/**'],
