@@ -2,8 +2,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import { DEVICE_PERMISSIONS, PERMISSION_GROUPS, type DevicePermission } from '@tankportal/shared/devices';
 import { hasRole } from '@tankportal/shared/roles';
 import type { Db } from '../db/client.ts';
-import { deviceAces, devices, users } from '../db/schema.ts';
+import { deviceAces, devices } from '../db/schema.ts';
 import type { UserRow } from '../repositories/users.ts';
+import { subtreeIds } from './user-tree.ts';
 import { forbidden, notFound } from '../http-error.ts';
 
 /**
@@ -23,14 +24,14 @@ function capForRole(actor: UserRow, permissions: readonly DevicePermission[]): D
     : permissions.filter((p) => READ_ONLY.has(p));
 }
 
-/** Users whose devices the actor manages as a whole: its subtree for admins, else itself. */
+/**
+ * Users whose devices the actor manages as a whole: its subtree for admins, else itself. Deleted
+ * users count (their devices stay with the admins above them), unlike the managed users of
+ * user-tree.ts, who are the people an actor may pick.
+ */
 function managedOwners(actor: UserRow): SQL {
   if (!hasRole(actor.role, 'ROLE_ADMIN')) return sql`SELECT ${actor.id}::int AS id`;
-  return sql`WITH RECURSIVE subtree(id, depth) AS (
-      SELECT ${actor.id}::int, 0
-      UNION ALL
-      SELECT u.id, s.depth + 1 FROM ${users} u JOIN subtree s ON u.parent_user_id = s.id WHERE s.depth < 64
-    ) SELECT id FROM subtree`;
+  return subtreeIds(actor.id, { self: 'include', deleted: 'include' });
 }
 
 /**

@@ -18,19 +18,6 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | undefi
   return row;
 }
 
-/** True when `descendantId` sits anywhere below `ancestorId` in the parent/child tree. */
-export async function isInSubtree(db: Db, ancestorId: number, descendantId: number): Promise<boolean> {
-  const result = await db.execute<{ found: boolean }>(sql`
-    WITH RECURSIVE up(id, parent_user_id, depth) AS (
-      SELECT id, parent_user_id, 0 FROM ${users} WHERE id = ${descendantId}
-      UNION ALL
-      SELECT u.id, u.parent_user_id, up.depth + 1 FROM ${users} u JOIN up ON u.id = up.parent_user_id
-      WHERE up.depth < 64
-    )
-    SELECT EXISTS (SELECT 1 FROM up WHERE id = ${ancestorId} AND depth > 0) AS found`);
-  return Boolean(result.rows[0]?.found);
-}
-
 export async function updatePasswordHash(db: Db, userId: number, passwordHash: string) {
   await db
     .update(users)

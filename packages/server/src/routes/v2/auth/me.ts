@@ -4,7 +4,8 @@ import type { Api, AppContext } from '../../../context.ts';
 import { forbidden, invalidFields, notFound, unauthorized } from '../../../http-error.ts';
 import { hashPassword, verifyPassword, weakPasswordErrors } from '../../../policies/passwords.ts';
 import { mayImpersonate, minimumRole, requireRole } from '../../../policies/roles.ts';
-import { findUserByUsername, isInSubtree, updatePasswordHash } from '../../../repositories/users.ts';
+import { isInSubtree } from '../../../policies/user-tree.ts';
+import { findUserByUsername, updatePasswordHash } from '../../../repositories/users.ts';
 import { presentCurrentUser } from '../../../presenters/current-user.ts';
 import { errorSchema } from '../../schemas.ts';
 

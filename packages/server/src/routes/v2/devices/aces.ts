@@ -6,7 +6,7 @@ import type { Api, AppContext } from '../../../context.ts';
 import { deviceAces, devices, users } from '../../../db/schema.ts';
 import { forbidden, invalidFields, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
-import { userManagedBy } from '../../../policies/managed-users.ts';
+import { userManagedBy } from '../../../policies/user-tree.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentAce } from '../../../presenters/ace.ts';
 import type { UserRow } from '../../../repositories/users.ts';

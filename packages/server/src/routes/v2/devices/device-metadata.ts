@@ -26,7 +26,7 @@ import {
   requireDevicePermission,
   type DevicePermissions,
 } from '../../../policies/device-access.ts';
-import { userManagedBy } from '../../../policies/managed-users.ts';
+import { userManagedBy } from '../../../policies/user-tree.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import type { UserRow } from '../../../repositories/users.ts';
 import { whitelabelForHost } from '../../../repositories/whitelabels.ts';

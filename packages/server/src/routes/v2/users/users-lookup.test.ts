@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
 import { buildUser } from '../../../testing/factories.ts';
 import { users } from '../../../db/schema.ts';
-import { userManagedBy } from '../../../policies/managed-users.ts';
+import { userManagedBy } from '../../../policies/user-tree.ts';
 
 let t: TestApp;
 const ids: Record<string, number> = {};

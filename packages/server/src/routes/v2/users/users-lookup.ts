@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { userOptionSchema, usersLookupQuery } from '@tankportal/shared/schemas/users-lookup';
 import type { Api, AppContext } from '../../../context.ts';
 import { users } from '../../../db/schema.ts';
-import { managedUserIds } from '../../../policies/managed-users.ts';
+import { managedUserIds } from '../../../policies/user-tree.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentUserOption } from '../../../presenters/user-option.ts';
 import { errorSchema } from '../../schemas.ts';
