@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One migrated database per run, copied by each test file (testing/global-setup.ts).
+    globalSetup: ['packages/server/src/testing/global-setup.ts'],
   },
 });

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../app.ts';
 import type { LogStream } from '../plugins/logging.ts';
 import { readConfig, type ServerConfig } from '../config/env.ts';
-import { openDatabase, type Database } from '../db/client.ts';
+import type { Database } from '../db/client.ts';
+import { openTestDatabase } from './test-database.ts';
 import { ensureBaseData } from '../seed/base-data.ts';
 import { ensureDemoData } from '../seed/demo-data.ts';
 import { CSRF_HEADER } from '@tankportal/shared/constants';
@@ -25,21 +24,7 @@ export async function createTestApp(
   options: { logStream?: LogStream } = {},
 ): Promise<TestApp> {
   const config = readConfig({ DEMO_DATA: '1', LOG_LEVEL: 'silent', ...env });
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  let dropDatabase = async () => {};
-  let database: Database;
-  if (adminUrl) {
-    const name = `tp_test_${randomBytes(6).toString('hex')}`;
-    await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    // Dropping the database WITH (FORCE) ends connections the pool is still closing: expected here.
-    database = await openDatabase({ url: url.toString(), onConnectionError: () => {} });
-    dropDatabase = () =>
-      withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  } else {
-    database = await openDatabase({});
-  }
+  const { database, drop: dropDatabase } = await openTestDatabase();
   await ensureBaseData(database.db);
   await ensureDemoData(database.db);
   // Silent, unless a test reads the log (LOG_LEVEL in env then says how much).
@@ -59,16 +44,6 @@ export async function createTestApp(
       await dropDatabase();
     },
   };
-}
-
-async function withAdmin(url: string, work: (client: pg.Client) => Promise<unknown>) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /** A browser stand-in: keeps cookies and the anti-forgery token between requests. */

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openDatabase, type Database } from '../db/client.ts';
+
+/**
+ * A fresh, migrated database of the test file's own: in-memory PGlite, or a new PostgreSQL database
+ * created from TEST_DATABASE_URL (dropped again by `drop`). Copied from the migrated database of the
+ * run's global set-up (global-setup.ts) when there is one, else created and migrated here.
+ */
+export async function openTestDatabase(): Promise<{ database: Database; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const snapshot = inject('pgliteSnapshot');
+    const database = await openDatabase(snapshot ? { snapshot: new Blob([readFileSync(snapshot)]) } : {});
+    return { database, drop: async () => {} };
+  }
+  const name = `tp_test_${randomBytes(6).toString('hex')}`;
+  const template = inject('postgresTemplate');
+  await withAdmin(adminUrl, (client) => createDatabase(client, name, template));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  // Dropping the database WITH (FORCE) ends connections the pool is still closing: expected here.
+  const database = await openDatabase({ url: url.toString(), onConnectionError: () => {} });
+  return {
+    database,
+    drop: () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}
+
+/**
+ * CREATE DATABASE, from the template when given. PostgreSQL refuses to copy a template while
+ * another session is connected to it, which a concurrent copy of another worker can briefly be:
+ * then it tries again.
+ */
+async function createDatabase(client: pg.Client, name: string, template: string | undefined) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+      return;
+    } catch (error) {
+      const busy = (error as { code?: string }).code === '55006';
+      if (!busy || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+export async function withAdmin(url: string, work: (client: pg.Client) => Promise<unknown>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
