@@ -1,10 +1,17 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider, createTheme } from '@mui/material/styles';
+import i18n from '../lib/i18n.ts';
+import { notifyMutationError } from '../lib/mutation-errors.ts';
 import { useWhitelabel } from '../lib/whitelabel.ts';
 
 const queryClient = new QueryClient({
+  // Every failed mutation tells the user the same way, unless its meta opts out (mutation-errors.ts).
+  mutationCache: new MutationCache({
+    onError: (error, _variables, _context, mutation) =>
+      notifyMutationError(error, mutation.options.meta, i18n.t),
+  }),
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } },
 });
 

@@ -1,4 +1,6 @@
-import { SnackbarProvider } from 'notistack';
+import { useEffect } from 'react';
+import { enqueueSnackbar, SnackbarProvider } from 'notistack';
+import { setMutationErrorNotifier } from '../lib/mutation-errors.ts';
 import AppShell from './app-shell.tsx';
 
 /**
@@ -6,6 +8,8 @@ import AppShell from './app-shell.tsx';
  * loads with this chunk and not with the login page (issue 4).
  */
 export default function SignedInApp() {
+  // Failed mutations show as error toasts (the QueryClient's MutationCache, app/providers.tsx).
+  useEffect(() => setMutationErrorNotifier((message) => enqueueSnackbar(message, { variant: 'error' })), []);
   return (
     <SnackbarProvider maxSnack={3} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
       <AppShell />

@@ -1,7 +1,5 @@
-import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
 import type { UseMutationResult } from '@tanstack/react-query';
-import { ApiError } from '../../lib/api-client.ts';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 
 export interface DeleteConfirmDialogProps<V> {
@@ -17,8 +15,8 @@ export interface DeleteConfirmDialogProps<V> {
 }
 
 /**
- * Asks before deleting; once deleted says so and closes, a refusal shows the server's message
- * (or the generic one) and keeps the dialog open.
+ * Asks before deleting; once deleted says so and closes, a refusal keeps the dialog open (its
+ * message is the mutation error toast, lib/mutation-errors.ts).
  */
 export function DeleteConfirmDialog<V>({
   label,
@@ -28,7 +26,6 @@ export function DeleteConfirmDialog<V>({
   deletedText,
   onClose,
 }: DeleteConfirmDialogProps<V>) {
-  const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
   return (
     <ConfirmDialog
@@ -44,10 +41,6 @@ export function DeleteConfirmDialog<V>({
             enqueueSnackbar(deletedText, { variant: 'success' });
             onClose();
           },
-          onError: (error) =>
-            enqueueSnackbar((error instanceof ApiError && error.body?.message) || t('common.errors.server'), {
-              variant: 'error',
-            }),
         })
       }
     />

@@ -40,6 +40,8 @@ export function useCreateContact() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ContactBody) => api<Contact>('POST', '/v2/contacts', { body }),
+    // A form maps the server's field errors onto its fields; other failures toast.
+    meta: { errorToast: 'unlessFieldErrors' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: contactKeys.all }),
   });
 }
@@ -49,6 +51,8 @@ export function useUpdateContact(contactId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ContactBody) => api<Contact>('PUT', `/v2/contacts/${contactId}`, { body }),
+    // A form maps the server's field errors onto its fields; other failures toast.
+    meta: { errorToast: 'unlessFieldErrors' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: contactKeys.all }),
   });
 }

@@ -6,6 +6,8 @@ import { api } from '../../../lib/api-client.ts';
 export function useExitImpersonation() {
   return useMutation({
     mutationFn: () => api<CurrentUser>('GET', '/v2/users/me', { query: { _impersonate_user: '_exit' } }),
+    // A failure leaves the banner and its button as they were, untold.
+    meta: { errorToast: false },
     onSuccess: () => window.location.assign('/'),
   });
 }

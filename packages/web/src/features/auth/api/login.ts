@@ -20,6 +20,8 @@ export function useLogin() {
       await ensureCsrfToken();
       return api<CurrentUser>('POST', '/v2/login', { body: credentials, allowUnauthorized: true });
     },
+    // The login page shows its own texts (loginFailure).
+    meta: { errorToast: false },
     onSuccess: (user, credentials) => {
       lastUsername.set(credentials.username);
       resetSession(user);

@@ -7,6 +7,8 @@ export function useLogout() {
   const resetSession = useResetSession();
   return useMutation({
     mutationFn: () => api<void>('POST', '/v2/logout', { allowUnauthorized: true }),
+    // Signed out either way: a failure is not told.
+    meta: { errorToast: false },
     // Without a user the route guards send the browser to /login, where the notice shows.
     onSettled: () => resetSession(null, 'loggedOut'),
   });

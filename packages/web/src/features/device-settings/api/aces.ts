@@ -25,22 +25,29 @@ export function useAce(deviceId: number, aceId: number, enabled = true) {
   });
 }
 
-/** Create, change and delete; the list reloads after each. */
+/**
+ * Create, change and delete; the list reloads after each. A failure is silent, only the busy
+ * state resets (portal-area §7, devices-area §8).
+ */
 export function useAceMutations(deviceId: number) {
   const queryClient = useQueryClient();
   const onSuccess = () => queryClient.invalidateQueries({ queryKey: deviceKeys.aces(deviceId) });
+  const meta = { errorToast: false } as const;
   const create = useMutation({
     mutationFn: (body: AceBody) => api<Ace>('POST', acesPath(deviceId), { body }),
     onSuccess,
+    meta,
   });
   const update = useMutation({
     mutationFn: ({ aceId, body }: { aceId: number; body: AceUpdateBody }) =>
       api<Ace>('PUT', `${acesPath(deviceId)}/${aceId}`, { body }),
     onSuccess,
+    meta,
   });
   const remove = useMutation({
     mutationFn: (aceId: number) => api<void>('DELETE', `${acesPath(deviceId)}/${aceId}`),
     onSuccess,
+    meta,
   });
   return { create, update, remove };
 }

@@ -22,6 +22,7 @@ export function useSaveConfiguration(deviceId: number) {
       });
       return { device: response.data, smsSent: Number(response.headers.get('x-sms-sent')) || 0 };
     },
+    meta: { errorToast: 'unlessFieldErrors' },
     onSuccess: ({ device }) => queryClient.setQueryData(deviceKeys.detail(deviceId), device),
   });
 }

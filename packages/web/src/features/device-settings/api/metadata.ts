@@ -21,6 +21,7 @@ export function useSaveMetadata(deviceId: number) {
   return useMutation({
     mutationFn: (body: MetadataBody) =>
       api<DeviceDetailView>('PUT', `/v2/devices/${deviceId}/metadata`, { body }),
+    meta: { errorToast: 'unlessFieldErrors' },
   });
 }
 
@@ -32,6 +33,7 @@ export function useSaveComment(deviceId: number, kind: CommentKind) {
   return useMutation({
     mutationFn: (body: CommentBody) =>
       api<DeviceDetailView>('PUT', `/v2/devices/${deviceId}/${kind}`, { body }),
+    meta: { errorToast: 'unlessFieldErrors' },
   });
 }
 
@@ -101,5 +103,7 @@ export function useResetGps(deviceId: number) {
 export function useSendRawMessage() {
   return useMutation({
     mutationFn: (body: RawMessageBody) => api<JsonOf<RawMessage>>('POST', '/v2/messages', { body }),
+    // devices-area §8: a message send failure has its own words, whatever the server said.
+    meta: { errorToast: 'unlessFieldErrors', errorText: 'device-metadata.rawMessage.failed' },
   });
 }

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MutationMeta } from '../../../lib/mutation-errors.ts';
 import type {
   Recipient,
   RecipientBody,
@@ -33,10 +34,15 @@ export function useRecipient(deviceId: number, recipientId: number | null) {
 }
 
 /** Every change reloads the device's recipients and the contacts (their device counts change). */
-function useRecipientMutation<Input>(deviceId: number, call: (input: Input) => Promise<unknown>) {
+function useRecipientMutation<Input>(
+  deviceId: number,
+  call: (input: Input) => Promise<unknown>,
+  meta?: MutationMeta,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: call,
+    meta,
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: deviceKeys.recipients(deviceId) }),
@@ -45,15 +51,23 @@ function useRecipientMutation<Input>(deviceId: number, call: (input: Input) => P
   });
 }
 
+/** The recipient forms map the server's field errors onto their fields. */
+const FORM_SAVE: MutationMeta = { errorToast: 'unlessFieldErrors' };
+
 export function useCreateRecipient(deviceId: number) {
-  return useRecipientMutation(deviceId, (body: RecipientBody) =>
-    api<Recipient>('POST', recipientsPath(deviceId), { body }),
+  return useRecipientMutation(
+    deviceId,
+    (body: RecipientBody) => api<Recipient>('POST', recipientsPath(deviceId), { body }),
+    FORM_SAVE,
   );
 }
 
 export function useUpdateRecipient(deviceId: number, recipientId: number) {
-  return useRecipientMutation(deviceId, (body: RecipientEventsBody) =>
-    api<Recipient>('PUT', `${recipientsPath(deviceId)}/${recipientId}`, { body }),
+  return useRecipientMutation(
+    deviceId,
+    (body: RecipientEventsBody) =>
+      api<Recipient>('PUT', `${recipientsPath(deviceId)}/${recipientId}`, { body }),
+    FORM_SAVE,
   );
 }
 

@@ -51,6 +51,7 @@ export function useCreateDevice() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateDeviceBody) => api<CreatedDeviceView>('POST', '/v2/devices', { body }),
+    meta: { errorToast: 'unlessFieldErrors' },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
   });
 }
@@ -61,6 +62,8 @@ export function useAssignToUser(deviceId: number) {
   return useMutation({
     mutationFn: (body: AssignToUserBody) =>
       api<unknown>('PUT', `/v2/devices/${deviceId}/assign-to-user`, { body }),
+    // The dialog shows the failure at the user field.
+    meta: { errorToast: false },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.all }),
   });
 }

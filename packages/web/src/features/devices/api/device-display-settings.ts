@@ -74,6 +74,8 @@ export function useDeviceDisplaySettings(deviceId: number, persist: boolean) {
   const save = useMutation({
     mutationFn: (item: { key: DeviceDisplaySettingKey; value: unknown }) =>
       api<ConfigItem[]>('PUT', '/v2/config', { body: [{ obj: 'device_user', id: deviceId, ...item }] }),
+    // The choice stays on the page; a failure to keep it is not told.
+    meta: { errorToast: false },
     onSuccess: (items) =>
       queryClient.setQueryData<DeviceDisplaySettings>(settingsKey(deviceId), (old) => ({
         ...(old ?? EMPTY),

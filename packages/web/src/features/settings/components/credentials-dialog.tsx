@@ -12,7 +12,8 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { credentialsBody, type CredentialsBody } from '@tankportal/shared/schemas/auth';
 import { api } from '../../../lib/api-client.ts';
-import { applyServerFieldErrors, sharedSchemaResolver } from '../../../lib/field-errors.ts';
+import { useSaveErrorHandler } from '../../../components/forms/save-error.ts';
+import { sharedSchemaResolver } from '../../../lib/field-errors.ts';
 
 const FIELDS = ['currentPassword', 'password', 'passwordRepeat'] as const;
 const AUTOCOMPLETE = {
@@ -31,16 +32,15 @@ export default function CredentialsDialog() {
     defaultValues: { currentPassword: '', password: '', passwordRepeat: '' },
     resolver: sharedSchemaResolver(credentialsBody, t),
   });
+  const onError = useSaveErrorHandler(setError);
   const save = useMutation({
     mutationFn: (body: CredentialsBody) => api<void>('PUT', '/v2/users/me/credentials', { body }),
+    meta: { errorToast: 'unlessFieldErrors' },
     onSuccess: () => {
       enqueueSnackbar(t('credentials.updated'), { variant: 'success' });
       close();
     },
-    onError: (error) => {
-      if (!applyServerFieldErrors(error, setError, t))
-        enqueueSnackbar(t('login.errors.serverError'), { variant: 'error' });
-    },
+    onError,
   });
 
   return (

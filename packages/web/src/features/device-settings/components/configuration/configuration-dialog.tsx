@@ -21,7 +21,6 @@ import {
   MAX_SENSORS,
   type ConfigurationForm,
 } from '@tankportal/shared/schemas/device-configuration';
-import { ApiError } from '../../../../lib/api-client.ts';
 import { applyServerFieldErrors, sharedSchemaResolver } from '../../../../lib/field-errors.ts';
 import { useSaveConfiguration } from '../../api/configuration.ts';
 import type { DeviceDetailView } from '../../../../lib/api/devices.ts';
@@ -83,13 +82,8 @@ export function ConfigurationDialog({ device, isMaster, onClose, onSaved }: Conf
           enqueueSnackbar(t('device-config.responses.smsSent', { count: smsSent }), { variant: 'info' });
         onSaved();
       },
-      onError: (error) => {
-        if (applyServerFieldErrors(error, form.setError, t)) return;
-        enqueueSnackbar(
-          error instanceof ApiError && error.body?.message ? error.body.message : t('common.errors.server'),
-          { variant: 'error' },
-        );
-      },
+      // Other failures: the mutation error toast (lib/mutation-errors.ts).
+      onError: (error) => void applyServerFieldErrors(error, form.setError, t),
     });
 
   const f = (field: string) => t(`device-config.fields.${field}`);

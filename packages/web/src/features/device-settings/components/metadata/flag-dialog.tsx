@@ -6,7 +6,6 @@ import DialogContentText from '@mui/material/DialogContentText';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import { FormDialog } from '../../../../components/dialogs/form-dialog.tsx';
-import { useErrorToast } from '../../../../components/forms/save-error.ts';
 
 interface FlagDialogProps {
   /** The section's key in device-metadata.json: publicUrl or activeFlag. */
@@ -23,7 +22,6 @@ interface FlagDialogProps {
 export function FlagDialog({ section, value, save, saved, onSaved, onClose }: FlagDialogProps) {
   const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
-  const notifyFailure = useErrorToast();
   const [on, setOn] = useState(value);
   const submit = () =>
     save.mutate(on, {
@@ -31,7 +29,6 @@ export function FlagDialog({ section, value, save, saved, onSaved, onClose }: Fl
         enqueueSnackbar(t(`device-metadata.responses.${saved}`), { variant: 'success' });
         onSaved();
       },
-      onError: notifyFailure,
     });
   return (
     <FormDialog

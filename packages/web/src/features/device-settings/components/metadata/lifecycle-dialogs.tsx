@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
 import { ConfirmDialog } from '../../../../components/dialogs/confirm-dialog.tsx';
 import { useDeleteDevice, useResetData, useResetGps } from '../../api/metadata.ts';
-import { useErrorToast } from '../../../../components/forms/save-error.ts';
 
 interface LifecycleDialogProps {
   deviceId: number;
@@ -19,7 +18,6 @@ export function DeleteDeviceDialog({ deviceId, onClose }: Omit<LifecycleDialogPr
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { enqueueSnackbar } = useSnackbar();
-  const notifyFailure = useErrorToast();
   const remove = useDeleteDevice(deviceId);
   return (
     <ConfirmDialog
@@ -36,7 +34,6 @@ export function DeleteDeviceDialog({ deviceId, onClose }: Omit<LifecycleDialogPr
             enqueueSnackbar(t('device-metadata.responses.deleted'), { variant: 'success' });
             void navigate('/devices', { replace: true });
           },
-          onError: notifyFailure,
         })
       }
     />
@@ -47,7 +44,6 @@ export function DeleteDeviceDialog({ deviceId, onClose }: Omit<LifecycleDialogPr
 export function ResetDataDialog({ deviceId, onDone, onClose }: LifecycleDialogProps) {
   const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
-  const notifyFailure = useErrorToast();
   const reset = useResetData(deviceId);
   return (
     <ConfirmDialog
@@ -64,7 +60,6 @@ export function ResetDataDialog({ deviceId, onDone, onClose }: LifecycleDialogPr
             enqueueSnackbar(t('device-metadata.responses.reset'), { variant: 'success' });
             onDone();
           },
-          onError: notifyFailure,
         })
       }
     />
@@ -75,7 +70,6 @@ export function ResetDataDialog({ deviceId, onDone, onClose }: LifecycleDialogPr
 export function ResetGpsDialog({ deviceId, onDone, onClose }: LifecycleDialogProps) {
   const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
-  const notifyFailure = useErrorToast();
   const reset = useResetGps(deviceId);
   return (
     <ConfirmDialog
@@ -90,7 +84,6 @@ export function ResetGpsDialog({ deviceId, onDone, onClose }: LifecycleDialogPro
             enqueueSnackbar(t('device-metadata.responses.gpsReset'), { variant: 'success' });
             onDone();
           },
-          onError: notifyFailure,
         })
       }
     />

@@ -33,10 +33,8 @@ export function RawMessageDialog({ deviceId, type, onClose }: RawMessageDialogPr
         enqueueSnackbar(t('device-metadata.responses.messageSent'), { variant: 'success' });
         onClose();
       },
-      onError: (error) => {
-        if (!applyServerFieldErrors(error, setError, t))
-          enqueueSnackbar(t('device-metadata.rawMessage.failed'), { variant: 'error' });
-      },
+      // Other failures: the mutation's own error toast (useSendRawMessage).
+      onError: (error) => void applyServerFieldErrors(error, setError, t),
     });
   return (
     <FormDialog

@@ -20,7 +20,6 @@ import TextField from '@mui/material/TextField';
 import { DEVICE_LIST_COLUMNS, DEVICE_LIST_PAGE_SIZES } from '@tankportal/shared/schemas/config';
 import { DEVICE_SORT_KEYS } from '@tankportal/shared/schemas/devices';
 import type { Role } from '@tankportal/shared/roles';
-import { ApiError } from '../../../../lib/api-client.ts';
 import { listSettingsTarget, useSaveListSettings } from '../../api/list-settings.ts';
 import {
   SENSOR_TOGGLES,
@@ -58,13 +57,6 @@ export function DisplaySettingsDialog({ role, settings, onSaved }: DisplaySettin
         onSaved(draft);
         close();
       },
-      onError: (error) =>
-        enqueueSnackbar(
-          error instanceof ApiError && error.body?.message ? error.body.message : t('common.errors.server'),
-          {
-            variant: 'error',
-          },
-        ),
     });
 
   const toggleColumn = (column: (typeof DEVICE_LIST_COLUMNS)[number], on: boolean) =>

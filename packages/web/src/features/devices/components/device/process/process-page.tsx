@@ -17,7 +17,6 @@ import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import { sensorColor } from '@tankportal/shared/chart-colors';
 import { Loading } from '../../../../../components/loading.tsx';
-import { ApiError } from '../../../../../lib/api-client.ts';
 import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { useHasRole } from '../../../../../lib/session.ts';
@@ -138,13 +137,8 @@ export default function ProcessPage({ device }: { device: DeviceDetailView }) {
         enqueueSnackbar(t('device.process.hidden'), { variant: 'success' });
         setPicked(null);
       },
-      onError: (error) => {
-        enqueueSnackbar(
-          error instanceof ApiError && error.body?.message ? error.body.message : t('common.errors.unknown'),
-          { variant: 'error' },
-        );
-        setPicked(null);
-      },
+      // The failure itself is the mutation error toast (lib/mutation-errors.ts).
+      onError: () => setPicked(null),
     });
   };
 

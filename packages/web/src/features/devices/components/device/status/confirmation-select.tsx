@@ -4,11 +4,11 @@ import { useSnackbar } from 'notistack';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { CONFIRMATION_STATUSES, type ConfirmationStatus } from '@tankportal/shared/devices';
-import { ApiError } from '../../../../../lib/api-client.ts';
 
 /**
  * Seen / disregard / revoked for an alarm or the threshold notice (devices-area §4): no
- * confirmation shows as revoked. Success and failure are announced (§8, DESIGN.md [8]).
+ * confirmation shows as revoked. Success and failure are announced (§8, DESIGN.md [8]): the failure
+ * by the mutation error toast (lib/mutation-errors.ts).
  */
 export function ConfirmationSelect({
   label,
@@ -29,11 +29,8 @@ export function ConfirmationSelect({
     try {
       await confirm(status);
       enqueueSnackbar(t(`device.alarms.responses.${status}`), { variant: 'success' });
-    } catch (error) {
-      enqueueSnackbar(
-        error instanceof ApiError && error.body?.message ? error.body.message : t('common.errors.unknown'),
-        { variant: 'error' },
-      );
+    } catch {
+      // Told by the mutation error toast; the choice shows the status as it was.
     } finally {
       setPending(false);
     }
