@@ -217,7 +217,13 @@ class BulkPlan {
   private readonly previous = new Map<number, number | null>();
   private readonly latest = new Map<
     number,
-    { simCreditQty?: number; batteryCharge?: number; location?: { lat: number; lng: number }; at: Date }
+    {
+      simCreditQty?: number;
+      batteryCharge?: number;
+      /** With the time of the report that carried it: a later report without one keeps it. */
+      location?: { lat: number; lng: number; at: Date };
+      at: Date;
+    }
   >();
   private readonly outbox: NotificationOutbox;
   /**
@@ -445,7 +451,7 @@ class BulkPlan {
         threshold !== this.threshold.thresholdStatus ? null : this.threshold.thresholdConfirmationStatus,
     };
     if (report.battery !== undefined) latest.batteryCharge = report.battery;
-    if (report.location) latest.location = report.location;
+    if (report.location) latest.location = { ...report.location, at };
     this.latest.set(device.id, latest);
     return stored;
   }
@@ -462,7 +468,11 @@ class BulkPlan {
       ...(latest.simCreditQty !== undefined ? { simCreditQty: latest.simCreditQty } : {}),
       ...(latest.batteryCharge !== undefined ? { batteryCharge: latest.batteryCharge } : {}),
       ...(latest.location
-        ? { locationLat: latest.location.lat, locationLng: latest.location.lng, locationUpdatedAt: latest.at }
+        ? {
+            locationLat: latest.location.lat,
+            locationLng: latest.location.lng,
+            locationUpdatedAt: latest.location.at,
+          }
         : {}),
     });
     this.deviceUpdates.push(device);
