@@ -13,7 +13,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { ServerConfig } from './config/env.ts';
 import type { AppContext } from './context.ts';
-import type { Db } from './db/client.ts';
+import { databaseKind, type Db } from './db/client.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerCaseConversion } from './plugins/case-conversion.ts';
 import { registerCsrf } from './plugins/csrf.ts';
@@ -33,7 +33,7 @@ import { meRoutes } from './routes/v2/auth/me.ts';
 import { deviceDataRoutes } from './routes/v2/devices/device-data.ts';
 import { deviceRoutes } from './routes/v2/devices/devices.ts';
 import { registerNetIngest } from './ingest/net-http.ts';
-import { configureIngestWriteLimit } from './ingest/ingest-write-limit.ts';
+import { createIngestServices } from './ingest/ingest-context.ts';
 import { loggerOptions, type LogStream } from './plugins/logging.ts';
 import { registerSmsWebhooks } from './ingest/sms-webhooks.ts';
 import { lookupRoutes } from './routes/v2/lookups/lookups.ts';
@@ -45,7 +45,6 @@ import { sensorDataRoutes } from './routes/v2/sensor-data/sensor-data.ts';
 import { exportRoutes } from './routes/v2/exports/exports.ts';
 import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
 import { queryRoutes } from './routes/v2/queries/queries.ts';
-import { DeviceChannels } from './channels/device-channels.ts';
 import { createJobQueue } from './jobs/create-queue.ts';
 import { contactRoutes } from './routes/v2/contacts/contacts.ts';
 import { usersLookupRoutes } from './routes/v2/users/users-lookup.ts';
@@ -124,13 +123,13 @@ export async function buildApp(
     transform: jsonSchemaTransform,
   });
 
-  const deviceChannels = new DeviceChannels(config.smsGatewayApis);
+  // The process's services with state of their own, made once here and handed down from here.
+  const ingest = createIngestServices(db, databaseKind(db), config);
   const context: AppContext = {
-    db,
+    ...ingest,
     config,
     sessions,
-    deviceChannels,
-    jobs: createJobQueue(db, config, deviceChannels, { log: (message) => app.log.warn(message) }),
+    jobs: createJobQueue(db, config, ingest.deviceChannels, { log: (message) => app.log.warn(message) }),
     loginRateLimit: new LoginRateLimit(db, {
       maxFailuresPerUsername: config.loginMaxFailuresPerUsername,
       maxFailuresPerIp: config.loginMaxFailuresPerIp,
@@ -145,9 +144,8 @@ export async function buildApp(
     { prefix: '/api/v2' },
   );
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
-  configureIngestWriteLimit(db, config);
-  registerNetIngest(app, db);
-  registerSmsWebhooks(app, db, config.smsWebhookTokens);
+  registerNetIngest(app, context);
+  registerSmsWebhooks(app, context, config.smsWebhookTokens);
 
   await serveWebApp(app);
   app.decorate('context', context);

@@ -1,20 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerConfig } from './config/env.ts';
-import type { Db } from './db/client.ts';
-import type { DeviceChannels } from './channels/device-channels.ts';
+import type { IngestContext } from './ingest/ingest-context.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import type { SessionStore } from './repositories/sessions.ts';
 
-/** What route modules need from the process: handed to each area's plugin. */
-export interface AppContext {
-  db: Db;
+/**
+ * What route modules need from the process: handed to each area's plugin. Built once in app.ts;
+ * the database, the device channels and the ingest's services come from IngestContext.
+ */
+export interface AppContext extends IngestContext {
   config: ServerConfig;
   loginRateLimit: LoginRateLimit;
   sessions: SessionStore;
-  /** SMS gateways and MQTT broker: how the server reaches devices. */
-  deviceChannels: DeviceChannels;
   /** The durable job queue (notification delivery); started by main/start.ts. */
   jobs: JobQueue;
 }

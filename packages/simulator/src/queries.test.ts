@@ -40,7 +40,7 @@ beforeAll(async () => {
     SMS_1NCE_API_TOKEN: 'api-1nce',
   });
   serverUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  broker = await startEmbeddedBroker(t.database.db, 0, '127.0.0.1');
+  broker = await startEmbeddedBroker(t.app.context, 0, '127.0.0.1');
   t.app.context.deviceChannels.attachMqtt(broker);
   const [user] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
   ids.sms = (

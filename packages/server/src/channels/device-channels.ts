@@ -1,5 +1,6 @@
 import type { ServerConfig } from '../config/env.ts';
 import { lionelGateway, onceGateway, type SmsGateway } from './sms-gateways.ts';
+import type { PendingNetConfigurations } from './net-pending-configuration.ts';
 
 export type GatewayProvider = SmsGateway['provider'];
 
@@ -13,15 +14,18 @@ export interface MqttPublisher {
 export class ChannelUnavailableError extends Error {}
 
 /**
- * The server's ways to reach devices (queries, later configuration): the SMS gateways' outbound
- * APIs, configured from the environment, and the MQTT broker, attached once it has started (the
- * app is built before the broker runs, and tests attach a broker of their own).
+ * The server's ways to reach devices (queries, configuration): the SMS gateways' outbound
+ * APIs, configured from the environment, the MQTT broker, attached once it has started (the
+ * app is built before the broker runs, and tests attach a broker of their own), and for net
+ * devices, which cannot be called, the configuration waiting for their next report.
  */
 export class DeviceChannels {
   private mqtt: MqttPublisher | null = null;
   private readonly gateways: Partial<Record<GatewayProvider, SmsGateway>>;
+  readonly net: PendingNetConfigurations;
 
-  constructor(apis: ServerConfig['smsGatewayApis']) {
+  constructor(apis: ServerConfig['smsGatewayApis'], net: PendingNetConfigurations) {
+    this.net = net;
     this.gateways = {
       ...(apis.lionel ? { lionel: lionelGateway(apis.lionel) } : {}),
       ...(apis['1nce'] ? { '1nce': onceGateway(apis['1nce']) } : {}),

@@ -33,40 +33,74 @@ const answerKey = (deviceId: number, report: AnsweredReport) =>
   `configuration/answer/${deviceId}/${createHash('sha256').update(reportKey(deviceId, report)).digest('hex')}`;
 
 const NOTHING_PENDING_TTL_MS = 5_000;
-const nothingPending = new WeakMap<Db, LRUCache<number, true>>();
-function nothingPendingOf(db: Db) {
-  let cache = nothingPending.get(db);
-  if (!cache) {
-    cache = new LRUCache<number, true>({ max: 50_000, ttl: NOTHING_PENDING_TTL_MS });
-    nothingPending.set(db, cache);
-  }
-  return cache;
-}
 
-export async function queueForNextReport(
-  db: Db,
-  device: DeviceRow,
-  content: string,
-  base: Pick<OutgoingMessage, 'deviceId' | 'direction' | 'mode' | 'userId'>,
-) {
-  await db.transaction(async (tx) => {
-    // Only the newest configuration matters to the device.
-    await tx
-      .update(messages)
-      .set({ status: 'finalized', dedupKey: null, report: 'superseded by a newer configuration' })
-      .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, pendingKey(device.id))));
-    await tx.insert(messages).values({
-      ...base,
-      type: 'net',
-      status: 'created',
-      content,
-      toIdent: device.identCode,
-      toType: 'net_ident_code',
-      dedupKey: pendingKey(device.id),
-      report: "waiting for the device's next report",
+/**
+ * The waiting configurations of one database, with this process's memory of the devices that have
+ * none: one per process and database, built at start and reached through DeviceChannels (`net`).
+ */
+export class PendingNetConfigurations {
+  private readonly db: Db;
+  private readonly nothingPending = new LRUCache<number, true>({ max: 50_000, ttl: NOTHING_PENDING_TTL_MS });
+
+  constructor(db: Db) {
+    this.db = db;
+  }
+
+  /** Queues the configuration command `content` for the device's next report. */
+  async queue(
+    device: DeviceRow,
+    content: string,
+    base: Pick<OutgoingMessage, 'deviceId' | 'direction' | 'mode' | 'userId'>,
+  ) {
+    await this.db.transaction(async (tx) => {
+      // Only the newest configuration matters to the device.
+      await tx
+        .update(messages)
+        .set({ status: 'finalized', dedupKey: null, report: 'superseded by a newer configuration' })
+        .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, pendingKey(device.id))));
+      await tx.insert(messages).values({
+        ...base,
+        type: 'net',
+        status: 'created',
+        content,
+        toIdent: device.identCode,
+        toType: 'net_ident_code',
+        dedupKey: pendingKey(device.id),
+        report: "waiting for the device's next report",
+      });
     });
-  });
-  nothingPendingOf(db).delete(device.id);
+    this.nothingPending.delete(device.id);
+  }
+
+  /**
+   * The configuration a net device gets with the answer to its report: the one
+   * waiting (then marked sent), or, when the report is a repetition, the one that went with the
+   * first answer (the device may not have received that answer). Null when there is none.
+   */
+  async take(
+    deviceId: number,
+    report: AnsweredReport,
+    duplicate: boolean,
+  ): Promise<DeviceConfigurationV1 | null> {
+    const db = this.db;
+    let content: string | undefined;
+    if (!this.nothingPending.has(deviceId)) {
+      const [pending] = await db
+        .select({ id: messages.id })
+        .from(messages)
+        .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, pendingKey(deviceId))));
+      this.nothingPending.set(deviceId, true);
+      if (pending) content = await claim(db, pending.id, deviceId, report, duplicate);
+    }
+    if (!content && duplicate) {
+      const [again] = await db
+        .select({ content: messages.content })
+        .from(messages)
+        .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, answerKey(deviceId, report))));
+      content = again?.content;
+    }
+    return content ? (JSON.parse(content) as ConfigurationCommandV1).configuration : null;
+  }
 }
 
 /** Marks the waiting configuration sent with this answer; undefined when another answer took it. */
@@ -97,35 +131,4 @@ async function claim(
       .returning({ content: messages.content });
     return claimed?.content;
   });
-}
-
-/**
- * The configuration a net device gets with the answer to its report: the one
- * waiting (then marked sent), or, when the report is a repetition, the one that went with the
- * first answer (the device may not have received that answer). Null when there is none.
- */
-export async function takeNetConfiguration(
-  db: Db,
-  deviceId: number,
-  report: AnsweredReport,
-  duplicate: boolean,
-): Promise<DeviceConfigurationV1 | null> {
-  const known = nothingPendingOf(db);
-  let content: string | undefined;
-  if (!known.has(deviceId)) {
-    const [pending] = await db
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, pendingKey(deviceId))));
-    known.set(deviceId, true);
-    if (pending) content = await claim(db, pending.id, deviceId, report, duplicate);
-  }
-  if (!content && duplicate) {
-    const [again] = await db
-      .select({ content: messages.content })
-      .from(messages)
-      .where(and(eq(messages.type, 'net'), eq(messages.dedupKey, answerKey(deviceId, report))));
-    content = again?.content;
-  }
-  return content ? (JSON.parse(content) as ConfigurationCommandV1).configuration : null;
 }

@@ -3,7 +3,6 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildDevice } from '../testing/factories.ts';
 import { devices, users } from '../db/schema.ts';
-import { deviceDirectory } from '../repositories/device-directory.ts';
 import { deleteDevice, setPublicUrlAccess, updateMetadata } from './device-lifecycle.ts';
 
 let t: TestApp;
@@ -47,10 +46,10 @@ describe('device lifecycle commands', () => {
   it('deletes a device and the ingest forgets it at once', async () => {
     const db = t.database.db;
     const device = await buildDevice(db, userId);
-    const directory = deviceDirectory(db);
+    const directory = t.app.context.deviceDirectory;
     expect(await directory.find('identCode', device.identCode!)).toMatchObject({ id: device.id });
-    expect(await deleteDevice(db, device.id)).toBe(true);
+    expect(await deleteDevice(db, directory, device.id)).toBe(true);
     expect(await directory.find('identCode', device.identCode!)).toBeUndefined();
-    expect(await deleteDevice(db, device.id)).toBe(false);
+    expect(await deleteDevice(db, directory, device.id)).toBe(false);
   });
 });

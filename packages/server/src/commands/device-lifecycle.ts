@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { AddressBody } from '@tankportal/shared/schemas/device-metadata';
 import type { Db, Tx } from '../db/client.ts';
 import { deviceAces, devices } from '../db/schema.ts';
-import { deviceDirectory } from '../repositories/device-directory.ts';
+import type { DeviceDirectory } from '../repositories/device-directory.ts';
 import { newToken } from '../policies/tokens.ts';
 
 /** The address columns of a device from an address body. */
@@ -85,8 +85,8 @@ export async function setPublicUrlAccess(db: Db, deviceId: number, enabled: bool
  * process forgets it at once; other processes notice when they store its next report (its row is
  * gone) and forget it then (ingest/store-report.ts), so its ident can be reused immediately.
  */
-export async function deleteDevice(db: Db, deviceId: number): Promise<boolean> {
+export async function deleteDevice(db: Db, directory: DeviceDirectory, deviceId: number): Promise<boolean> {
   const deleted = await db.delete(devices).where(eq(devices.id, deviceId)).returning({ id: devices.id });
-  deviceDirectory(db).forget(deviceId);
+  directory.forget(deviceId);
   return deleted.length > 0;
 }

@@ -14,12 +14,11 @@ import {
 import type { Db } from '../db/client.ts';
 import { devices, messages, sensors, smsGateways } from '../db/schema.ts';
 import type { DeviceChannels } from '../channels/device-channels.ts';
-import { deviceDirectory } from '../repositories/device-directory.ts';
+import type { DeviceDirectory } from '../repositories/device-directory.ts';
 import { commandTopic } from '../channels/mqtt-topics.ts';
 import { invalidFields } from '../http-error.ts';
 import type { DeviceRow, SensorRow } from '../repositories/devices.ts';
 import { outboundAddress } from './outbound-gateway.ts';
-import { queueForNextReport } from '../channels/net-pending-configuration.ts';
 
 export type ConfigurationChange = Partial<ConfigurationBody>;
 
@@ -125,9 +124,15 @@ const isUniqueViolation = (error: unknown) =>
  * Saves a (validated) configuration in one transaction: the device's columns and settings
  * document, and its sensors by sequence (list index + 1): existing ones updated, new ones
  * inserted, those beyond the list removed with their data. An absent device field keeps its
- * value; a sensor is sent whole (an absent sensor value is none).
+ * value; a sensor is sent whole (an absent sensor value is none). `directory` is the ingest's
+ * lookup of senders, which forgets an ident the device gave up.
  */
-export async function saveConfiguration(db: Db, device: DeviceRow, change: ConfigurationChange) {
+export async function saveConfiguration(
+  db: Db,
+  directory: DeviceDirectory,
+  device: DeviceRow,
+  change: ConfigurationChange,
+) {
   const columns: Record<string, unknown> = {};
   for (const name of DEVICE_COLUMNS) {
     const value = change[name];
@@ -170,7 +175,7 @@ export async function saveConfiguration(db: Db, device: DeviceRow, change: Confi
     throw error;
   }
   // The ingest's lookup cache must not keep answering to an ident the device gave up.
-  if (change.iccid !== undefined || change.thingName !== undefined) deviceDirectory(db).forget(device.id);
+  if (change.iccid !== undefined || change.thingName !== undefined) directory.forget(device.id);
 }
 
 const documentValue = <T>(device: DeviceRow, key: string, fallback: T): T =>
@@ -260,7 +265,7 @@ export async function deliverConfiguration(
   const command: ConfigurationCommandV1 = { command: 'configuration', version: 1, configuration };
   const content = JSON.stringify(command);
   if (device.type === 'net') {
-    await queueForNextReport(db, device, content, base);
+    await channels.net.queue(device, content, base);
     return { smsSent: 0, status: 'pending' };
   }
 

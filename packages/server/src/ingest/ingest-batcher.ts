@@ -1,5 +1,4 @@
-import pg from 'pg';
-import type { Db } from '../db/client.ts';
+import type { Database, Db } from '../db/client.ts';
 import { storeBatch } from './store-batch.ts';
 import type { IngestItem, IngestResult } from './ingest-item.ts';
 import { dataErrorReason } from './refused-by-database.ts';
@@ -137,15 +136,11 @@ export class IngestBatcher {
  */
 const POSTGRES_CONCURRENCY = 4;
 
-const batchers = new WeakMap<Db, IngestBatcher>();
-
-/** One batcher per database of the process. */
-export function batcherFor(db: Db): IngestBatcher {
-  let batcher = batchers.get(db);
-  if (!batcher) {
-    const onPostgres = (db as unknown as { $client: unknown }).$client instanceof pg.Pool;
-    batcher = new IngestBatcher(db, { concurrency: onPostgres ? POSTGRES_CONCURRENCY : 1 });
-    batchers.set(db, batcher);
-  }
-  return batcher;
+/**
+ * The process's batcher for its database, built once at start (ingest/ingest-context.ts): one per
+ * process and database, so that a device's reports from every protocol share its ordering.
+ */
+export function createIngestBatcher(db: Db, kind: Database['kind']): IngestBatcher {
+  // PGlite is one connection: one transaction at a time.
+  return new IngestBatcher(db, { concurrency: kind === 'postgres' ? POSTGRES_CONCURRENCY : 1 });
 }

@@ -6,7 +6,7 @@ import { measurements, messages, sensors, unassignedDevices, users } from '../db
 import { hashToken } from '../policies/tokens.ts';
 import mqtt from 'mqtt';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-embedded.ts';
-import { configureIngestWriteLimit } from './ingest-write-limit.ts';
+import { IngestWriteLimit } from './ingest-write-limit.ts';
 
 // What unauthenticated senders can make the server write (issue 9, item 6).
 let t: TestApp;
@@ -212,7 +212,7 @@ describe('SMS webhooks: unknown senders and unreadable SMS', () => {
 describe('embedded MQTT broker: unknown clients', () => {
   let broker: EmbeddedBroker;
   beforeAll(async () => {
-    broker = await startEmbeddedBroker(t.database.db, 0, '127.0.0.1');
+    broker = await startEmbeddedBroker(t.app.context, 0, '127.0.0.1');
   });
   afterAll(() => broker.close());
   const connect = (clientId: string) =>
@@ -232,7 +232,7 @@ describe('embedded MQTT broker: unknown clients', () => {
 
   it('acknowledges the reports of an unknown thing but updates its one entry only up to the limit', async () => {
     // The address used up its unknown connects above; a fresh limit for this database's ingest.
-    configureIngestWriteLimit(t.database.db, {
+    t.app.context.ingestWriteLimit = new IngestWriteLimit({
       ingestRejectsPerMinutePerIp: PER_IP,
       ingestRejectsPerMinutePerSender: PER_SENDER,
     });

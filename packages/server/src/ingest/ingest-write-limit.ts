@@ -1,6 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { readConfig, type ServerConfig } from '../config/env.ts';
-import type { Db } from '../db/client.ts';
+import type { ServerConfig } from '../config/env.ts';
 
 /** Rows for unknown senders and malformed bodies, per minute: per client IP address and per sender ident. */
 export type IngestWriteLimits = Pick<
@@ -18,7 +17,8 @@ export type WriteAllowance = { allowed: true } | { allowed: false; retryAfterSec
  *
  * The counters live in process memory, as the login limit's do (docs/decisions/004): with several
  * server processes each counts on its own, so an installation's limit is the process count times
- * this. A counter in the database would itself be a write per refused request.
+ * this. A counter in the database would itself be a write per refused request. One per process,
+ * shared by HTTP, SMS webhooks and MQTT, built at start from the configuration (ingest-context.ts).
  */
 export class IngestWriteLimit {
   private readonly bySource: RateLimiterMemory;
@@ -55,21 +55,4 @@ function refusal(error: unknown): { waitMs: number } {
   if (!(error instanceof RateLimiterRes)) throw error;
   // At least a millisecond: a refusal at the very end of its window is still a refusal.
   return { waitMs: Math.max(1, error.msBeforeNext) };
-}
-
-const limits = new WeakMap<Db, IngestWriteLimit>();
-
-/** Sets the limits of a database's ingest (at the start, from the configuration). */
-export function configureIngestWriteLimit(db: Db, configured: IngestWriteLimits) {
-  limits.set(db, new IngestWriteLimit(configured));
-}
-
-/** One limit per database of the process, shared by HTTP, SMS webhooks and MQTT; the default limits until configured. */
-export function ingestWriteLimitFor(db: Db): IngestWriteLimit {
-  let limit = limits.get(db);
-  if (!limit) {
-    limit = new IngestWriteLimit(readConfig({}));
-    limits.set(db, limit);
-  }
-  return limit;
 }

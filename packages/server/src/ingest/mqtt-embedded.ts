@@ -1,10 +1,9 @@
 import { createServer, type Server } from 'node:net';
 import { Aedes } from 'aedes';
 import { eq, or } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { IngestContext } from './ingest-context.ts';
 import { devices } from '../db/schema.ts';
 import { secretMatches } from './net-http.ts';
-import { ingestWriteLimitFor } from './ingest-write-limit.ts';
 import { handleMqttReport } from './mqtt-report.ts';
 import { commandTopic, MQTT_KINDS, parseReportTopic } from '../channels/mqtt-topics.ts';
 import type { MqttPublisher } from '../channels/device-channels.ts';
@@ -25,7 +24,7 @@ export interface EmbeddedBroker extends MqttPublisher {
  * its own command topic.
  */
 export async function startEmbeddedBroker(
-  db: Db,
+  ingest: IngestContext,
   port: number,
   host = '0.0.0.0',
   log: (message: string) => void = () => {},
@@ -36,7 +35,8 @@ export async function startEmbeddedBroker(
   const unavailable = (error: Error) => Object.assign(error, { returnCode: 3 as const });
 
   broker.authenticate = (client, _username, password, callback) => {
-    db.select({ secretHash: devices.secretHash })
+    ingest.db
+      .select({ secretHash: devices.secretHash })
       .from(devices)
       .where(or(eq(devices.thingName, client.id), eq(devices.iccid, client.id)))
       .limit(1)
@@ -44,7 +44,7 @@ export async function startEmbeddedBroker(
         if (known) return callback(null, secretMatches(known.secretHash, password?.toString() ?? ''));
         // Each new unknown client id can become an unassigned device: so many per minute and address.
         const address = (client.conn as { remoteAddress?: string }).remoteAddress;
-        const allowance = await ingestWriteLimitFor(db).take({ source: address });
+        const allowance = await ingest.ingestWriteLimit.take({ source: address });
         if (allowance.allowed) return callback(null, true);
         callback(unavailable(new Error('too many unknown clients from this address')), false);
       })
@@ -54,7 +54,7 @@ export async function startEmbeddedBroker(
   broker.authorizePublish = (client, packet, callback) => {
     const topic = parseReportTopic(packet.topic);
     if (!client || !topic || topic.ident !== client.id) return callback(new Error('not allowed'));
-    handleMqttReport(db, topic, packet.payload as Buffer).then(
+    handleMqttReport(ingest, topic, packet.payload as Buffer).then(
       () => callback(null),
       (error) => {
         log(`MQTT report of ${client.id} not stored: ${(error as Error).message}`);

@@ -273,7 +273,7 @@ describe.skipIf(!mosquittoInstalled)('external MQTT broker: reconnecting', () =>
       });
       // A shared subscription: the kind Mosquitto forgets over a restart although it answers
       // "session present".
-      const subscriber = await subscribeExternalBroker(t.database.db, {
+      const subscriber = await subscribeExternalBroker(t.app.context, {
         url: mosquitto.url(),
         clientId: `tankportal-reconnect-${process.pid}`,
         shareGroup: 'tankportal',

@@ -1,5 +1,5 @@
 import mqtt, { type IConnackPacket, type IPublishPacket, type MqttClient } from 'mqtt';
-import type { Db } from '../db/client.ts';
+import type { IngestContext } from './ingest-context.ts';
 import { handleMqttReport } from './mqtt-report.ts';
 import { OrderedAcks } from './mqtt-ordered-acks.ts';
 import { parseReportTopic, REPORT_TOPIC_FILTER } from '../channels/mqtt-topics.ts';
@@ -65,7 +65,7 @@ export interface ExternalBrokerOptions {
  *   present", and a restarted broker may have lost it although it says so.
  */
 export async function subscribeExternalBroker(
-  db: Db,
+  context: IngestContext,
   { url, clientId, shareGroup, receiveMaximum = RECEIVE_MAXIMUM, logger = silent }: ExternalBrokerOptions,
 ): Promise<ExternalSubscriber> {
   const client = mqtt.connect(url, {
@@ -124,7 +124,7 @@ export async function subscribeExternalBroker(
   });
 
   client.handleMessage = (packet: IPublishPacket, callback) => {
-    const stored = ingest(db, packet);
+    const stored = ingest(context, packet);
     if (packet.qos === 0 || packet.messageId === undefined) {
       // Nothing to acknowledge (devices publish QoS 1; this is for completeness).
       stored.catch((error: Error) =>
@@ -186,8 +186,8 @@ interface PacketSender {
   _sendPacket(packet: { cmd: 'puback'; messageId: number; reasonCode: number }): void;
 }
 
-async function ingest(db: Db, packet: IPublishPacket): Promise<void> {
+async function ingest(context: IngestContext, packet: IPublishPacket): Promise<void> {
   const topic = parseReportTopic(packet.topic);
   // Not a report topic: acknowledged and dropped (the subscription only covers report topics).
-  if (topic) await handleMqttReport(db, topic, packet.payload as Buffer);
+  if (topic) await handleMqttReport(context, topic, packet.payload as Buffer);
 }

@@ -1,5 +1,4 @@
-import type { Db } from '../db/client.ts';
-import { deviceDirectory } from '../repositories/device-directory.ts';
+import type { IngestContext } from './ingest-context.ts';
 import { logParsingFailed, parseReport, recordUnassigned, storeReport } from './store-report.ts';
 import type { Sender } from './ingest-item.ts';
 import type { ReportTopic } from '../channels/mqtt-topics.ts';
@@ -12,14 +11,18 @@ export type MqttOutcome = 'processed' | 'duplicate' | 'parsing_failed' | 'unassi
  * Failures of the database reject, and the publish stays unacknowledged so that it comes again; a
  * report whose data the database refuses resolves as parsing_failed (sending it again would not help).
  */
-export async function handleMqttReport(db: Db, topic: ReportTopic, payload: Buffer): Promise<MqttOutcome> {
+export async function handleMqttReport(
+  ingest: IngestContext,
+  topic: ReportTopic,
+  payload: Buffer,
+): Promise<MqttOutcome> {
   const sender: Sender =
     topic.kind === 'iot'
       ? { type: 'iot', identType: 'thing_name', ident: topic.ident }
       : { type: 'lx_iot', identType: 'iccid', ident: topic.ident };
-  const device = await deviceDirectory(db).find(topic.kind === 'iot' ? 'thingName' : 'iccid', topic.ident);
+  const device = await ingest.deviceDirectory.find(topic.kind === 'iot' ? 'thingName' : 'iccid', topic.ident);
   if (!device || device.type !== topic.kind) {
-    await recordUnassigned(db, topic.kind, topic.ident, null);
+    await recordUnassigned(ingest, topic.kind, topic.ident, null);
     return 'unassigned';
   }
   const content = payload.toString('utf8');
@@ -27,12 +30,12 @@ export async function handleMqttReport(db: Db, topic: ReportTopic, payload: Buff
   try {
     body = JSON.parse(content);
   } catch {
-    await logParsingFailed(db, sender, content, [{ path: '', code: 'invalid', args: {} }]);
+    await logParsingFailed(ingest, sender, content, [{ path: '', code: 'invalid', args: {} }]);
     return 'parsing_failed';
   }
-  const parsed = await parseReport(db, sender, body, content);
+  const parsed = await parseReport(ingest, sender, body, content);
   if (!parsed.ok) return 'parsing_failed';
-  const result = await storeReport(db, device.id, sender, parsed.report, content);
+  const result = await storeReport(ingest, device.id, sender, parsed.report, content);
   // Refused by the database (logged as parsing_failed): acknowledged like any malformed payload.
   if (result.refused) return 'parsing_failed';
   return result.duplicate ? 'duplicate' : 'processed';

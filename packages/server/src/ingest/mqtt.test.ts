@@ -48,7 +48,7 @@ async function valueOf(column: 'thingName' | 'iccid', ident: string) {
 describe('embedded MQTT broker', () => {
   let broker: EmbeddedBroker;
   beforeAll(async () => {
-    broker = await startEmbeddedBroker(t.database.db, 0, '127.0.0.1');
+    broker = await startEmbeddedBroker(t.app.context, 0, '127.0.0.1');
   });
   afterAll(() => broker.close());
 
@@ -186,7 +186,7 @@ describe.runIf(process.env.TEST_MQTT_URL)('external MQTT broker (TEST_MQTT_URL)'
     const url = process.env.TEST_MQTT_URL!;
     // A group of its own: other sessions on the same broker must not take these reports.
     const run = `${process.pid}-${Date.now()}`;
-    const subscriber = await subscribeExternalBroker(t.database.db, {
+    const subscriber = await subscribeExternalBroker(t.app.context, {
       url,
       clientId: `tankportal-test-${run}`,
       shareGroup: `test-${run}`,
@@ -213,7 +213,7 @@ describe.runIf(process.env.TEST_MQTT_URL)('external MQTT broker (TEST_MQTT_URL)'
   it('acknowledges a report the database cannot take once, and stores the next ones', async () => {
     const url = process.env.TEST_MQTT_URL!;
     const run = `${process.pid}-${Date.now()}-poison`;
-    const subscriber = await subscribeExternalBroker(t.database.db, {
+    const subscriber = await subscribeExternalBroker(t.app.context, {
       url,
       clientId: `tankportal-test-${run}`,
       shareGroup: `test-${run}`,

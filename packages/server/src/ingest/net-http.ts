@@ -4,11 +4,9 @@ import { z } from 'zod';
 import { toFieldError } from '@tankportal/shared/field-errors';
 import { isPrintableText } from '@tankportal/shared/schemas/common';
 import { reportV1 } from '@tankportal/shared/protocols/report';
-import type { Db } from '../db/client.ts';
-import { deviceDirectory } from '../repositories/device-directory.ts';
+import type { IngestContext } from './ingest-context.ts';
 import { errorBody } from '../http-error.ts';
 import { hashToken } from '../policies/tokens.ts';
-import { takeNetConfiguration } from '../channels/net-pending-configuration.ts';
 import {
   logParsingFailed,
   parseReport,
@@ -56,7 +54,7 @@ function tooMany(reply: FastifyReply, logged: WriteAllowance & { allowed: false 
  * its message ids make the repetition harmless. A configuration waiting for the device comes with
  * the answer. Outside /api: no session, no CSRF.
  */
-export function registerNetIngest(app: FastifyInstance, db: Db) {
+export function registerNetIngest(app: FastifyInstance, ingest: IngestContext) {
   // 100 reports of the largest size fit (4 sensors, 32 alarms each). The body's keys go through the
   // case conversion of every request, the reports of a batch do not: their keys are camelCase
   // (docs/protocols.md), and converting a hundred reports deeply cost more than parsing them.
@@ -68,15 +66,15 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
     if (!sender.success) {
       const fieldErrors = sender.error.issues.map(toFieldError);
       // Nobody known sent it: counted against the client's address.
-      const logged = await logParsingFailed(db, { type: 'net' }, content, fieldErrors, request.ip);
+      const logged = await logParsingFailed(ingest, { type: 'net' }, content, fieldErrors, request.ip);
       if (!logged.allowed) return tooMany(reply, logged);
       return reply.code(400).send(errorBody(400, 'Malformed report', fieldErrors));
     }
     const { identCode, secret } = sender.data;
     const from = { type: 'net', identType: 'net_ident_code', ident: identCode } as const;
-    const device = await deviceDirectory(db).find('identCode', identCode);
+    const device = await ingest.deviceDirectory.find('identCode', identCode);
     if (!device || device.type !== 'net') {
-      const recorded = await recordUnassigned(db, 'net', identCode, request.ip);
+      const recorded = await recordUnassigned(ingest, 'net', identCode, request.ip);
       if (!recorded.allowed) return tooMany(reply, recorded);
       return reply.code(404).send(errorBody(404, 'Unknown ident code: recorded as an unassigned net device'));
     }
@@ -90,7 +88,7 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
       if (!parsed.success) {
         const fieldErrors = parsed.error.issues.map(toFieldError);
         // The device gave its secret: counted against its ident alone, not its (maybe shared) address.
-        const logged = await logParsingFailed(db, from, content, fieldErrors);
+        const logged = await logParsingFailed(ingest, from, content, fieldErrors);
         if (!logged.allowed) return tooMany(reply, logged);
         return reply.code(400).send(errorBody(400, 'Malformed report', fieldErrors));
       }
@@ -99,7 +97,7 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
       // go through the batcher together, so they share its transactions.
       const results = await Promise.all(
         reports.map((report) =>
-          storeReport(db, device.id, from, report, JSON.stringify({ identCode, ...report })),
+          storeReport(ingest, device.id, from, report, JSON.stringify({ identCode, ...report })),
         ),
       );
       // Refused by the database although valid (logged as parsing_failed): the request's other
@@ -109,7 +107,11 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
       );
       if (refused.length > 0) return reply.code(400).send(errorBody(400, 'Malformed report', refused));
       const last = reports.length - 1;
-      const configuration = await takeNetConfiguration(db, device.id, reports[last], results[last].duplicate);
+      const configuration = await ingest.deviceChannels.net.take(
+        device.id,
+        reports[last],
+        results[last].duplicate,
+      );
       return reply.code(200).send({
         results: results.map((result, index) => ({
           messageId: reports[index].messageId,
@@ -120,16 +122,16 @@ export function registerNetIngest(app: FastifyInstance, db: Db) {
       });
     }
 
-    const parsed = await parseReport(db, from, request.body, content);
+    const parsed = await parseReport(ingest, from, request.body, content);
     if (!parsed.ok) {
       if (!parsed.logged.allowed) return tooMany(reply, parsed.logged);
       return reply.code(400).send(errorBody(400, 'Malformed report', parsed.fieldErrors));
     }
-    const result = await storeReport(db, device.id, from, parsed.report, content);
+    const result = await storeReport(ingest, device.id, from, parsed.report, content);
     if (result.refused)
       return reply.code(400).send(errorBody(400, 'Malformed report', [refusalError(result.refused)]));
     // A configuration saved in the portal meanwhile goes with the answer (docs/protocols.md).
-    const configuration = await takeNetConfiguration(db, device.id, parsed.report, result.duplicate);
+    const configuration = await ingest.deviceChannels.net.take(device.id, parsed.report, result.duplicate);
     return reply.code(200).send({
       status: result.duplicate ? 'duplicate' : 'processed',
       stored: result.stored,

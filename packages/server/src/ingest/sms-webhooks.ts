@@ -3,12 +3,11 @@ import { timingSafeEqual } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { toFieldError } from '@tankportal/shared/field-errors';
-import type { Db } from '../db/client.ts';
+import type { IngestContext } from './ingest-context.ts';
 import { devices, messages } from '../db/schema.ts';
 import { errorBody } from '../http-error.ts';
 import { logParsingFailed, parseReport, refusalError, senderKey, storeReport } from './store-report.ts';
 import type { Sender } from './ingest-item.ts';
-import { ingestWriteLimitFor } from './ingest-write-limit.ts';
 import { storableText } from './malformed-excerpt.ts';
 import { forwardDeviceMessage } from '../notifications/forward.ts';
 import { parseMeasurementSms, SmsFormatError } from '@tankportal/shared/protocols/sms';
@@ -70,11 +69,11 @@ const WEBHOOKS: Record<'lionel' | '1nce', GatewayWebhook> = {
  * An SMS from a number (or SIM) no device has: one message per sender, showing its latest SMS and
  * when it came, not a row per SMS. Updated at most so often per minute (ingest-write-limit.ts).
  */
-async function recordUnknownSender(db: Db, sender: Sender, text: string) {
-  const allowance = await ingestWriteLimitFor(db).take({ sender: senderKey(sender.type, sender.ident) });
+async function recordUnknownSender(ingest: IngestContext, sender: Sender, text: string) {
+  const allowance = await ingest.ingestWriteLimit.take({ sender: senderKey(sender.type, sender.ident) });
   if (!allowance.allowed) return;
   const latest = { content: text, receivedAt: new Date() };
-  await db
+  await ingest.db
     .insert(messages)
     .values({
       type: 'sms',
@@ -102,7 +101,7 @@ function tokenMatches(expected: string, given: string | string[] | undefined): b
  */
 export function registerSmsWebhooks(
   app: FastifyInstance,
-  db: Db,
+  ingest: IngestContext,
   tokens: { lionel?: string; '1nce'?: string },
 ) {
   for (const [gateway, webhook] of Object.entries(WEBHOOKS) as [keyof typeof WEBHOOKS, GatewayWebhook][]) {
@@ -117,18 +116,18 @@ export function registerSmsWebhooks(
       const { sender, text, id } = webhook.toSms(body.data);
 
       const identColumn = sender.identType === 'iccid' ? devices.iccid : devices.cellNumber;
-      const [device] = await db
+      const [device] = await ingest.db
         .select({ id: devices.id })
         .from(devices)
         .where(and(eq(identColumn, sender.ident), eq(devices.type, 'sms')))
         .limit(1);
       if (!device) {
-        await recordUnknownSender(db, sender, text);
+        await recordUnknownSender(ingest, sender, text);
         return reply.code(200).send({ status: 'unknown_sender' });
       }
       if (!/^TP\d+;/.test(text.trim())) {
         // Free text of a known device, not a report: the forward event (docs/architecture.md).
-        const forwarded = await forwardDeviceMessage(db, device.id, {
+        const forwarded = await forwardDeviceMessage(ingest.db, device.id, {
           type: 'sms',
           fromIdent: sender.ident,
           fromType: sender.identType,
@@ -144,14 +143,14 @@ export function registerSmsWebhooks(
         if (!(error instanceof SmsFormatError)) throw error;
         // Limited per sender (the webhook's address is the gateway's): beyond the limit the answer
         // stays the same, so the gateway does not repeat an SMS that would not be logged again.
-        await logParsingFailed(db, sender, text, [
+        await logParsingFailed(ingest, sender, text, [
           { path: 'text', code: 'invalid', args: { reason: error.message } },
         ]);
         return reply.code(422).send(errorBody(422, `Unreadable SMS: ${error.message}`));
       }
-      const parsed = await parseReport(db, sender, report, text);
+      const parsed = await parseReport(ingest, sender, report, text);
       if (!parsed.ok) return reply.code(422).send(errorBody(422, 'Unreadable SMS', parsed.fieldErrors));
-      const result = await storeReport(db, device.id, sender, parsed.report, text);
+      const result = await storeReport(ingest, device.id, sender, parsed.report, text);
       if (result.refused)
         return reply.code(422).send(errorBody(422, 'Unreadable SMS', [refusalError(result.refused)]));
       return reply

@@ -1,12 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { toFieldError, type FieldError } from '@tankportal/shared/field-errors';
-import type { Db } from '../db/client.ts';
+import type { IngestContext } from './ingest-context.ts';
 import { messages, unassignedDevices } from '../db/schema.ts';
-import { batcherFor } from './ingest-batcher.ts';
-import { deviceDirectory } from '../repositories/device-directory.ts';
 import type { IngestResult, Sender } from './ingest-item.ts';
 import { reportV1, type ReportV1 } from '@tankportal/shared/protocols/report';
-import { ingestWriteLimitFor, type WriteAllowance } from './ingest-write-limit.ts';
+import type { WriteAllowance } from './ingest-write-limit.ts';
 import { excerpt, reasonsText, storableText } from './malformed-excerpt.ts';
 
 export type ParseOutcome =
@@ -14,7 +12,7 @@ export type ParseOutcome =
 
 /** Parses a report v1; a failure is logged as a parsing_failed message with its reasons. */
 export async function parseReport(
-  db: Db,
+  ingest: IngestContext,
   sender: Sender,
   body: unknown,
   content: string,
@@ -22,7 +20,7 @@ export async function parseReport(
   const parsed = reportV1.safeParse(body);
   if (parsed.success) return { ok: true, report: parsed.data };
   const fieldErrors = parsed.error.issues.map(toFieldError);
-  const logged = await logParsingFailed(db, sender, content, fieldErrors);
+  const logged = await logParsingFailed(ingest, sender, content, fieldErrors);
   return { ok: false, fieldErrors, logged };
 }
 
@@ -33,18 +31,18 @@ export async function parseReport(
  * the next one would be.
  */
 export async function logParsingFailed(
-  db: Db,
+  ingest: IngestContext,
   sender: Partial<Sender> & Pick<Sender, 'type'>,
   content: string,
   fieldErrors: FieldError[],
   source?: string,
 ): Promise<WriteAllowance> {
-  const allowance = await ingestWriteLimitFor(db).take({
+  const allowance = await ingest.ingestWriteLimit.take({
     source,
     sender: senderKey(sender.type, sender.ident),
   });
   if (!allowance.allowed) return allowance;
-  await db.insert(messages).values({
+  await ingest.db.insert(messages).values({
     type: sender.type,
     direction: 'in',
     mode: 'deviceToSystem',
@@ -64,14 +62,14 @@ export async function logParsingFailed(
  * address, when known) counting as the source.
  */
 export async function recordUnassigned(
-  db: Db,
+  ingest: IngestContext,
   kind: 'net' | 'iot' | 'lx_iot',
   ident: string,
   host: string | null,
 ): Promise<WriteAllowance> {
-  const allowance = await ingestWriteLimitFor(db).take({ source: host, sender: senderKey(kind, ident) });
+  const allowance = await ingest.ingestWriteLimit.take({ source: host, sender: senderKey(kind, ident) });
   if (!allowance.allowed) return allowance;
-  await db
+  await ingest.db
     .insert(unassignedDevices)
     .values({ kind, ident, host })
     .onConflictDoUpdate({
@@ -95,20 +93,20 @@ export function senderKey(type: string, ident: string | undefined): string | und
  * failure to repeat.
  */
 export async function storeReport(
-  db: Db,
+  ingest: IngestContext,
   deviceId: number,
   sender: Sender,
   report: ReportV1,
   content: string,
 ): Promise<IngestResult> {
-  const result = await batcherFor(db).submit({ deviceId, sender, report, content });
+  const result = await ingest.ingestBatcher.submit({ deviceId, sender, report, content });
   if (result.deviceGone) {
     // Deleted since it was looked up (device-directory.ts): nothing stored, not acknowledged; the
     // device sends again and is then treated as the unknown sender it now is.
-    deviceDirectory(db).forget(deviceId);
+    ingest.deviceDirectory.forget(deviceId);
     throw new Error(`device ${deviceId} no longer exists`);
   }
-  if (result.refused) await logParsingFailed(db, sender, content, [refusalError(result.refused)]);
+  if (result.refused) await logParsingFailed(ingest, sender, content, [refusalError(result.refused)]);
   return result;
 }
 

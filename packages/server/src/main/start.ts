@@ -47,14 +47,14 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
     .catch((error) => exitWhenPortInUse(error, 'PORT', config.port, database));
   const log = (message: string) => app.log.warn(message);
   const mqtt = config.mqttUrl
-    ? await subscribeExternalBroker(database.db, {
+    ? await subscribeExternalBroker(app.context, {
         url: config.mqttUrl,
         clientId: config.mqttClientId,
         shareGroup: config.mqttShareGroup,
         // Every disconnect, reconnect and lost subscription goes to the server's log.
         logger: app.log,
       })
-    : await startEmbeddedBroker(database.db, config.mqttPort, config.host, log).catch((error) =>
+    : await startEmbeddedBroker(app.context, config.mqttPort, config.host, log).catch((error) =>
         exitWhenPortInUse(error, 'MQTT_PORT', config.mqttPort, database),
       );
   // Manual queries to LX-IoT devices leave through the same broker.

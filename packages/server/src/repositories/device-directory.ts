@@ -22,51 +22,45 @@ export type IdentColumn = 'identCode' | 'thingName' | 'iccid';
  */
 const TTL_MS = 5_000;
 
-class DeviceDirectory {
-  private readonly cache = new LRUCache<string, KnownDevice>({ max: 20_000, ttl: TTL_MS });
-  /** Lookups under way: the reports a device has in flight wait for one lookup, not one each. */
-  private readonly pending = new Map<string, Promise<KnownDevice | undefined>>();
-  private readonly db: Db;
+/** What a lookup needs: `fetchMethod` gets it with the key. */
+interface IdentLookup {
+  column: IdentColumn;
+  ident: string;
+}
+
+/**
+ * One per process and database, built at start (ingest/ingest-context.ts) and handed to the ingest
+ * and to the commands that change a device's ident or delete it.
+ */
+export class DeviceDirectory {
+  /**
+   * `fetch` runs one lookup per key at a time: the reports a device has in flight wait for that
+   * one lookup, not one each. A sender that is no device resolves undefined and is not cached.
+   */
+  private readonly cache: LRUCache<string, KnownDevice, IdentLookup>;
 
   constructor(db: Db) {
-    this.db = db;
+    this.cache = new LRUCache<string, KnownDevice, IdentLookup>({
+      max: 20_000,
+      ttl: TTL_MS,
+      fetchMethod: async (_key, _stale, { context: { column, ident } }) => {
+        const [device] = await db
+          .select({ id: devices.id, type: devices.type, secretHash: devices.secretHash })
+          .from(devices)
+          .where(eq(devices[column], ident))
+          .limit(1);
+        return device;
+      },
+    });
   }
 
   /** The device with `ident` in `column`, or undefined when there is none (never cached). */
-  async find(column: IdentColumn, ident: string): Promise<KnownDevice | undefined> {
-    const key = `${column}:${ident}`;
-    const cached = this.cache.get(key);
-    if (cached) return cached;
-    let lookup = this.pending.get(key);
-    if (!lookup) {
-      lookup = this.db
-        .select({ id: devices.id, type: devices.type, secretHash: devices.secretHash })
-        .from(devices)
-        .where(eq(devices[column], ident))
-        .limit(1)
-        .then(([device]) => {
-          if (device) this.cache.set(key, device);
-          return device;
-        })
-        .finally(() => this.pending.delete(key));
-      this.pending.set(key, lookup);
-    }
-    return lookup;
+  find(column: IdentColumn, ident: string): Promise<KnownDevice | undefined> {
+    return this.cache.fetch(`${column}:${ident}`, { context: { column, ident } });
   }
 
   forget(deviceId: number) {
+    // Lookups still in flight are not listed; they read the row as it is now.
     for (const [key, device] of this.cache.entries()) if (device.id === deviceId) this.cache.delete(key);
   }
-}
-
-const directories = new WeakMap<Db, DeviceDirectory>();
-
-/** One directory per database of the process. */
-export function deviceDirectory(db: Db): DeviceDirectory {
-  let directory = directories.get(db);
-  if (!directory) {
-    directory = new DeviceDirectory(db);
-    directories.set(db, directory);
-  }
-  return directory;
 }

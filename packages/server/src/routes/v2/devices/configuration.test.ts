@@ -57,7 +57,7 @@ beforeAll(async () => {
     SMS_1NCE_API_URL: await deadUrl(),
     SMS_1NCE_API_TOKEN: '1nce-api-token',
   });
-  broker = await startEmbeddedBroker(t.database.db, 0, '127.0.0.1');
+  broker = await startEmbeddedBroker(t.app.context, 0, '127.0.0.1');
   t.app.context.deviceChannels.attachMqtt(broker);
 
   const db = t.database.db;

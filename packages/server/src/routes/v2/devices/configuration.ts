@@ -35,7 +35,7 @@ function firstPerPath(errors: FieldError[]): FieldError[] {
  * intervals and the type's own settings, validated by the shared rules of the device's variant
  * (which depend on the stored device, so the body is checked in the handler, after access).
  */
-export function deviceConfigurationRoutes(app: Api, { db, deviceChannels }: AppContext) {
+export function deviceConfigurationRoutes(app: Api, { db, deviceChannels, deviceDirectory }: AppContext) {
   app.put(
     '/devices/:id/configuration',
     {
@@ -75,7 +75,7 @@ export function deviceConfigurationRoutes(app: Api, { db, deviceChannels }: AppC
       }
       const [device] = await db.select().from(devices).where(eq(devices.id, id));
       await checkConfigurationReferences(db, device, change, context.smsGatewayType ?? null);
-      await saveConfiguration(db, device, change);
+      await saveConfiguration(db, deviceDirectory, device, change);
       const delivery = await deliverConfiguration(db, deviceChannels, device, actor.id);
       reply.header('x-sms-sent', String(delivery.smsSent));
       return loadDeviceDetail(db, actor, id);

@@ -76,7 +76,7 @@ const emptyResponses = {
  * data, comments, public page, active flag, owner, reset and delete. Demo accounts are read-only
  * (403 before anything else); a device the actor may not see answers 404, a missing permission 403.
  */
-export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
+export function deviceMetadataRoutes(app: Api, { db, deviceDirectory }: AppContext) {
   /** The actor, after checking that it holds `EDIT` on the device. */
   async function editor(request: { actor: Parameters<typeof requireRole>[0]; params: { id: number } }) {
     const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
@@ -243,7 +243,7 @@ export function deviceMetadataRoutes(app: Api, { db }: AppContext) {
     async (request, reply) => {
       const actor = requireRole(request.actor, 'ROLE_MASTER').user;
       await requireDevicePermission(db, actor, request.params.id, 'DELETE');
-      if (!(await deleteDevice(db, request.params.id))) throw notFound();
+      if (!(await deleteDevice(db, deviceDirectory, request.params.id))) throw notFound();
       return reply.code(204).send(null);
     },
   );

@@ -61,7 +61,7 @@ beforeAll(async () => {
     SMS_1NCE_API_TOKEN: '1nce-api-token',
     SMS_LIONEL_WEBHOOK_TOKEN: 'lionel-hook',
   });
-  broker = await startEmbeddedBroker(t.database.db, 0, '127.0.0.1');
+  broker = await startEmbeddedBroker(t.app.context, 0, '127.0.0.1');
   t.app.context.deviceChannels.attachMqtt(broker);
 
   const db = t.database.db;
@@ -324,7 +324,7 @@ describe.runIf(process.env.TEST_MQTT_URL)('LX-IoT query through an external brok
         iccid,
       })
     ).id;
-    const server = await subscribeExternalBroker(t.database.db, {
+    const server = await subscribeExternalBroker(t.app.context, {
       url,
       clientId: `tankportal-query-test-${run}`,
       shareGroup: `query-test-${run}`,
