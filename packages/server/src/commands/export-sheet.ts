@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { once } from 'node:events';
-import ExcelJS from 'exceljs';
+import { createRequire } from 'node:module';
 import type { Locale } from '@tankportal/shared/constants';
 
 /**
@@ -45,6 +45,10 @@ export const CONTENT_TYPES = {
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 } as const;
 
+// ExcelJS is loaded with the first xlsx export, not at import: it takes seconds to load on a busy
+// machine, for every process and test file that never writes a spreadsheet.
+const load = createRequire(import.meta.url);
+
 const DATE_TIME_FORMAT = { de: 'dd.mm.yyyy hh:mm', en: 'mm/dd/yyyy hh:mm AM/PM' } as const;
 
 export function createSheet(options: SheetOptions): SheetWriter {
@@ -55,6 +59,7 @@ const round = (value: number, decimals = 2) => Number(value.toFixed(decimals));
 
 function xlsxSheet({ locale, timeZone, sheetName, columns }: SheetOptions): SheetWriter {
   const stream = new PassThrough();
+  const ExcelJS = load('exceljs') as typeof import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream,
     useStyles: true,

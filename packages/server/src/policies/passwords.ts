@@ -1,8 +1,6 @@
 import { hash, verify } from '@node-rs/argon2';
+import { createRequire } from 'node:module';
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import * as common from '@zxcvbn-ts/language-common';
-import * as de from '@zxcvbn-ts/language-de';
-import * as en from '@zxcvbn-ts/language-en';
 import type { FieldError } from '@tankportal/shared/field-errors';
 
 // OWASP/ASVS minimum for argon2id: 19 MiB memory, 2 iterations, parallelism 1.
@@ -43,10 +41,18 @@ const SITE_WORDS = ['tankportal', 'tank portal', 'tankstelle', 'fuellstand', 'f√
 const withPrefix = (prefix: string, lists: Record<string, string[]>) =>
   Object.fromEntries(Object.entries(lists).map(([name, words]) => [`${prefix}-${name}`, words]));
 
+// The dictionaries are loaded on first use, not at import: they take seconds to load on a busy
+// machine, and most processes (and test files) never judge a new password.
+const load = createRequire(import.meta.url);
+
 let checker: ZxcvbnFactory | undefined;
 /** Built on first use: ranking the dictionaries takes most of a second. */
 function strengthChecker() {
-  checker ??= new ZxcvbnFactory({
+  if (checker) return checker;
+  const common = load('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+  const de = load('@zxcvbn-ts/language-de') as typeof import('@zxcvbn-ts/language-de');
+  const en = load('@zxcvbn-ts/language-en') as typeof import('@zxcvbn-ts/language-en');
+  checker = new ZxcvbnFactory({
     maxLength: CHECKED_LENGTH,
     graphs: common.adjacencyGraphs,
     dictionary: {
