@@ -150,8 +150,8 @@ async function viaGeneralPath(deviceId: number, reports: ReportV1[]) {
 /** Everything the ingest rules write for a device, without what differs between two devices. */
 async function stateOf(deviceId: number) {
   const db = t.database.db;
-  const strip = <T extends object>(row: T, ...keys: string[]) =>
-    Object.fromEntries(Object.entries(row).filter(([key]) => !keys.includes(key)));
+  const strip = <T extends object, K extends string>(row: T, ...keys: K[]) =>
+    Object.fromEntries(Object.entries(row).filter(([key]) => !keys.includes(key as K))) as Omit<T, K>;
   const [device] = await db.select().from(devices).where(eq(devices.id, deviceId));
   const sensorRows = await db
     .select()
