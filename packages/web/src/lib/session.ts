@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { hashKey, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { CurrentUser } from '@tankportal/shared/schemas/auth';
 import { hasRole, type Role } from '@tankportal/shared/roles';
 import { api } from './api-client.ts';
@@ -46,12 +46,8 @@ export function useSessionNotice(): SessionNotice | null {
 export function resetSession(queryClient: QueryClient, user: CurrentUser | null, notice?: SessionNotice) {
   // The user and notice queries stay (their observers keep listening); only their data changes.
   queryClient.removeQueries({
-    predicate: ({ queryKey }) =>
-      !PUBLIC_QUERY_ROOTS.has(queryKey[0]) &&
-      !(
-        queryKey.length === CURRENT_USER_KEY.length &&
-        CURRENT_USER_KEY.every((part, i) => queryKey[i] === part)
-      ),
+    predicate: ({ queryKey, queryHash }) =>
+      !PUBLIC_QUERY_ROOTS.has(queryKey[0]) && queryHash !== hashKey(CURRENT_USER_KEY),
   });
   queryClient.setQueryData(SESSION_NOTICE_KEY, notice ?? null);
   queryClient.setQueryData(CURRENT_USER_KEY, user);
