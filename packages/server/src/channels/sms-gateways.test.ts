@@ -1,30 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { FakeSmsGateway } from '../testing/fake-sms-gateway.ts';
 import { lionelGateway, onceGateway, SmsGatewayError } from './sms-gateways.ts';
 
-/** A fake gateway: a real HTTP server on loopback that records what it receives. */
-let server: Server;
+let gateway: FakeSmsGateway;
 let baseUrl: string;
-const received: { url: string; authorization?: string; body: unknown }[] = [];
-let nextStatus = 200;
 
 beforeAll(async () => {
-  server = createServer(async (request: IncomingMessage, response) => {
-    let body = '';
-    for await (const chunk of request) body += chunk;
-    received.push({
-      url: request.url!,
-      authorization: request.headers.authorization,
-      body: JSON.parse(body),
-    });
-    response.writeHead(nextStatus, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(nextStatus === 200 ? { id: `gw-${received.length}` } : { error: 'busy' }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  baseUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  gateway = await FakeSmsGateway.start();
+  baseUrl = gateway.url;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => gateway.stop());
 
 describe('outbound SMS gateways', () => {
   it('sends through Lionel by cell number', async () => {
@@ -33,7 +18,7 @@ describe('outbound SMS gateways', () => {
       text: 'QUERY',
     });
     expect(sent.gatewayMessageId).toMatch(/^gw-/);
-    expect(received.at(-1)).toEqual({
+    expect(gateway.requests.at(-1)).toEqual({
       url: '/messages',
       authorization: 'Bearer lionel-secret',
       body: { to: '+491701112233', text: 'QUERY' },
@@ -45,7 +30,7 @@ describe('outbound SMS gateways', () => {
       to: '89882806660000000001',
       text: 'QUERY',
     });
-    expect(received.at(-1)).toEqual({
+    expect(gateway.requests.at(-1)).toEqual({
       url: '/v1/sims/89882806660000000001/sms',
       authorization: 'Bearer 1nce-secret',
       body: { payload: 'QUERY' },
@@ -53,15 +38,15 @@ describe('outbound SMS gateways', () => {
   });
 
   it('tells retryable failures from final ones', async () => {
-    nextStatus = 503;
+    gateway.status = 503;
     await expect(lionelGateway({ baseUrl, token: 't' }).send({ to: '+49', text: 'x' })).rejects.toMatchObject(
       { retryable: true },
     );
-    nextStatus = 400;
+    gateway.status = 400;
     await expect(lionelGateway({ baseUrl, token: 't' }).send({ to: '+49', text: 'x' })).rejects.toMatchObject(
       { retryable: false },
     );
-    nextStatus = 200;
+    gateway.status = 200;
     const unreachable = lionelGateway({ baseUrl: 'http://127.0.0.1:9', token: 't', timeoutMs: 2000 }).send({
       to: '+49',
       text: 'x',

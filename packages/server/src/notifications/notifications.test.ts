@@ -5,7 +5,8 @@ import type { AlarmType } from '@tankportal/shared/devices';
 import { createTestApp, TestClient, type TestApp } from '../testing/test-app.ts';
 import { buildDevice } from '../testing/factories.ts';
 import { buildContact, buildRecipient } from '../testing/contacts-factories.ts';
-import { FakeSmsGateway, TestSmtpServer } from '../testing/notifications-factories.ts';
+import { TestSmtpServer } from '../testing/notifications-factories.ts';
+import { FakeSmsGateway } from '../testing/fake-sms-gateway.ts';
 import {
   devices,
   jobs,

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
@@ -115,46 +115,5 @@ export class TestSmtpServer {
     const server = this.server;
     this.server = null;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-}
-
-/** An SMS a fake gateway received. */
-export interface ReceivedSms {
-  url: string;
-  authorization: string | undefined;
-  to: string;
-  text: string;
-}
-
-/**
- * A fake Lionel SMS gateway (its outbound API, `POST /messages {to, text}` -> `{id}`): a real HTTP
- * server on loopback. `status` makes it answer errors (5xx: retryable, 4xx: refused for good).
- */
-export class FakeSmsGateway {
-  readonly sms: ReceivedSms[] = [];
-  status = 200;
-  private readonly server: Server;
-  url = '';
-
-  constructor() {
-    this.server = createServer(async (request, response) => {
-      let body = '';
-      for await (const chunk of request) body += chunk;
-      if (this.status === 200) {
-        const { to, text } = JSON.parse(body) as { to: string; text: string };
-        this.sms.push({ url: request.url!, authorization: request.headers.authorization, to, text });
-      }
-      response.writeHead(this.status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(this.status === 200 ? { id: `gw-${this.sms.length}` } : { error: 'no' }));
-    });
-  }
-
-  async start() {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  async stop() {
-    await new Promise((resolve) => this.server.close(resolve));
   }
 }

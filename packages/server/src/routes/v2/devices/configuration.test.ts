@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
 import { and, asc, eq } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import { parseConfigurationSms } from '@tankportal/shared/protocols/config-sms';
@@ -7,29 +6,11 @@ import { createTestApp, TestClient, type TestApp } from '../../../testing/test-a
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { devices, messages, sensors, smsGateways, users } from '../../../db/schema.ts';
 import { hashToken } from '../../../policies/tokens.ts';
+import { deadUrl, FakeSmsGateway } from '../../../testing/fake-sms-gateway.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../../ingest/mqtt-embedded.ts';
 
-/** A fake Lionel API: a real HTTP server on loopback that records every SMS it is given. */
-let gateway: Server;
-const sentSms: { url: string; authorization?: string; body: { to: string; text: string } }[] = [];
-let gatewayStatus = 200;
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
-    }),
-  );
-}
-
-/** A loopback URL where nothing listens: a gateway that is down. */
-async function deadUrl(): Promise<string> {
-  const server = createServer();
-  const url = await listen(server);
-  await new Promise((resolve) => server.close(resolve));
-  return url;
-}
+/** A fake Lionel API that records every SMS it is given. */
+let gateway: FakeSmsGateway;
 
 let t: TestApp;
 let broker: EmbeddedBroker;
@@ -44,15 +25,9 @@ let lionelGatewayId: number;
 let onceGatewayId: number;
 
 beforeAll(async () => {
-  gateway = createServer(async (request, response) => {
-    let body = '';
-    for await (const chunk of request) body += chunk;
-    sentSms.push({ url: request.url!, authorization: request.headers.authorization, body: JSON.parse(body) });
-    response.writeHead(gatewayStatus, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(gatewayStatus === 200 ? { id: `gw-${sentSms.length}` } : { error: 'down' }));
-  });
+  gateway = await FakeSmsGateway.start();
   t = await createTestApp({
-    SMS_LIONEL_API_URL: await listen(gateway),
+    SMS_LIONEL_API_URL: gateway.url,
     SMS_LIONEL_API_TOKEN: 'lionel-api-token',
     SMS_1NCE_API_URL: await deadUrl(),
     SMS_1NCE_API_TOKEN: '1nce-api-token',
@@ -99,7 +74,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await broker?.close();
   await t?.close();
-  await new Promise((resolve) => gateway.close(resolve));
+  await gateway?.stop();
 });
 
 async function as(username: string) {
@@ -177,7 +152,7 @@ const outgoing = (id: number) =>
 
 describe('PUT /v2/devices/{id}/configuration: SMS devices', () => {
   it('saves the configuration and sends it as configuration SMS through the Lionel gateway', async () => {
-    const before = sentSms.length;
+    const before = gateway.requests.length;
     const client = await as('user');
     const response = await put(
       client,
@@ -201,8 +176,8 @@ describe('PUT /v2/devices/{id}/configuration: SMS devices', () => {
       sensors: [{ sequence: 1, name: 'Diesel', type: 'probe', capacity: 8000, fillLimit: 95, threshold: 25 }],
     });
 
-    expect(sentSms.slice(before)).toHaveLength(1);
-    const [sms] = sentSms.slice(before);
+    expect(gateway.requests.slice(before)).toHaveLength(1);
+    const [sms] = gateway.requests.slice(before);
     expect(sms).toMatchObject({ url: '/messages', authorization: 'Bearer lionel-api-token' });
     expect(sms.body.to).toBe(cellNumber);
     const read = parseConfigurationSms(sms.body.text);
@@ -237,12 +212,12 @@ describe('PUT /v2/devices/{id}/configuration: SMS devices', () => {
   });
 
   it('splits a long configuration into several SMS and counts them in x-sms-sent', async () => {
-    const before = sentSms.length;
+    const before = gateway.requests.length;
     const client = await as('user');
     const four = [1, 2, 3, 4].map((n) => sensor({ name: `Tank ${n}`, capacity: 9_999_999 }));
     const response = await put(client, ids.sms, common({ sensors: four, sms_header: 'x'.repeat(32) }));
     expect(response.statusCode).toBe(200);
-    const texts = sentSms.slice(before).map((sms) => sms.body.text);
+    const texts = gateway.requests.slice(before).map((sms) => sms.body.text);
     expect(texts.length).toBeGreaterThan(1);
     expect(response.headers['x-sms-sent']).toBe(String(texts.length));
     for (const text of texts) expect(text.length).toBeLessThanOrEqual(160);
@@ -272,7 +247,7 @@ describe('PUT /v2/devices/{id}/configuration: SMS devices', () => {
   });
 
   it('saves the configuration when the gateway fails: 200, x-sms-sent 0, the message sending_failed', async () => {
-    gatewayStatus = 503;
+    gateway.status = 503;
     try {
       const client = await as('user');
       const response = await put(client, ids.sms, common({ value_interval: 33 }));
@@ -283,7 +258,7 @@ describe('PUT /v2/devices/{id}/configuration: SMS devices', () => {
       expect(logged).toMatchObject({ type: 'sms', status: 'sending_failed', sentAt: null });
       expect(logged.report).toContain('503');
     } finally {
-      gatewayStatus = 200;
+      gateway.status = 200;
     }
   });
 
@@ -602,13 +577,13 @@ describe('PUT /v2/devices/{id}/configuration: validation', () => {
     const client = await as('user');
     const before = await deviceRow(ids[device]);
     const beforeSensors = await sensorRows(ids[device]);
-    const sent = sentSms.length;
+    const sent = gateway.requests.length;
     const response = await put(client, ids[device], body);
     expect(response.statusCode).toBe(400);
     expect(response.json().fieldErrors).toContainEqual(expect.objectContaining(expected));
     expect(await deviceRow(ids[device])).toEqual(before);
     expect(await sensorRows(ids[device])).toEqual(beforeSensors);
-    expect(sentSms.length).toBe(sent);
+    expect(gateway.requests.length).toBe(sent);
   });
 
   it('accepts the bounds themselves', async () => {
@@ -633,12 +608,12 @@ describe('PUT /v2/devices/{id}/configuration: who may', () => {
   async function expectUnchanged(id: number, attempt: () => Promise<{ statusCode: number }>, status: number) {
     const before = await deviceRow(id);
     const beforeSensors = await sensorRows(id);
-    const sent = sentSms.length;
+    const sent = gateway.requests.length;
     const messagesBefore = (await outgoing(id)).length;
     expect((await attempt()).statusCode).toBe(status);
     expect(await deviceRow(id)).toEqual(before);
     expect(await sensorRows(id)).toEqual(beforeSensors);
-    expect(sentSms.length).toBe(sent);
+    expect(gateway.requests.length).toBe(sent);
     expect(await outgoing(id)).toHaveLength(messagesBefore);
   }
 

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
 import { count, eq } from 'drizzle-orm';
 import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { messages, users } from '../../../db/schema.ts';
+import { FakeSmsGateway } from '../../../testing/fake-sms-gateway.ts';
 
-/** A fake Lionel API: a real HTTP server on loopback that records what it gets. */
-let gateway: Server;
-const sentSms: { to: string; text: string }[] = [];
+/** A fake Lionel API that records what it gets. */
+let gateway: FakeSmsGateway;
 /** What went to the MQTT broker. */
 const published: { topic: string; payload: string }[] = [];
 
@@ -19,20 +18,8 @@ const lxIccid = '8949100000000004444';
 const clients = new Map<string, TestClient>();
 
 beforeAll(async () => {
-  gateway = createServer(async (request, response) => {
-    let body = '';
-    for await (const chunk of request) body += chunk;
-    sentSms.push(JSON.parse(body));
-    response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ id: `gw-${sentSms.length}` }));
-  });
-  const gatewayUrl = await new Promise<string>((resolve) =>
-    gateway.listen(0, '127.0.0.1', () => {
-      const address = gateway.address();
-      resolve(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
-    }),
-  );
-  t = await createTestApp({ SMS_LIONEL_API_URL: gatewayUrl, SMS_LIONEL_API_TOKEN: 'lionel-api-token' });
+  gateway = await FakeSmsGateway.start();
+  t = await createTestApp({ SMS_LIONEL_API_URL: gateway.url, SMS_LIONEL_API_TOKEN: 'lionel-api-token' });
   const db = t.database.db;
   const [user] = await db.select().from(users).where(eq(users.username, 'user'));
   const [demo] = await db.select().from(users).where(eq(users.username, 'demo'));
@@ -57,7 +44,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise((resolve) => gateway.close(resolve));
+  await gateway?.stop();
 });
 beforeEach(() =>
   t.app.context.deviceChannels.attachMqtt({
@@ -159,7 +146,7 @@ describe('POST /v2/messages SMS (admin with EDIT)', () => {
     const response = await send('admin', { type: 'sms', device_id: ids.sms, content });
     expect(response.statusCode, response.body).toBe(201);
     expect(response.json()).toMatchObject({ type: 'sms', status: 'sent', content });
-    expect(sentSms.at(-1)).toEqual({ to: cellNumber, text: content });
+    expect(gateway.requests.at(-1)?.body).toEqual({ to: cellNumber, text: content });
     const [logged] = await t.database.db.select().from(messages).where(eq(messages.id, response.json().id));
     expect(logged).toMatchObject({
       type: 'sms',
@@ -185,7 +172,7 @@ describe('POST /v2/messages SMS (admin with EDIT)', () => {
   });
 
   it('refuses below admin, without EDIT, another type, and invisible devices', async () => {
-    const before = { messages: await messageCount(), sms: sentSms.length };
+    const before = { messages: await messageCount(), sms: gateway.requests.length };
     for (const username of ['user', 'demo'])
       expect(
         (await send(username, { type: 'sms', device_id: ids.sms, content: 'x' })).statusCode,
@@ -198,6 +185,6 @@ describe('POST /v2/messages SMS (admin with EDIT)', () => {
       (await send('raw-other-admin', { type: 'sms', device_id: ids.net, content: 'x' })).statusCode,
     ).toBe(404);
     expect((await send('admin', { type: 'sms', device_id: ids.net, content: 'x' })).statusCode).toBe(400);
-    expect({ messages: await messageCount(), sms: sentSms.length }).toEqual(before);
+    expect({ messages: await messageCount(), sms: gateway.requests.length }).toEqual(before);
   });
 });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
 import { eq } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import { formatMeasurementSms } from '@tankportal/shared/protocols/sms';
@@ -7,31 +6,12 @@ import { createTestApp, TestClient, type TestApp } from '../../../testing/test-a
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { messages, users } from '../../../db/schema.ts';
 import { hashToken } from '../../../policies/tokens.ts';
+import { deadUrl, FakeSmsGateway } from '../../../testing/fake-sms-gateway.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../../ingest/mqtt-embedded.ts';
 import { subscribeExternalBroker } from '../../../ingest/mqtt-external.ts';
 
-/** A fake SMS gateway (Lionel's API): a real HTTP server on loopback that records what it gets. */
-let gateway: Server;
-let gatewayUrl: string;
-const sentSms: { url: string; authorization?: string; body: { to: string; text: string } }[] = [];
-let gatewayStatus = 200;
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve(`http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
-    }),
-  );
-}
-
-/** A loopback URL where nothing listens: a gateway that is down. */
-async function deadUrl(): Promise<string> {
-  const server = createServer();
-  const url = await listen(server);
-  await new Promise((resolve) => server.close(resolve));
-  return url;
-}
+/** A fake Lionel API that records every SMS it is given. */
+let gateway: FakeSmsGateway;
 
 let t: TestApp;
 let broker: EmbeddedBroker;
@@ -46,16 +26,9 @@ const nextTime = () => new Date((clock += 60_000));
 let counter = 0;
 
 beforeAll(async () => {
-  gateway = createServer(async (request, response) => {
-    let body = '';
-    for await (const chunk of request) body += chunk;
-    sentSms.push({ url: request.url!, authorization: request.headers.authorization, body: JSON.parse(body) });
-    response.writeHead(gatewayStatus, { 'content-type': 'application/json' });
-    response.end(JSON.stringify(gatewayStatus === 200 ? { id: `gw-${sentSms.length}` } : { error: 'down' }));
-  });
-  gatewayUrl = await listen(gateway);
+  gateway = await FakeSmsGateway.start();
   t = await createTestApp({
-    SMS_LIONEL_API_URL: gatewayUrl,
+    SMS_LIONEL_API_URL: gateway.url,
     SMS_LIONEL_API_TOKEN: 'lionel-api-token',
     SMS_1NCE_API_URL: await deadUrl(),
     SMS_1NCE_API_TOKEN: '1nce-api-token',
@@ -93,7 +66,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await broker?.close();
   await t?.close();
-  await new Promise((resolve) => gateway.close(resolve));
+  await gateway?.stop();
 });
 
 async function as(username: string) {
@@ -126,7 +99,7 @@ describe('POST /v2/queries to an SMS device', () => {
     const query = response.json();
     expect(response.headers.location).toBe(`/api/v2/queries/${query.id}`);
     expect(query).toMatchObject({ deviceId: ids.sms, status: 'sent', processedAt: null });
-    expect(sentSms.at(-1)).toEqual({
+    expect(gateway.requests.at(-1)).toEqual({
       url: '/messages',
       authorization: 'Bearer lionel-api-token',
       body: { to: cellNumber, text: `TP1;Q;${query.id}` },
@@ -167,7 +140,7 @@ describe('POST /v2/queries to an SMS device', () => {
   });
 
   it('fails when the gateway answers with an error, and logs why', async () => {
-    gatewayStatus = 503;
+    gateway.status = 503;
     try {
       const client = await as('user');
       const response = await client.post('/api/v2/queries', { device_id: ids.sms });
@@ -184,7 +157,7 @@ describe('POST /v2/queries to an SMS device', () => {
       expect(logged).toMatchObject({ status: 'sending_failed', direction: 'out' });
       expect(logged.report).toContain('503');
     } finally {
-      gatewayStatus = 200;
+      gateway.status = 200;
     }
   });
 
@@ -280,12 +253,12 @@ describe('who may query what', () => {
   });
 
   it('answers 403 without the QUERY permission and for a demo account, sending nothing', async () => {
-    const before = sentSms.length;
+    const before = gateway.requests.length;
     const viewer = await as('query-viewer');
     expect((await viewer.post('/api/v2/queries', { device_id: ids.sms })).statusCode).toBe(403);
     const demo = await as('demo');
     expect((await demo.post('/api/v2/queries', { device_id: ids.sms })).statusCode).toBe(403);
-    expect(sentSms.length).toBe(before);
+    expect(gateway.requests.length).toBe(before);
   });
 
   it('lets a viewer without QUERY follow a query of the device it sees', async () => {
