@@ -12,6 +12,8 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   config: ServerConfig;
+  /** A new browser stand-in, signed in (demo password unless given). */
+  signIn(username: string, password?: string): Promise<TestClient>;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,11 @@ export async function createTestApp(
     app,
     database,
     config,
+    async signIn(username, password) {
+      const client = new TestClient(app);
+      await client.login(username, password);
+      return client;
+    },
     async close() {
       await app.close();
       await database.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
+import { createTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { alarms, devices, users } from '../../../db/schema.ts';
 
@@ -36,11 +36,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function as(username: string) {
-  const client = new TestClient(t.app);
-  await client.login(username);
-  return client;
-}
+const as = (username: string) => t.signIn(username);
 
 const storedAlarm = async (id: number) =>
   (await t.database.db.select().from(alarms).where(eq(alarms.id, id)))[0].confirmationStatus;

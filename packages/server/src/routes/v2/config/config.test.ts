@@ -28,11 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function as(username: string) {
-  const client = new TestClient(t.app);
-  await client.login(username);
-  return client;
-}
+const as = (username: string) => t.signIn(username);
 
 const params = (...items: string[]) => items.map((item) => `params[]=${encodeURIComponent(item)}`).join('&');
 

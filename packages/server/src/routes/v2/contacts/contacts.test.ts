@@ -26,11 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function as(username: string) {
-  const client = new TestClient(t.app);
-  await client.login(username);
-  return client;
-}
+const as = (username: string) => t.signIn(username);
 
 const allContacts = () => t.database.db.select().from(contacts).orderBy(asc(contacts.id));
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
-import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
+import { createTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { deviceAces, users } from '../../../db/schema.ts';
 import { isUniqueViolation } from '../../../repositories/unique-violation.ts';
@@ -34,11 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function as(username: string) {
-  const client = new TestClient(t.app);
-  await client.login(username);
-  return client;
-}
+const as = (username: string) => t.signIn(username);
 
 const allAces = () => t.database.db.select().from(deviceAces).orderBy(asc(deviceAces.id));
 const base = (id: number) => `/api/v2/devices/${id}/aces`;

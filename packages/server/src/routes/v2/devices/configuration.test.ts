@@ -77,11 +77,7 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
-async function as(username: string) {
-  const client = new TestClient(t.app);
-  await client.login(username);
-  return client;
-}
+const as = (username: string) => t.signIn(username);
 
 /** A level sensor every type accepts, in the snake_case the portal sends. */
 const sensor = (extra: Record<string, unknown> = {}) => ({

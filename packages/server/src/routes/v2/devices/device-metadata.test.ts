@@ -53,8 +53,7 @@ afterAll(() => t.close());
 async function as(username: string) {
   let client = clients.get(username);
   if (!client) {
-    client = new TestClient(t.app);
-    await client.login(username);
+    client = await t.signIn(username);
     clients.set(username, client);
   }
   return client;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
-import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
+import { createTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { buildContact, buildRecipient } from '../../../testing/contacts-factories.ts';
 import { notificationRecipients, users } from '../../../db/schema.ts';
@@ -38,11 +38,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function as(username: string) {
-  const client = new TestClient(t.app);
-  await client.login(username);
-  return client;
-}
+const as = (username: string) => t.signIn(username);
 
 const allRecipients = () =>
   t.database.db.select().from(notificationRecipients).orderBy(asc(notificationRecipients.id));

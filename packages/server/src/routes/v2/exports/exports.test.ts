@@ -66,11 +66,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function as(username: string) {
-  const client = new TestClient(t.app);
-  await client.login(username);
-  return client;
-}
+const as = (username: string) => t.signIn(username);
 
 const query = (params: Record<string, string | number>) =>
   Object.entries(params)

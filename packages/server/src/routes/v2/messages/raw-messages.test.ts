@@ -57,8 +57,7 @@ beforeEach(() =>
 async function as(username: string) {
   let client = clients.get(username);
   if (!client) {
-    client = new TestClient(t.app);
-    await client.login(username);
+    client = await t.signIn(username);
     clients.set(username, client);
   }
   return client;

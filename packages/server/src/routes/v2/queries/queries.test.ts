@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import { formatMeasurementSms } from '@tankportal/shared/protocols/sms';
-import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
+import { createTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { messages, users } from '../../../db/schema.ts';
 import { hashToken } from '../../../policies/tokens.ts';
@@ -69,11 +69,7 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
-async function as(username: string) {
-  const client = new TestClient(t.app);
-  await client.login(username);
-  return client;
-}
+const as = (username: string) => t.signIn(username);
 
 async function smsReport() {
   const text = formatMeasurementSms({
