@@ -109,7 +109,8 @@ function report(reading: Reading): ReportV1 {
         ? { sequence: 1, error: true }
         : { sequence: 1, value: reading.litres, temperature: reading.temperature },
       ...(reading.counter !== undefined ? [{ sequence: 2, value: reading.counter }] : []),
-      { sequence: 3, value: 1_000 },
+      // The disconnected probe reports a fault: it must not put the device in alarm.
+      { sequence: 3, error: true },
       ...(reading.unknownSensor ? [{ sequence: 9, value: 42 }] : []),
     ],
     alarms: reading.alarms,
@@ -261,8 +262,15 @@ const STEPS: Step[] = [
     ],
   },
   { what: 'the threshold seen', act: (ids) => confirmThreshold(ids, 'seen') },
-  // Still below and seen: notifies on; the temperature alarm opens again.
-  { bulk: true, reports: [{ at: T(7), litres: 900, temperature: 0, counter: 320 }] },
+  // Still below and seen: notifies on; the temperature alarm opens again. The SIM credit falls low
+  // and lower within the batch: one notice, of the first report (the second's credit was low before).
+  {
+    bulk: true,
+    reports: [
+      { at: T(7), litres: 900, temperature: 0, counter: 320, simCredit: 4 },
+      { at: T(7, 12), litres: 880, temperature: 0, simCredit: 3 },
+    ],
+  },
   { what: 'the threshold revoked', act: (ids) => confirmThreshold(ids, 'revoked') },
   { bulk: true, reports: [{ at: T(8), litres: 800, temperature: 0 }] },
   // Mode changed to "above": 50 % is a new crossing straight from below, its confirmation cleared.
@@ -340,5 +348,40 @@ describe('the bulk path and the report-by-report path apply the same rules', () 
     ]);
     expect(final.alarms.every((alarm) => alarm.closedAt !== null)).toBe(true);
     expect(final.device).toMatchObject({ status: 'ok', thresholdStatus: 'above', simCreditQty: 30 });
+  });
+});
+
+describe('a new threshold crossing asks for confirmation again (devices-area §4), on either path', () => {
+  const paths = [
+    ['bulk', viaBatch],
+    ['report-by-report', viaGeneralPath],
+  ] as const;
+
+  it.each(paths)('%s path', async (_, via) => {
+    const id = await twin('Hof Birkenallee');
+    const db = t.database.db;
+    const confirmation = async () =>
+      (await db.select().from(devices).where(eq(devices.id, id)))[0].thresholdConfirmationStatus;
+    const thresholdNotices = async () =>
+      (await stateOf(id)).outbox.filter(
+        (message) => message.type === 'sms' && message.content.includes('Meldebestand unterschritten'),
+      ).length;
+
+    await via(id, [report({ at: T(1), litres: 8000 })]);
+    await via(id, [report({ at: T(2), litres: 1500 })]);
+    expect(await thresholdNotices()).toBe(1);
+    await confirmThreshold([id], 'disregard');
+    // Still below: the confirmation stays and silences the notice.
+    await via(id, [report({ at: T(3), litres: 1400 })]);
+    expect(await confirmation()).toBe('disregard');
+    expect(await thresholdNotices()).toBe(1);
+    // Back to ok: the crossing is over, and so is its confirmation.
+    await via(id, [report({ at: T(4), litres: 9000 })]);
+    expect(await confirmation()).toBeNull();
+    // A new crossing notifies, and so does every report while it is not confirmed.
+    await via(id, [report({ at: T(5), litres: 1500 })]);
+    await via(id, [report({ at: T(6), litres: 1400 })]);
+    expect(await thresholdNotices()).toBe(3);
+    expect(await confirmation()).toBeNull();
   });
 });
