@@ -10,15 +10,6 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../db/client.ts';
 import { withAdmin } from './test-database.ts';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** A file holding a migrated PGlite data directory (`dumpDataDir`), when tests run on PGlite. */
-    pgliteSnapshot?: string;
-    /** The migrated PostgreSQL database each test file's database is created from. */
-    postgresTemplate?: string;
-  }
-}
-
 export default async function setup(project: TestProject) {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (adminUrl) {

@@ -4,6 +4,15 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A file holding a migrated PGlite data directory (`dumpDataDir`), when tests run on PGlite. */
+    pgliteSnapshot?: string;
+    /** The migrated PostgreSQL database each test file's database is created from. */
+    postgresTemplate?: string;
+  }
+}
+
 /**
  * A fresh, migrated database of the test file's own: in-memory PGlite, or a new PostgreSQL database
  * created from TEST_DATABASE_URL (dropped again by `drop`). Copied from the migrated database of the
