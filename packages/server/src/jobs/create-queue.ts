@@ -1,6 +1,5 @@
-import pg from 'pg';
 import type { ServerConfig } from '../config/env.ts';
-import type { Db } from '../db/client.ts';
+import { databaseKind, type Db } from '../db/client.ts';
 import type { DeviceChannels } from '../channels/device-channels.ts';
 import { Mailer } from '../notifications/mailer.ts';
 import { JOB_DEFINITIONS, RECURRING_JOBS } from './definitions/index.ts';
@@ -18,14 +17,13 @@ export function createJobQueue(
   deviceChannels: DeviceChannels,
   options: JobQueueOptions = {},
 ): JobQueue {
-  const onPostgres = (db as unknown as { $client: unknown }).$client instanceof pg.Pool;
   return new JobQueue(
     db,
     [...JOB_DEFINITIONS, ...RECURRING_JOBS.map((recurring) => recurring.job)],
     { db, config, deviceChannels, mailer: new Mailer(config.smtpUrl, config.mailFrom) },
     {
       // PGlite has one connection: one job at a time is plenty; a pool lets a few overlap.
-      concurrency: onPostgres ? 4 : 1,
+      concurrency: databaseKind(db) === 'postgres' ? 4 : 1,
       // Recurring jobs are enqueued by whichever process ticks first when they are due.
       scheduler: new Scheduler(db, RECURRING_JOBS, options.log ? { log: options.log } : {}),
       ...options,
