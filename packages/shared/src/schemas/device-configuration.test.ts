@@ -11,6 +11,7 @@ import {
   iotSendIntervalOptions,
   isIntervalSeconds,
   masterOnlyChanges,
+  requiredSensorFields,
   secondsToInterval,
   sensorUnitOptions,
   type ConfigurationContext,
@@ -183,6 +184,50 @@ describe('device configuration body', () => {
   it('a connected counter needs no capacity, fill limit or threshold (it has no fill level)', () => {
     const counter = { name: 'Wasser', subType: 'counter', unit: 'cbm', isConnected: true };
     expect(errors(NET, body({ sensors: [counter] }))).toEqual([]);
+  });
+
+  it('a counter of an IoT, LX-IoT or fill-height device needs none of the level data either (decision 019)', () => {
+    const counter = { name: 'Wasser', subType: 'counter', unit: 'cbm', isConnected: true };
+    for (const context of [IOT, LX, FILL]) {
+      expect(errors(context, body({ sensors: [sensor(), counter] }))).toEqual([]);
+      expect(requiredSensorFields(context, 'counter')).toEqual([]);
+    }
+    // The form reads the same rule: empty inputs of a counter are no error.
+    const formCounter = { ...counter, capacity: '', fillLimit: '', threshold: '', measuringRange: '' };
+    const values = configurationBodyToForm(deviceConfigurationBody(IOT).parse(body()));
+    expect(formErrors(IOT, { ...values, sensors: [formCounter] })).toEqual([]);
+  });
+
+  it('names the required sensor fields per type and capability: what the schema asks is what the form marks', () => {
+    expect(requiredSensorFields(NET, 'tank')).toEqual(['capacity', 'fillLimit', 'threshold']);
+    expect(requiredSensorFields(IOT, 'silo')).toEqual([
+      'capacity',
+      'fillLimit',
+      'threshold',
+      'measuringRange',
+    ]);
+    expect(requiredSensorFields(LX, 'tank')).toEqual([
+      'capacity',
+      'fillLimit',
+      'threshold',
+      'geometry',
+      'contentDensity',
+      'fillHeightMm',
+    ]);
+    expect(requiredSensorFields(FILL, 'tank')).toEqual([
+      'capacity',
+      'fillLimit',
+      'threshold',
+      'geometry',
+      'contentDensity',
+      'fillHeight',
+    ]);
+    // Every field named is refused when empty.
+    for (const context of [NET, IOT, LX, FILL])
+      for (const field of requiredSensorFields(context, 'tank'))
+        expect(fieldErrors(context, `sensors.0.${field}`, null)).toEqual([
+          { path: `sensors.0.${field}`, code: 'required', args: {} },
+        ]);
   });
 
   it('measuring range is required for iot only', () => {

@@ -472,6 +472,39 @@ interface RefinementContext {
   addIssue(issue: { code: 'custom'; path: PropertyKey[]; message: string; params?: object }): void;
 }
 
+/** The measuring data of a sensor, the fields {@link requiredSensorFields} may ask for. */
+export type SensorMeasuringField = Extract<
+  keyof ConfigurationSensor,
+  | 'capacity'
+  | 'fillLimit'
+  | 'threshold'
+  | 'measuringRange'
+  | 'geometry'
+  | 'contentDensity'
+  | 'fillHeight'
+  | 'fillHeightMm'
+>;
+
+/**
+ * What a connected sensor must be given, by device type, capabilities and kind (devices-area §5,
+ * §9): the schema requires exactly these, and the form marks exactly these as required. A counter
+ * has no fill level (decision 019): none of the level's data (capacity, fill limit, threshold, and
+ * the range, geometry, density and fill height that turn a measurement into a level) applies to it.
+ */
+export function requiredSensorFields(
+  context: Pick<ConfigurationContext, 'type' | 'capabilities'>,
+  subType: (typeof SENSOR_SUB_TYPES)[number],
+): SensorMeasuringField[] {
+  if (subType === 'counter') return [];
+  const fillHeight = hasFillHeight(context);
+  const needed: SensorMeasuringField[] = ['capacity', 'fillLimit', 'threshold'];
+  if (context.type === 'iot') needed.push('measuringRange');
+  if (context.type === 'lx_iot' || fillHeight) needed.push('geometry', 'contentDensity');
+  if (fillHeight) needed.push('fillHeight');
+  if (context.type === 'lx_iot') needed.push('fillHeightMm');
+  return needed;
+}
+
 /** Nothing entered: what the refinement sees of an empty input, parsed or not. */
 const isEmpty = (value: unknown) =>
   value == null ||
@@ -481,7 +514,6 @@ const isEmpty = (value: unknown) =>
 /** The rules that depend on the device: required fields per variant and capability, unit options. */
 function refineForContext(context: ConfigurationContext, mode: Mode) {
   const variant = configurationVariant(context);
-  const fillHeight = hasFillHeight(context);
   const required = (issues: RefinementContext, path: PropertyKey[]) =>
     issues.addIssue({ code: 'custom', path, message: 'required' });
 
@@ -503,14 +535,8 @@ function refineForContext(context: ConfigurationContext, mode: Mode) {
       }
       // Only a sensor that is hooked up needs its measuring data.
       if (sensor.isConnected === false) return;
-      // A counter has no fill level: capacity, fill limit and threshold are the tanks' (decision 019).
-      const needed: (keyof ConfigurationSensor)[] =
-        sensor.subType === 'counter' ? [] : ['capacity', 'fillLimit', 'threshold'];
-      if (context.type === 'iot') needed.push('measuringRange');
-      if (context.type === 'lx_iot' || fillHeight) needed.push('geometry', 'contentDensity');
-      if (fillHeight) needed.push('fillHeight');
-      if (context.type === 'lx_iot') needed.push('fillHeightMm');
-      for (const field of needed) if (isEmpty(sensor[field])) required(issues, ['sensors', index, field]);
+      for (const field of requiredSensorFields(context, subType))
+        if (isEmpty(sensor[field])) required(issues, ['sensors', index, field]);
     });
     if (variant === 'sms_1nce' || variant === 'lx_iot') {
       if (isEmpty(value.iccid)) required(issues, ['iccid']);

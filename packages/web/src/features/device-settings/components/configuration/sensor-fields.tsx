@@ -10,7 +10,9 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import { SENSOR_SUB_TYPES } from '@tankportal/shared/devices';
 import {
   hasFillHeight,
+  requiredSensorFields,
   sensorUnitOptions,
+  type SensorMeasuringField,
   TEMPERATURE_LIMIT_TYPES,
   type ConfigurationContext,
 } from '@tankportal/shared/schemas/device-configuration';
@@ -60,7 +62,13 @@ export function SensorFields({ index, context, lookups, onRemove }: SensorFields
       setValue(path('contentDensity'), type.defaultDensity);
   };
 
-  const numberField = (field: string, required: boolean, suffix?: string) => (
+  // The required marker is the shared rule itself, never a second opinion (counters: decision 019).
+  const requiredFields: readonly string[] = connected ? requiredSensorFields(context, subType ?? 'tank') : [];
+
+  const numberField = (
+    field: SensorMeasuringField | 'temperatureLimitValue' | 'groundClearance',
+    suffix?: string,
+  ) => (
     <Grid size={{ xs: 12, sm: 6, md: 4 }}>
       <TextInput
         name={path(field)}
@@ -68,7 +76,7 @@ export function SensorFields({ index, context, lookups, onRemove }: SensorFields
         type="number"
         step={1}
         unit={suffix}
-        required={required && connected}
+        required={requiredFields.includes(field)}
       />
     </Grid>
   );
@@ -121,7 +129,7 @@ export function SensorFields({ index, context, lookups, onRemove }: SensorFields
             />
           </Grid>
         )}
-        {numberField('capacity', true, unit ? labels.unit(unit) : undefined)}
+        {numberField('capacity', unit ? labels.unit(unit) : undefined)}
         <Grid size={{ xs: 12, sm: 6, md: 4 }}>
           <SelectInput
             name={path('unit')}
@@ -130,8 +138,8 @@ export function SensorFields({ index, context, lookups, onRemove }: SensorFields
             options={withCurrent(units, unit).map((value) => ({ value, label: labels.unit(value) }))}
           />
         </Grid>
-        {numberField('fillLimit', true, '%')}
-        {numberField('threshold', true, '%')}
+        {numberField('fillLimit', '%')}
+        {numberField('threshold', '%')}
         {level && (
           <>
             <Grid size={{ xs: 12, sm: 6, md: 4 }}>
@@ -147,15 +155,15 @@ export function SensorFields({ index, context, lookups, onRemove }: SensorFields
                 ]}
               />
             </Grid>
-            {numberField('temperatureLimitValue', false, '°C')}
-            {numberField('measuringRange', context.type === 'iot', 'mbar')}
-            {numberField('contentDensity', lxIot || fillHeight, 'kg/m³')}
+            {numberField('temperatureLimitValue', '°C')}
+            {numberField('measuringRange', 'mbar')}
+            {numberField('contentDensity', 'kg/m³')}
             {(lxIot || fillHeight) && (
               <Grid size={{ xs: 12, sm: 6, md: 4 }}>
                 <SelectInput
                   name={path('geometry')}
                   label={f('geometry')}
-                  required={connected}
+                  required={requiredFields.includes('geometry')}
                   options={[
                     { value: null, label: '–' },
                     ...lookups.geometries.map((geometry) => ({
@@ -166,9 +174,9 @@ export function SensorFields({ index, context, lookups, onRemove }: SensorFields
                 />
               </Grid>
             )}
-            {fillHeight && numberField('fillHeight', true, 'cm')}
-            {lxIot && numberField('fillHeightMm', true, 'mm')}
-            {(lxIot || fillHeight) && numberField('groundClearance', false, 'cm')}
+            {fillHeight && numberField('fillHeight', 'cm')}
+            {lxIot && numberField('fillHeightMm', 'mm')}
+            {(lxIot || fillHeight) && numberField('groundClearance', 'cm')}
           </>
         )}
       </Grid>
