@@ -9,11 +9,14 @@ import {
   IOT_FIELDS,
   MASTER_ONLY_FIELDS,
   type ConfigurationBody,
+  type ConfigurationDeliveryChannel,
+  type ConfigurationDeliveryFailure,
+  type ConfigurationDeliveryStatus,
   type SmsGatewayType,
 } from '@tankportal/shared/schemas/device-configuration';
 import type { Db } from '../db/client.ts';
 import { devices, messages, sensors, smsGateways } from '../db/schema.ts';
-import type { DeviceChannels } from '../channels/device-channels.ts';
+import { ChannelUnavailableError, type DeviceChannels } from '../channels/device-channels.ts';
 import type { DeviceDirectory } from '../repositories/device-directory.ts';
 import { commandTopic } from '../channels/mqtt-topics.ts';
 import { invalidFields } from '../http-error.ts';
@@ -234,8 +237,15 @@ export interface Delivery {
   /** Configuration SMS handed to the gateway (the `x-sms-sent` header). */
   smsSent: number;
   /** sent: handed over; pending: waits for the device's next report (net); failed: see the messages. */
-  status: 'sent' | 'pending' | 'failed';
+  status: ConfigurationDeliveryStatus;
+  channel: ConfigurationDeliveryChannel;
+  /** Why it failed (null unless failed), for the user; the message log has the details. */
+  failure: ConfigurationDeliveryFailure | null;
 }
+
+/** A channel that is not set up (no gateway API, no broker) is not the same as one that refused. */
+const failureOf = (error: unknown): ConfigurationDeliveryFailure =>
+  error instanceof ChannelUnavailableError ? 'not_configured' : 'refused';
 
 /**
  * Sends the saved configuration to the device, each send logged as an outgoing message
@@ -266,16 +276,18 @@ export async function deliverConfiguration(
   const content = JSON.stringify(command);
   if (device.type === 'net') {
     await channels.net.queue(device, content, base);
-    return { smsSent: 0, status: 'pending' };
+    return { smsSent: 0, status: 'pending', channel: 'net', failure: null };
   }
 
   const ident = device.type === 'iot' ? addressedAs.thingName : addressedAs.iccid;
   let failure: string | null = ident ? null : 'the device has no client id';
+  let reason: ConfigurationDeliveryFailure | null = ident ? null : 'no_address';
   if (ident) {
     try {
       await channels.publish(commandTopic(device.type, ident), content);
     } catch (error) {
       failure = (error as Error).message;
+      reason = failureOf(error);
     }
   }
   await logMessages(db, [
@@ -290,7 +302,7 @@ export async function deliverConfiguration(
       sentAt: failure ? null : new Date(),
     },
   ]);
-  return { smsSent: 0, status: failure ? 'failed' : 'sent' };
+  return { smsSent: 0, status: reason ? 'failed' : 'sent', channel: 'mqtt', failure: reason };
 }
 
 async function sendConfigurationSms(
@@ -306,6 +318,7 @@ async function sendConfigurationSms(
   let failure: string | null = address.to
     ? null
     : `the device has no ${address.provider === 'lionel' ? 'cell number' : 'ICCID'} for ${address.provider}`;
+  let reason: ConfigurationDeliveryFailure | null = address.to ? null : 'no_address';
   const rows: OutgoingMessage[] = [];
   let sent = 0;
   for (const [index, text] of texts.entries()) {
@@ -318,6 +331,7 @@ async function sendConfigurationSms(
       } catch (error) {
         // The parts after a refused one are not tried: the gateway would refuse them too.
         failure = `part ${index + 1}: ${(error as Error).message}`;
+        reason = failureOf(error);
         report = failure;
       }
     }
@@ -335,5 +349,12 @@ async function sendConfigurationSms(
     });
   }
   await logMessages(db, rows);
-  return { smsSent: sent, status: sent === texts.length ? 'sent' : 'failed' };
+  const complete = sent === texts.length;
+  return {
+    smsSent: sent,
+    status: complete ? 'sent' : 'failed',
+    channel: 'sms',
+    // Some parts sent, a later one refused: the device has an incomplete configuration.
+    failure: complete ? null : (reason ?? 'refused'),
+  };
 }

@@ -116,6 +116,30 @@ export const MASTER_ONLY_FIELDS = [
   'thingName',
 ] as const;
 
+/**
+ * How a saved configuration went on to the device (decision 025), in the answer's headers: the
+ * configuration is saved either way, these say whether it has reached the device yet.
+ */
+export const CONFIGURATION_DELIVERY_HEADERS = {
+  /** sent: handed to the gateway or broker; pending: waits for the next report (net); failed. */
+  status: 'x-configuration-delivery',
+  /** sms, mqtt or net. */
+  channel: 'x-configuration-delivery-channel',
+  /** Only when failed: why ({@link CONFIGURATION_DELIVERY_FAILURES}). */
+  failure: 'x-configuration-delivery-failure',
+} as const;
+export const CONFIGURATION_DELIVERY_STATUSES = ['sent', 'pending', 'failed'] as const;
+export type ConfigurationDeliveryStatus = (typeof CONFIGURATION_DELIVERY_STATUSES)[number];
+export const CONFIGURATION_DELIVERY_CHANNELS = ['sms', 'mqtt', 'net'] as const;
+export type ConfigurationDeliveryChannel = (typeof CONFIGURATION_DELIVERY_CHANNELS)[number];
+/**
+ * not_configured: the server has no SMS gateway API or no MQTT broker for it; no_address: the
+ * device has no cell number, ICCID or client id to send to; refused: the gateway or broker did not
+ * take it (not reachable, or answered an error).
+ */
+export const CONFIGURATION_DELIVERY_FAILURES = ['not_configured', 'no_address', 'refused'] as const;
+export type ConfigurationDeliveryFailure = (typeof CONFIGURATION_DELIVERY_FAILURES)[number];
+
 // ---------------------------------------------------------------------------------------------
 // Context: which variant a device is
 

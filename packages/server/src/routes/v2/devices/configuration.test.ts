@@ -157,6 +157,11 @@ describe('PUT /v2/devices/{id}/configuration: SMS devices', () => {
     );
     expect(response.statusCode).toBe(200);
     expect(response.headers['x-sms-sent']).toBe('1');
+    expect(response.headers).toMatchObject({
+      'x-configuration-delivery': 'sent',
+      'x-configuration-delivery-channel': 'sms',
+    });
+    expect(response.headers['x-configuration-delivery-failure']).toBeUndefined();
     expect(response.json()).toMatchObject({
       id: ids.sms,
       thresholdSensor: 'all',
@@ -249,6 +254,12 @@ describe('PUT /v2/devices/{id}/configuration: SMS devices', () => {
       const response = await put(client, ids.sms, common({ value_interval: 33 }));
       expect(response.statusCode).toBe(200);
       expect(response.headers['x-sms-sent']).toBe('0');
+      // Saved, but the answer says it has not reached the device, and why.
+      expect(response.headers).toMatchObject({
+        'x-configuration-delivery': 'failed',
+        'x-configuration-delivery-channel': 'sms',
+        'x-configuration-delivery-failure': 'refused',
+      });
       expect((await deviceRow(ids.sms)).valueInterval).toBe(33);
       const logged = (await outgoing(ids.sms)).at(-1)!;
       expect(logged).toMatchObject({ type: 'sms', status: 'sending_failed', sentAt: null });
@@ -356,6 +367,28 @@ describe('PUT /v2/devices/{id}/configuration: IoT and LX-IoT over MQTT', () => {
     expect(JSON.parse(logged.content)).toEqual(command.body);
   });
 
+  it('saves an IoT and an LX-IoT configuration with a counter that has none of the level data (decision 019)', async () => {
+    const client = await as('user');
+    // What the form sends for a water meter: no capacity, limits, range, geometry, density or heights.
+    const counter = { name: 'Wasserzähler', sub_type: 'counter', unit: 'cbm', is_connected: true };
+    const iot = await put(client, ids.iot, iotBody({ sensors: [sensor(), counter] }));
+    expect(iot.statusCode, iot.body).toBe(200);
+    expect(iot.headers).toMatchObject({
+      'x-configuration-delivery': 'sent',
+      'x-configuration-delivery-channel': 'mqtt',
+    });
+    expect(iot.json().sensors).toMatchObject([
+      { sequence: 1, subType: 'tank' },
+      { sequence: 2, subType: 'counter', measuringRange: null, capacity: null },
+    ]);
+    const lx = await put(client, ids.lx, common({ iccid: lxIccid, sensors: [counter] }));
+    expect(lx.statusCode, lx.body).toBe(200);
+    expect(lx.json().sensors).toMatchObject([{ subType: 'counter', geometry: null, fillHeightMm: null }]);
+    // Back to the tank the other tests expect.
+    expect((await put(client, ids.iot, iotBody())).statusCode).toBe(200);
+    expect((await put(client, ids.lx, common({ iccid: lxIccid }))).statusCode).toBe(200);
+  });
+
   it('publishes to an LX-IoT device; without a broker the message is sending_failed and the change saved', async () => {
     const client = await as('user');
     const command = await receiveCommand(lxIccid, `devices/lx-iot/${lxIccid}/command`, () =>
@@ -372,11 +405,45 @@ describe('PUT /v2/devices/{id}/configuration: IoT and LX-IoT over MQTT', () => {
     try {
       const response = await put(client, ids.lx, common({ iccid: lxIccid, value_interval: 44 }));
       expect(response.statusCode).toBe(200);
+      expect(response.headers).toMatchObject({
+        'x-configuration-delivery': 'failed',
+        'x-configuration-delivery-channel': 'mqtt',
+        'x-configuration-delivery-failure': 'not_configured',
+      });
       expect(response.json().valueInterval).toBe(44);
       expect((await outgoing(ids.lx)).at(-1)).toMatchObject({ type: 'lx_iot', status: 'sending_failed' });
     } finally {
       t.app.context.deviceChannels.attachMqtt(broker);
     }
+  });
+});
+
+describe('PUT /v2/devices/{id}/configuration: a server without an SMS gateway', () => {
+  let bare: TestApp;
+  beforeAll(async () => {
+    bare = await createTestApp();
+  });
+  afterAll(() => bare?.close());
+
+  it('saves the configuration and answers that it was not sent: no gateway is configured', async () => {
+    const [user] = await bare.database.db.select().from(users).where(eq(users.username, 'user'));
+    const device = await buildDevice(bare.database.db, user.id, {
+      type: 'sms',
+      identType: 'cell_number',
+      identCode: null,
+      cellNumber,
+    });
+    const client = await bare.signIn('user');
+    const response = await client.put(`/api/v2/devices/${device.id}/configuration`, common());
+    expect(response.statusCode).toBe(200);
+    expect(response.headers).toMatchObject({
+      'x-sms-sent': '0',
+      'x-configuration-delivery': 'failed',
+      'x-configuration-delivery-channel': 'sms',
+      'x-configuration-delivery-failure': 'not_configured',
+    });
+    const [logged] = await bare.database.db.select().from(messages).where(eq(messages.deviceId, device.id));
+    expect(logged).toMatchObject({ status: 'sending_failed' });
   });
 });
 
@@ -401,6 +468,10 @@ describe('PUT /v2/devices/{id}/configuration: net devices', () => {
     const response = await put(client, ids.net, common({ host: 'ingest.example.com', port: 8443 }));
     expect(response.statusCode).toBe(200);
     expect(response.headers['x-sms-sent']).toBe('0');
+    expect(response.headers).toMatchObject({
+      'x-configuration-delivery': 'pending',
+      'x-configuration-delivery-channel': 'net',
+    });
     expect(response.json()).toMatchObject({ host: 'ingest.example.com', port: 8443 });
     expect((await outgoing(ids.net)).at(-1)).toMatchObject({ type: 'net', status: 'created', sentAt: null });
 

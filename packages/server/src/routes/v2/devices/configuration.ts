@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { toFieldError, type FieldError } from '@tankportal/shared/field-errors';
 import { hasRole } from '@tankportal/shared/roles';
 import {
+  CONFIGURATION_DELIVERY_HEADERS as DELIVERY,
   configurationContextOf,
   configurationFromDevice,
   deviceConfigurationBody,
@@ -44,9 +45,13 @@ export function deviceConfigurationRoutes(app: Api, { db, deviceChannels, device
       schema: {
         tags: ['devices'],
         summary:
-          'Saves the configuration and sends it to the device (SMS, MQTT command, or with the answer to the next net report); header x-sms-sent: configuration SMS sent',
-        description:
+          'Saves the configuration and sends it to the device (SMS, MQTT command, or with the answer to the next net report); headers say whether it reached the device',
+        description: [
           'Body: see packages/shared/src/schemas/device-configuration.ts (deviceConfigurationBody); intervals in seconds, send times HH:mm. Only a master may change master-only fields (403).',
+          'The configuration is saved even when it cannot be sent (decision 025). Answer headers:',
+          `x-sms-sent: configuration SMS handed to the gateway; ${DELIVERY.status}: sent | pending (net: with the answer to the next report) | failed;`,
+          `${DELIVERY.channel}: sms | mqtt | net; ${DELIVERY.failure} (only when failed): not_configured (no SMS gateway API or MQTT broker on the server) | no_address (the device has no cell number, ICCID or client id) | refused (the gateway or broker was not reachable or refused).`,
+        ].join(' '),
         params: deviceIdParams,
         body: z.looseObject({}),
         response: {
@@ -78,6 +83,9 @@ export function deviceConfigurationRoutes(app: Api, { db, deviceChannels, device
       await saveConfiguration(db, deviceDirectory, device, change);
       const delivery = await deliverConfiguration(db, deviceChannels, device, actor.id);
       reply.header('x-sms-sent', String(delivery.smsSent));
+      reply.header(DELIVERY.status, delivery.status);
+      reply.header(DELIVERY.channel, delivery.channel);
+      if (delivery.failure) reply.header(DELIVERY.failure, delivery.failure);
       return loadDeviceDetail(db, actor, id);
     },
   );
