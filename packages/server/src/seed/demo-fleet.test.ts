@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import {
+  configurationContextOf,
+  configurationFromDevice,
+  deviceConfigurationBody,
+} from '@tankportal/shared/schemas/device-configuration';
+import { devices, sensors } from '../db/schema.ts';
 import { createTestApp, TestClient, type TestApp } from '../testing/test-app.ts';
 import { ensureDemoFleet } from './demo-fleet.ts';
 
@@ -88,5 +94,60 @@ describe('demo notifications', () => {
         ],
       },
     ]);
+  });
+});
+
+describe('demo fleet configuration', () => {
+  const iotAndLx = () =>
+    t.database.db
+      .select({ id: devices.id })
+      .from(devices)
+      .where(inArray(devices.type, ['iot', 'lx_iot']));
+
+  it('gives IoT and LX-IoT devices every required value: changing only a threshold saves', async () => {
+    const client = await t.signIn('master');
+    const ids = (await iotAndLx()).map(({ id }) => id);
+    expect(ids.length).toBe(20);
+    for (const id of ids) {
+      const detail = (await client.get(`/api/v2/devices/${id}`)).json();
+      const current = configurationFromDevice(detail);
+      // The stored configuration passes the rules the form applies.
+      const check = deviceConfigurationBody(configurationContextOf(detail, true)).safeParse(current);
+      expect(check.error?.issues ?? [], `device ${id}`).toEqual([]);
+      const sensorsChanged = current.sensors!.map((sensor, index) =>
+        index === 0 && sensor.subType !== 'counter' ? { ...sensor, threshold: 30 } : sensor,
+      );
+      const saved = await client.put(`/api/v2/devices/${id}/configuration`, {
+        ...current,
+        sensors: sensorsChanged,
+      });
+      expect(saved.statusCode, `device ${id}: ${saved.body}`).toBe(200);
+    }
+  });
+
+  it('completes an older demo installation on the next start, keeping what was entered', async () => {
+    const db = t.database.db;
+    const [iot] = await db.select().from(devices).where(eq(devices.type, 'iot')).limit(1);
+    await db
+      .update(devices)
+      .set({ iotConfig: { iotSendTime1: '07:15' } })
+      .where(eq(devices.id, iot.id));
+    await db.update(sensors).set({ measuringRange: null }).where(eq(sensors.deviceId, iot.id));
+    const [lx] = await db.select().from(devices).where(eq(devices.type, 'lx_iot')).limit(1);
+    await db
+      .update(sensors)
+      .set({ geometry: null, contentDensity: 900, fillHeightMm: null })
+      .where(and(eq(sensors.deviceId, lx.id), eq(sensors.sequence, 1)));
+
+    expect(await ensureDemoFleet(db)).toBe(0);
+    const [after] = await db.select().from(devices).where(eq(devices.id, iot.id));
+    expect(after.iotConfig).toMatchObject({ iotSendTime1: '07:15', iotSendInterval: 360 });
+    const [probe] = await db.select().from(sensors).where(eq(sensors.deviceId, iot.id));
+    expect(probe.measuringRange).toBe(500);
+    const [tank] = await db
+      .select()
+      .from(sensors)
+      .where(and(eq(sensors.deviceId, lx.id), eq(sensors.sequence, 1)));
+    expect(tank).toMatchObject({ geometry: 2, contentDensity: 900, fillHeightMm: 2000 });
   });
 });

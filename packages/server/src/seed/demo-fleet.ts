@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { DEMO_DEVICE_SECRET, demoFleet } from '@tankportal/shared/demo-fleet';
 import type { Db } from '../db/client.ts';
 import {
@@ -18,6 +18,7 @@ import { levelFromValue } from '../sensor-logic/level.ts';
 import { thresholdState } from '../sensor-logic/threshold.ts';
 import { findUserByUsername } from '../repositories/users.ts';
 import { hashPassword } from '../policies/passwords.ts';
+import { CONTENT_TYPES } from '../lookups/content-types.ts';
 import { DEMO_PASSWORD } from './demo-data.ts';
 
 const DAY = 86_400_000;
@@ -150,7 +151,11 @@ const CUSTOMERS = [
  */
 export async function ensureDemoFleet(db: Db, now = new Date()): Promise<number> {
   const [{ value: existing }] = await db.select({ value: count() }).from(devices);
-  if (existing > 0) return 0;
+  if (existing > 0) {
+    // A fleet seeded before its configuration was complete (issue 11) is completed on the next start.
+    await completeDemoConfiguration(db);
+    return 0;
+  }
   const admin = await findUserByUsername(db, 'admin');
   if (!admin) return 0;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
@@ -226,8 +231,71 @@ export async function ensureDemoFleet(db: Db, now = new Date()): Promise<number>
       await db.update(devices).set({ status: 'alarm' }).where(eq(devices.id, device.id));
     }
   }
+  await completeDemoConfiguration(db);
   await seedRecipients(db, owners.slice(0, CUSTOMERS.length));
   return fleet.length;
+}
+
+/** What an IoT device of the demo needs beyond the defaults: a first send time and an interval. */
+const DEMO_IOT_SETTINGS = { iotVersion: 'v1', iotSendTime1: '06:00', iotSendInterval: 360 };
+/** A 2 m high upright cylinder with a 500 mbar probe: the measuring data the rules ask of IoT and LX-IoT tanks. */
+const DEMO_MEASURING = { measuringRange: 500, geometry: 2, fillHeightMm: 2_000 };
+const densityOf = (contentType: string | null) =>
+  CONTENT_TYPES.find((type) => type.id === contentType)?.defaultDensity ?? 1_000;
+
+/**
+ * Gives the demo fleet's IoT and LX-IoT devices every value the configuration rules require
+ * (requiredSensorFields, the first send time), so that an operator can change a single value and
+ * save. Only empty values are filled and only on demo devices (by their idents): what someone
+ * entered stays. Counters get nothing: they have no fill level (decision 019).
+ */
+export async function completeDemoConfiguration(db: Db) {
+  const fleet = demoFleet();
+  const idents = (type: string) => fleet.filter((plan) => plan.type === type).map((plan) => plan.ident);
+  const demoDevices = await db
+    .select({ id: devices.id, type: devices.type })
+    .from(devices)
+    .where(
+      or(
+        and(eq(devices.type, 'iot'), inArray(devices.thingName, idents('iot'))),
+        and(eq(devices.type, 'lx_iot'), inArray(devices.iccid, idents('lx_iot'))),
+      ),
+    );
+  const ofType = (type: string) => demoDevices.filter((device) => device.type === type).map(({ id }) => id);
+  const iot = ofType('iot');
+  const lx = ofType('lx_iot');
+  if (iot.length) {
+    // The stored settings win over the defaults (jsonb ||: the right side's keys replace the left's).
+    await db
+      .update(devices)
+      .set({ iotConfig: sql`${JSON.stringify(DEMO_IOT_SETTINGS)}::jsonb || ${devices.iotConfig}` })
+      .where(inArray(devices.id, iot));
+    await db
+      .update(sensors)
+      .set({ measuringRange: DEMO_MEASURING.measuringRange })
+      .where(and(inArray(sensors.deviceId, iot), eq(sensors.type, 'probe'), isNull(sensors.measuringRange)));
+  }
+  if (lx.length) {
+    const tanks = await db
+      .select({ id: sensors.id, contentType: sensors.contentType })
+      .from(sensors)
+      .where(
+        and(
+          inArray(sensors.deviceId, lx),
+          eq(sensors.type, 'probe'),
+          or(isNull(sensors.geometry), isNull(sensors.contentDensity), isNull(sensors.fillHeightMm)),
+        ),
+      );
+    for (const tank of tanks)
+      await db
+        .update(sensors)
+        .set({
+          geometry: sql`coalesce(${sensors.geometry}, ${DEMO_MEASURING.geometry})`,
+          contentDensity: sql`coalesce(${sensors.contentDensity}, ${densityOf(tank.contentType)})`,
+          fillHeightMm: sql`coalesce(${sensors.fillHeightMm}, ${DEMO_MEASURING.fillHeightMm})`,
+        })
+        .where(eq(sensors.id, tank.id));
+  }
 }
 
 /**
