@@ -9,6 +9,7 @@ import {
 import { bodyId } from './common.ts';
 import { addressBody, deviceName, optionalText } from './device-metadata.ts';
 import { deviceDetailSchema } from './devices.ts';
+import { normaliseCellNumber } from '../phone.ts';
 
 // One vocabulary with the configuration (device-configuration.ts); re-exported for the create form.
 export { IOT_VERSIONS, SMS_GATEWAY_TYPES, type IotVersion, type SmsGatewayType };
@@ -16,15 +17,10 @@ export { IOT_VERSIONS, SMS_GATEWAY_TYPES, type IotVersion, type SmsGatewayType }
 const invalid = { params: { code: 'invalid' as const } };
 
 /**
- * A SIM's phone number as the Lionel gateway reports the sender: spaces, brackets, slashes and
- * dashes are dropped and a leading + added, so that the stored ident equals the inbound sender.
+ * A SIM's phone number as typed; the body's check reads it in the device's country and stores it
+ * in E.164, as the Lionel gateway reports the sender (see `createDeviceBody`).
  */
-export const cellNumberText = () =>
-  optionalText(32)
-    .transform((value) => (value ? value.replace(/[\s()/-]/g, '').replace(/^00/, '+') : null))
-    // International only: a national number (0170 ...) would need a country to become an ident.
-    .refine((value) => value == null || /^\+?[1-9]\d{5,15}$/.test(value), invalid)
-    .transform((value) => (value && !value.startsWith('+') ? `+${value}` : value));
+export const cellNumberText = () => optionalText(32);
 
 /** An ICCID: digits only, at most 32 (devices-area §5). */
 export const iccidText = () =>
@@ -39,6 +35,8 @@ const optionalId = () => bodyId().nullish();
 /**
  * POST /v2/devices (ROLE_ADMIN). One flat body for every type, as the create dialog has one form
  * whose type selection changes the fields shown; fields of other types are checked but not stored.
+ * - cellNumber: national (`0170 5559901`, read in the address's country) or international; it is
+ *   stored in E.164 (`+491705559901`), the form the gateway reports the sender in.
  * - sms: smsGatewayType required; lionel needs cellNumber, 1nce needs iccid. When more than one SMS
  *   gateway exists, inbound and outbound gateway are required too (checked by the server: the
  *   count is data).
@@ -65,6 +63,14 @@ export const createDeviceBody = z
     (body, context) => {
       const required = (field: string) =>
         context.addIssue({ code: 'custom', path: [field], message: 'required' });
+      const country = /^[A-Z]{2}$/i.test(body.address?.countryCode ?? '') ? body.address.countryCode : null;
+      if (body.cellNumber && !normaliseCellNumber(body.cellNumber, country))
+        context.addIssue({
+          code: 'custom',
+          path: ['cellNumber'],
+          message: 'invalid',
+          params: { code: 'invalid', args: { reason: 'cellNumber' } },
+        });
       switch (body.type) {
         case 'sms':
           if (!body.smsGatewayType) required('smsGatewayType');
@@ -84,7 +90,12 @@ export const createDeviceBody = z
     },
     // Also while other fields have errors, so that a form shows every missing field at once.
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
-  );
+  )
+  // Runs only when every check passed: the number is valid in the address's country.
+  .transform((body) => ({
+    ...body,
+    cellNumber: body.cellNumber && normaliseCellNumber(body.cellNumber, body.address.countryCode),
+  }));
 export type CreateDeviceBody = z.infer<typeof createDeviceBody>;
 export type CreateDeviceInput = z.input<typeof createDeviceBody>;
 

@@ -253,6 +253,14 @@ describe('POST /v2/devices rules', () => {
     await expectRefused({ ...base, type: 'fax' }, [{ path: 'type', code: 'invalid', args: {} }]);
   });
 
+  it('reads a nationally typed cell number in the device country and stores it in E.164', async () => {
+    const response = await create({ ...BODIES.lionel(), cell_number: '0170 5559901' });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().device).toMatchObject({ ident: '+491705559901', cellNumber: '+491705559901' });
+    const [row] = await t.database.db.select().from(devices).where(eq(devices.id, response.json().device.id));
+    expect(row.cellNumber).toBe('+491705559901');
+  });
+
   it('reports every missing field at once', async () => {
     await expectRefused({ type: 'iot', address: {} }, [
       { path: 'name', code: 'required', args: {} },
@@ -262,9 +270,14 @@ describe('POST /v2/devices rules', () => {
   });
 
   it('checks the form of cell number, ICCID and thing name', async () => {
-    await expectRefused({ ...BODIES.lionel(), cell_number: '0170 5550000' }, [
-      { path: 'cellNumber', code: 'invalid', args: {} },
+    await expectRefused({ ...BODIES.lionel(), cell_number: '0170 55a' }, [
+      { path: 'cellNumber', code: 'invalid', args: { reason: 'cellNumber' } },
     ]);
+    // Nationally typed, but not a number of the device's country (Austria has no 0170 range).
+    await expectRefused(
+      { ...BODIES.lionel(), cell_number: '0170 5559901', address: address({ country_code: 'AT' }) },
+      [{ path: 'cellNumber', code: 'invalid', args: { reason: 'cellNumber' } }],
+    );
     await expectRefused({ ...BODIES.once(), iccid: '8988-2806' }, [
       { path: 'iccid', code: 'invalid', args: {} },
     ]);

@@ -89,7 +89,18 @@ export function CreateDeviceForm({
       required={extra.required}
       slotProps={{ htmlInput: { maxLength: max } }}
       error={!!errorOf(name)}
-      helperText={errorOf(name) ?? extra.helperText}
+      // The format hint stays under the error: the error says what is wrong, the hint how to fix it.
+      helperText={
+        errorOf(name) && extra.helperText ? (
+          <>
+            {errorOf(name)}
+            <br />
+            {extra.helperText}
+          </>
+        ) : (
+          (errorOf(name) ?? extra.helperText)
+        )
+      }
       {...register(name)}
     />
   );
