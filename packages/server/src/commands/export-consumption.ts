@@ -5,7 +5,7 @@ import { measurements, monthlyConsumption } from '../db/schema.ts';
 import { requireDevicePermission } from '../policies/device-access.ts';
 import { sensorsOfDevices, type SensorRow } from '../repositories/devices.ts';
 import type { UserRow } from '../repositories/users.ts';
-import { exportLabels, sensorLabel } from './export-labels.ts';
+import { exportLabels, sensorLabel, unitCell } from './export-labels.ts';
 import { monthIn, type Cell, type Column } from './export-sheet.ts';
 
 /** What an export writes: the file's name and sheet, its columns and its rows, produced lazily. */
@@ -131,7 +131,7 @@ export async function extendedConsumptionExport(
           row.measuredAt,
           sensorLabel(labels, sensor),
           row.value,
-          sensor.unit,
+          unitCell(sensor.unit),
           row.percent,
           row.temperature,
         ];

@@ -12,7 +12,7 @@ import { deviceVisibleTo } from '../policies/device-access.ts';
 import type { UserRow } from '../repositories/users.ts';
 import { monthlyDataFlow } from '../sensor-logic/data-flow.ts';
 import type { ExportPlan } from './export-consumption.ts';
-import { exportLabels, sensorLabel } from './export-labels.ts';
+import { contentTypeName, exportLabels, sensorLabel, unitCell } from './export-labels.ts';
 import type { Cell, Column } from './export-sheet.ts';
 
 export interface DataFlowExportRequest {
@@ -112,8 +112,8 @@ export async function dataFlowExport(
           sensor.deviceId,
           deviceName,
           sensorLabel(labels, sensor),
-          sensor.contentType,
-          sensor.unit,
+          contentTypeName(sensor.contentType, request.locale),
+          unitCell(sensor.unit),
           flow.year,
           flow.month,
           ...outputs.map((output) => flow[output]),

@@ -6,7 +6,7 @@ import { devices, sensors, users } from '../db/schema.ts';
 import { listDeviceIds, sensorsOfDevices } from '../repositories/devices.ts';
 import type { UserRow } from '../repositories/users.ts';
 import type { ExportPlan } from './export-consumption.ts';
-import { exportLabels, sensorLabel } from './export-labels.ts';
+import { exportLabels, sensorLabel, unitCell } from './export-labels.ts';
 import type { Cell, Column } from './export-sheet.ts';
 
 /** Devices are loaded in chunks of this many ids, in list order. */
@@ -72,7 +72,7 @@ export async function deviceListExport(
             return [
               sensorLabel(labels, sensor),
               sensor.value,
-              sensor.unit,
+              unitCell(sensor.unit),
               sensor.type === 'probe' ? sensor.pct : null,
             ];
           }),

@@ -1,5 +1,6 @@
 import type { Locale } from '@tankportal/shared/constants';
 import { unitSymbol } from '@tankportal/shared/units';
+import { CONTENT_TYPES } from '../lookups/content-types.ts';
 
 /** Headers, sheet and file names of the exports, in the language the export asks for. */
 const LABELS = {
@@ -87,6 +88,15 @@ export type ExportLabels = (typeof LABELS)[Locale];
 
 export function exportLabels(locale: Locale): ExportLabels {
   return LABELS[locale];
+}
+
+/** A unit as every export writes it: its symbol (`m³` for both `m3` and `cbm`). */
+export const unitCell = (unit: string | null | undefined): string | null => (unit ? unitSymbol(unit) : null);
+
+/** A content type's name in the export's language; a code this version does not know as it is. */
+export function contentTypeName(code: string | null, locale: Locale): string | null {
+  if (!code) return null;
+  return CONTENT_TYPES.find((type) => type.id === code)?.name[locale] ?? code;
 }
 
 /** A sensor's column or cell name: its name, or "Sensor n" when it has none. */

@@ -35,6 +35,11 @@ describe('monthly data flow', () => {
     ]);
   });
 
+  it('leaves inflow and outflow empty in a month without readings: unknown, not zero', () => {
+    const flows = monthlyDataFlow(readings, [...months, { year: 2025, month: 4 }], options);
+    expect(flows[3]).toEqual({ year: 2025, month: 4, inflow: null, outflow: null, qty: 900 });
+  });
+
   it('interpolates the quantity at the end of each month, or takes the last value before it', () => {
     // 1 Feb lies half way between 22 Jan (500) and 11 Feb (400).
     expect(monthlyDataFlow(readings, months, options)[0].qty).toBe(450);

@@ -14,8 +14,10 @@ import { isRefill, monthlyConsumption, type Reading } from './consumption.ts';
 export interface MonthlyFlow {
   year: number;
   month: number;
-  inflow: number;
-  outflow: number;
+  /** Null in a month without readings: nothing is known, which is not "nothing flowed". */
+  inflow: number | null;
+  outflow: number | null;
+  /** Null before the first reading. */
   qty: number | null;
 }
 
@@ -39,6 +41,11 @@ export function monthlyDataFlow(
   const outflow = new Map(
     monthlyConsumption(readings, 'probe').map((row) => [key(row.year, row.month), row.consumption]),
   );
+  const measured = new Set<string>();
+  for (const [at] of ordered) {
+    const date = new Date(at);
+    measured.add(key(date.getUTCFullYear(), date.getUTCMonth() + 1));
+  }
   const inflow = new Map<string, number>();
   for (let i = 1; i < ordered.length; i++) {
     const [, previous] = ordered[i - 1];
@@ -51,11 +58,12 @@ export function monthlyDataFlow(
 
   return months.map(({ year, month }) => {
     const moment = options.at === 'month_start' ? Date.UTC(year, month - 1, 1) : Date.UTC(year, month, 1);
+    const known = measured.has(key(year, month));
     return {
       year,
       month,
-      inflow: inflow.get(key(year, month)) ?? 0,
-      outflow: outflow.get(key(year, month)) ?? 0,
+      inflow: known ? (inflow.get(key(year, month)) ?? 0) : null,
+      outflow: known ? (outflow.get(key(year, month)) ?? 0) : null,
       qty: quantityAt(ordered, moment, options.mode),
     };
   });

@@ -150,9 +150,9 @@ describe('consumption exports', () => {
     expect(lines[0]).toBe('Time,Sensor,Value,Unit,Level (%),Temperature (°C)');
     expect(lines.slice(1, 5)).toEqual([
       '01/01/2025 11:00 AM,Heizöl,5000,l,50,5.5',
-      '01/01/2025 11:00 AM,Wasserzähler,100,cbm,,',
+      '01/01/2025 11:00 AM,Wasserzähler,100,m³,,',
       '01/15/2025 11:00 AM,Heizöl,4800.5,l,48,5.5',
-      '01/15/2025 11:00 AM,Wasserzähler,110.25,cbm,,',
+      '01/15/2025 11:00 AM,Wasserzähler,110.25,m³,,',
     ]);
     // Ten measurements, one of them hidden.
     expect(lines).toHaveLength(1 + 9);
@@ -165,9 +165,9 @@ describe('consumption exports', () => {
     expect(csvLines(german.body)).toEqual([
       'Zeit;Sensor;Wert;Einheit;Füllstand (%);Temperatur (°C)',
       '01.01.2025 11:00;Heizöl;5000;l;50;5,5',
-      '01.01.2025 11:00;Wasserzähler;100;cbm;;',
+      '01.01.2025 11:00;Wasserzähler;100;m³;;',
       '15.01.2025 11:00;Heizöl;4800,5;l;48;5,5',
-      '15.01.2025 11:00;Wasserzähler;110,25;cbm;;',
+      '15.01.2025 11:00;Wasserzähler;110,25;m³;;',
     ]);
   });
 
@@ -306,7 +306,8 @@ describe('list export', () => {
     expect([18, 19, 20, 21].map((cell) => tankRow.getCell(cell).value)).toEqual([
       'Wasserzähler',
       140,
-      'cbm',
+      // One spelling for cubic metres in every export: the symbol (the sensor's unit is `cbm`).
+      'm³',
       null,
     ]);
   });
@@ -364,11 +365,13 @@ describe('data-flow export', () => {
     expect(new Set(rows.map((row) => row[0]))).toEqual(new Set([ids.tank, ids.second]));
     const tank = rows.filter((row) => row[0] === ids.tank);
     expect(tank).toHaveLength(12);
+    // The content's name in the export's language, not its code; a month without readings has
+    // no inflow or outflow (empty cells), while the quantity stays at the last reading.
     expect(tank.slice(0, 4)).toEqual([
-      [ids.tank, 'Hofladen Nord', 'Heizöl', 'heating_oil_el', 'l', 2025, 1, 0, 199.5, 4800.5],
-      [ids.tank, 'Hofladen Nord', 'Heizöl', 'heating_oil_el', 'l', 2025, 2, 4500, 300.5, 9000],
-      [ids.tank, 'Hofladen Nord', 'Heizöl', 'heating_oil_el', 'l', 2025, 3, 0, 200, 8800],
-      [ids.tank, 'Hofladen Nord', 'Heizöl', 'heating_oil_el', 'l', 2025, 4, 0, 0, 8800],
+      [ids.tank, 'Hofladen Nord', 'Heizöl', 'Heating oil EL', 'l', 2025, 1, 0, 199.5, 4800.5],
+      [ids.tank, 'Hofladen Nord', 'Heizöl', 'Heating oil EL', 'l', 2025, 2, 4500, 300.5, 9000],
+      [ids.tank, 'Hofladen Nord', 'Heizöl', 'Heating oil EL', 'l', 2025, 3, 0, 200, 8800],
+      [ids.tank, 'Hofladen Nord', 'Heizöl', 'Heating oil EL', 'l', 2025, 4, undefined, undefined, 8800],
     ]);
   });
 
@@ -379,10 +382,11 @@ describe('data-flow export', () => {
     );
     const lines = csvLines(response.body);
     expect(lines[0]).toBe('ID;Name;Sensor;Inhalt;Einheit;Jahr;Monat;Zufluss;Bestand');
-    expect(lines.slice(1, 4)).toEqual([
-      `${ids.tank};Hofladen Nord;Heizöl;heating_oil_el;l;2025;1;0;`,
-      `${ids.tank};Hofladen Nord;Heizöl;heating_oil_el;l;2025;2;4500;4608,83`,
-      `${ids.tank};Hofladen Nord;Heizöl;heating_oil_el;l;2025;3;0;8867,95`,
+    expect(lines.slice(1, 5)).toEqual([
+      `${ids.tank};Hofladen Nord;Heizöl;Heizöl EL;l;2025;1;0;`,
+      `${ids.tank};Hofladen Nord;Heizöl;Heizöl EL;l;2025;2;4500;4608,83`,
+      `${ids.tank};Hofladen Nord;Heizöl;Heizöl EL;l;2025;3;0;8867,95`,
+      `${ids.tank};Hofladen Nord;Heizöl;Heizöl EL;l;2025;4;;8800`,
     ]);
     // Keys without brackets, as a client sends them that converts its keys to snake_case.
     const plain = await client.get(
