@@ -65,6 +65,7 @@ function AceForm({ deviceId, ace, onClose }: { deviceId: number; ace: Ace; onClo
       onClose={onClose}
       onSubmit={submit}
       saveDisabled={!body.success || update.isPending}
+      dirty={permissions.join() !== ace.permissions.join()}
     >
       <PermissionsField value={permissions} onChange={setPermissions} />
     </FormDialog>

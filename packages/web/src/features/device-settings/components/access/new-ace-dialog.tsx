@@ -48,6 +48,7 @@ export function NewAceDialog({ deviceId, exclude, onClose }: NewAceDialogProps) 
       title={t('device-access.new.title')}
       maxWidth="md"
       onClose={onClose}
+      dirty={user !== null || permissions.length > 0}
       onSubmit={() => {
         if (step === 0) {
           if (user) setStep(1);

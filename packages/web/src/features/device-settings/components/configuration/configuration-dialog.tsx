@@ -2,12 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { FormProvider, useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -21,12 +16,15 @@ import {
   MAX_SENSORS,
   type ConfigurationForm,
 } from '@tankportal/shared/schemas/device-configuration';
+import { FormDialog } from '../../../../components/dialogs/form-dialog.tsx';
 import { applyServerFieldErrors, sharedSchemaResolver } from '../../../../lib/field-errors.ts';
 import { useSaveConfiguration } from '../../api/configuration.ts';
+import { useDeliveryFeedback } from './delivery-feedback.ts';
+import { ConfigurationErrorSummary } from './error-summary.tsx';
 import type { DeviceDetailView } from '../../../../lib/api/devices.ts';
 import { useConfigurationLookups } from './configuration-lookups.ts';
 import { initialFormValues, newSensor, type ConfigurationFormValues } from './configuration-values.ts';
-import { IntervalInput, SelectInput, TextInput } from './form-fields.tsx';
+import { IntervalInput, SelectInput, ShownFieldsContext, TextInput } from './form-fields.tsx';
 import { SensorFields } from './sensor-fields.tsx';
 import { Cell, IccidField, IotFields, IotMasterFields, NetFields, SmsFields } from './type-fields.tsx';
 
@@ -72,14 +70,15 @@ export function ConfigurationDialog({ device, isMaster, onClose, onSaved }: Conf
   });
   const sensors = useFieldArray({ control: form.control, name: 'sensors' });
   const save = useSaveConfiguration(device.id);
-  const hasErrors = Object.keys(form.formState.errors).length > 0;
+  const deliveryFeedback = useDeliveryFeedback();
+  // Which field paths have an input on screen (the error summary lists the others).
+  const [shownFields] = useState(() => new Set<string>());
 
   const submit = (values: Partial<ConfigurationForm>) =>
     save.mutate(configurationFormToBody(values), {
-      onSuccess: ({ smsSent }) => {
-        enqueueSnackbar(t('device-config.responses.updated'), { variant: 'success' });
-        if (smsSent > 0)
-          enqueueSnackbar(t('device-config.responses.smsSent', { count: smsSent }), { variant: 'info' });
+      onSuccess: (saved) => {
+        // Saved is not yet delivered: the user learns whether and how it reaches the device.
+        for (const { text, variant } of deliveryFeedback(saved)) enqueueSnackbar(text, { variant });
         onSaved();
       },
       // Other failures: the mutation error toast (lib/mutation-errors.ts).
@@ -88,133 +87,121 @@ export function ConfigurationDialog({ device, isMaster, onClose, onSaved }: Conf
 
   const f = (field: string) => t(`device-config.fields.${field}`);
   return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="configuration-title">
-      <FormProvider {...form}>
-        <form noValidate onSubmit={form.handleSubmit(submit)} data-testid="configuration-form">
-          <DialogTitle id="configuration-title">
-            {t('device-config.editTitle', { variant: t(`device-config.variants.${variant}`) })}
-          </DialogTitle>
-          <DialogContent dividers>
-            <Stack spacing={3}>
-              {hasErrors && (
-                <Alert severity="error" data-testid="configuration-errors">
-                  {t('device-config.checkFields')}
-                </Alert>
-              )}
-              <Section title={t('device-config.sections.general')}>
-                <Cell>
-                  <TextInput name="hardwareVersion" label={f('hardwareVersion')} />
-                </Cell>
-                <Cell>
-                  <TextInput name="timezone" label={f('timezone')} list="configuration-time-zones" />
-                  <datalist id="configuration-time-zones">
-                    {TIME_ZONES.map((zone) => (
-                      <option key={zone} value={zone} />
-                    ))}
-                  </datalist>
-                </Cell>
+    <FormProvider {...form}>
+      <ShownFieldsContext.Provider value={shownFields}>
+        <FormDialog
+          title={t('device-config.editTitle', { variant: t(`device-config.variants.${variant}`) })}
+          maxWidth="md"
+          onSubmit={form.handleSubmit(submit)}
+          onClose={onClose}
+          saveDisabled={save.isPending}
+          dirty={form.formState.isDirty}
+          summary={<ConfigurationErrorSummary />}
+          testId="configuration"
+        >
+          <Stack spacing={3}>
+            <Section title={t('device-config.sections.general')}>
+              <Cell>
+                <TextInput name="hardwareVersion" label={f('hardwareVersion')} />
+              </Cell>
+              <Cell>
+                <TextInput name="timezone" label={f('timezone')} list="configuration-time-zones" />
+                <datalist id="configuration-time-zones">
+                  {TIME_ZONES.map((zone) => (
+                    <option key={zone} value={zone} />
+                  ))}
+                </datalist>
+              </Cell>
+            </Section>
+            <Section title={t('device-config.sections.threshold')}>
+              <Cell>
+                <SelectInput
+                  name="thresholdSensor"
+                  label={f('thresholdSensor')}
+                  required
+                  options={THRESHOLD_SENSOR_MODES.map((value) => ({
+                    value,
+                    label: t(`device-config.thresholdModes.${value}`),
+                  }))}
+                />
+              </Cell>
+              <Cell>
+                <TextInput
+                  name="valueInterval"
+                  label={f('valueInterval')}
+                  type="number"
+                  step={1}
+                  unit="%"
+                  required
+                />
+              </Cell>
+              <Cell>
+                <IntervalInput name="timeInterval" label={f('timeInterval')} required />
+              </Cell>
+              <Cell>
+                <IntervalInput name="thresholdInterval" label={f('thresholdInterval')} required />
+              </Cell>
+              <Cell>
+                <TextInput
+                  name="fillingRecognitionInterval"
+                  label={f('fillingRecognitionInterval')}
+                  type="number"
+                  step={1}
+                  unit="%"
+                />
+              </Cell>
+            </Section>
+            {context.type === 'sms' && (
+              <Section title={t('device-config.sections.sms')}>
+                <SmsFields context={context} lookups={lookups} />
               </Section>
-              <Section title={t('device-config.sections.threshold')}>
-                <Cell>
-                  <SelectInput
-                    name="thresholdSensor"
-                    label={f('thresholdSensor')}
-                    required
-                    options={THRESHOLD_SENSOR_MODES.map((value) => ({
-                      value,
-                      label: t(`device-config.thresholdModes.${value}`),
-                    }))}
-                  />
-                </Cell>
-                <Cell>
-                  <TextInput
-                    name="valueInterval"
-                    label={f('valueInterval')}
-                    type="number"
-                    step={1}
-                    unit="%"
-                    required
-                  />
-                </Cell>
-                <Cell>
-                  <IntervalInput name="timeInterval" label={f('timeInterval')} required />
-                </Cell>
-                <Cell>
-                  <IntervalInput name="thresholdInterval" label={f('thresholdInterval')} required />
-                </Cell>
-                <Cell>
-                  <TextInput
-                    name="fillingRecognitionInterval"
-                    label={f('fillingRecognitionInterval')}
-                    type="number"
-                    step={1}
-                    unit="%"
-                  />
-                </Cell>
+            )}
+            {context.type === 'net' && (
+              <Section title={t('device-config.sections.net')}>
+                <NetFields />
               </Section>
-              {context.type === 'sms' && (
-                <Section title={t('device-config.sections.sms')}>
-                  <SmsFields context={context} lookups={lookups} />
-                </Section>
-              )}
-              {context.type === 'net' && (
-                <Section title={t('device-config.sections.net')}>
-                  <NetFields />
-                </Section>
-              )}
-              {context.type === 'lx_iot' && (
-                <Section title={t('device-config.sections.lxIot')}>
-                  <IccidField />
-                </Section>
-              )}
-              {context.type === 'iot' && (
-                <Section title={t('device-config.sections.iot')}>
-                  <IotFields context={context} lookups={lookups} />
-                </Section>
-              )}
-              {context.type === 'iot' && isMaster && (
-                <Section title={t('device-config.sections.iotMaster')}>
-                  <IotMasterFields />
-                </Section>
-              )}
-              <Stack spacing={2}>
-                <Stack direction="row" justifyContent="space-between" alignItems="center">
-                  <Typography variant="subtitle1" component="h3">
-                    {t('device-config.sections.sensors')}
-                  </Typography>
-                  <Button
-                    startIcon={<AddIcon />}
-                    disabled={sensors.fields.length >= MAX_SENSORS}
-                    onClick={() => sensors.append(newSensor())}
-                  >
-                    {t('device-config.addSensor')}
-                  </Button>
-                </Stack>
-                {sensors.fields.map((sensor, index) => (
-                  <SensorFields
-                    key={sensor.id}
-                    index={index}
-                    context={context}
-                    lookups={lookups}
-                    onRemove={sensors.fields.length > 1 ? () => sensors.remove(index) : undefined}
-                  />
-                ))}
+            )}
+            {context.type === 'lx_iot' && (
+              <Section title={t('device-config.sections.lxIot')}>
+                <IccidField />
+              </Section>
+            )}
+            {context.type === 'iot' && (
+              <Section title={t('device-config.sections.iot')}>
+                <IotFields context={context} lookups={lookups} />
+              </Section>
+            )}
+            {context.type === 'iot' && isMaster && (
+              <Section title={t('device-config.sections.iotMaster')}>
+                <IotMasterFields />
+              </Section>
+            )}
+            <Stack spacing={2}>
+              <Stack direction="row" justifyContent="space-between" alignItems="center">
+                <Typography variant="subtitle1" component="h3">
+                  {t('device-config.sections.sensors')}
+                </Typography>
+                <Button
+                  startIcon={<AddIcon />}
+                  disabled={sensors.fields.length >= MAX_SENSORS}
+                  onClick={() => sensors.append(newSensor())}
+                >
+                  {t('device-config.addSensor')}
+                </Button>
               </Stack>
+              {sensors.fields.map((sensor, index) => (
+                <SensorFields
+                  key={sensor.id}
+                  index={index}
+                  context={context}
+                  lookups={lookups}
+                  onRemove={sensors.fields.length > 1 ? () => sensors.remove(index) : undefined}
+                />
+              ))}
             </Stack>
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={onClose}>{t('common.cancel')}</Button>
-            <Button
-              type="submit"
-              variant="contained"
-              disabled={save.isPending}
-              data-testid="configuration-save"
-            >
-              {t('common.save')}
-            </Button>
-          </DialogActions>
-        </form>
-      </FormProvider>
-    </Dialog>
+          </Stack>
+        </FormDialog>
+      </ShownFieldsContext.Provider>
+    </FormProvider>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import { Controller, get, useFormContext, useFormState } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -11,6 +11,26 @@ import { INTERVAL_UNITS } from '@tankportal/shared/schemas/device-configuration'
 
 // Controlled inputs of the configuration form. Every input shows the error of its own path, be it
 // the shared schema's (client) or the server's (applyServerFieldErrors, same path).
+
+/**
+ * The field paths an input is shown for right now: the error summary tells an error that shows at
+ * its input from one that has no input on screen (a hidden field, the sensor list itself) and must
+ * be listed instead.
+ */
+export const ShownFieldsContext = createContext<Set<string> | null>(null);
+
+function useShownField(...names: string[]) {
+  const shown = useContext(ShownFieldsContext);
+  const key = names.join('\n');
+  useEffect(() => {
+    if (!shown) return;
+    const paths = key.split('\n');
+    for (const path of paths) shown.add(path);
+    return () => {
+      for (const path of paths) shown.delete(path);
+    };
+  }, [shown, key]);
+}
 
 interface FieldProps {
   name: string;
@@ -39,6 +59,7 @@ export function TextInput({
   list?: string;
 }) {
   const { control } = useFormContext();
+  useShownField(name);
   return (
     <Controller
       name={name}
@@ -86,6 +107,7 @@ export function SelectInput({
   onChosen,
 }: FieldProps & { options: readonly Option[]; onChosen?: (value: Option['value']) => void }) {
   const { control } = useFormContext();
+  useShownField(name);
   return (
     <Controller
       name={name}
@@ -130,6 +152,7 @@ export function SwitchInput({
   onToggled,
 }: FieldProps & { onToggled?: (on: boolean) => void }) {
   const { control } = useFormContext();
+  useShownField(name);
   return (
     <Controller
       name={name}
@@ -166,6 +189,8 @@ export function IntervalInput({ name, label, required }: FieldProps) {
   const { errors } = useFormState({ name });
   const own = get(errors, name) as { message?: string } | undefined;
   const { control } = useFormContext();
+  // The interval's own error, its value's and its unit's all show at the value.
+  useShownField(name, `${name}.value`, `${name}.unit`);
   return (
     <Stack direction="row" spacing={1}>
       <Controller

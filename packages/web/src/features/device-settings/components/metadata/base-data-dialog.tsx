@@ -71,6 +71,7 @@ export function BaseDataDialog({ device, canChangeUser, onSaved, onClose }: Base
       onClose={onClose}
       onSubmit={handleSubmit(submit)}
       saveDisabled={save.isPending}
+      dirty={formState.isDirty}
     >
       <Stack spacing={2} sx={{ pt: 1 }}>
         {canChangeUser && (

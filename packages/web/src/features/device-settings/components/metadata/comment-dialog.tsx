@@ -48,6 +48,7 @@ export function CommentDialog({ deviceId, kind, content, onSaved, onClose }: Com
       onClose={onClose}
       onSubmit={handleSubmit(submit)}
       saveDisabled={save.isPending}
+      dirty={formState.isDirty}
     >
       <TextField
         label={t(`device-metadata.${texts.section}.content`)}

@@ -37,6 +37,7 @@ export function FlagDialog({ section, value, save, saved, onSaved, onClose }: Fl
       onClose={onClose}
       onSubmit={submit}
       saveDisabled={save.isPending}
+      dirty={on !== value}
     >
       <DialogContentText sx={{ mb: 1 }}>{t(`device-metadata.${section}.hint`)}</DialogContentText>
       <FormControlLabel

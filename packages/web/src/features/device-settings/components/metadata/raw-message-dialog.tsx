@@ -43,6 +43,7 @@ export function RawMessageDialog({ deviceId, type, onClose }: RawMessageDialogPr
       onClose={onClose}
       onSubmit={handleSubmit(submit)}
       saveDisabled={send.isPending}
+      dirty={formState.isDirty}
       saveLabel={t('device-metadata.rawMessage.send')}
     >
       <DialogContentText sx={{ mb: 1 }}>{t(`device-metadata.rawMessage.text.${type}`)}</DialogContentText>
