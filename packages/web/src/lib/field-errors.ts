@@ -1,4 +1,4 @@
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { get, set, type FieldValues, type Path, type UseFormSetError } from 'react-hook-form';
 import type { TFunction } from 'i18next';
 import type { FieldError } from '@tankportal/shared/field-errors';
 import { toFieldError, type IssueLike } from '@tankportal/shared/field-errors';
@@ -46,10 +46,16 @@ export function sharedSchemaResolver<T extends FieldValues>(
   return async (values: T) => {
     const result = schema.safeParse(values);
     if (result.success) return { values: result.data as T, errors: {} };
-    const errors: Record<string, { type: string; message: string }> = {};
+    // Nested by path, as react-hook-form keeps them (`errors.address.postalCode`): a flat
+    // 'address.postalCode' key is found by useController but not by `errors.address?.postalCode`.
+    const errors: Record<string, unknown> = {};
     for (const issue of result.error.issues) {
       const fieldError = toFieldError(issue);
-      errors[fieldError.path] ??= { type: fieldError.code, message: fieldErrorText(t, fieldError) };
+      const found = get(errors, fieldError.path) as { message?: string } | undefined;
+      if (found?.message) continue;
+      const own = { type: fieldError.code, message: fieldErrorText(t, fieldError) };
+      // An error of the whole object (the interval) keeps the ones of its parts already found.
+      set(errors, fieldError.path, { ...found, ...own });
     }
     return { values: {}, errors };
   };
