@@ -6,6 +6,7 @@ import { ensureBaseData } from '../seed/base-data.ts';
 import { DEMO_PASSWORD, ensureDemoData } from '../seed/demo-data.ts';
 import { ensureDemoFleet } from '../seed/demo-fleet.ts';
 import { startEmbeddedBroker } from '../ingest/mqtt-embedded.ts';
+import { preloadSpreadsheetWriter } from '../commands/export-sheet.ts';
 import { subscribeExternalBroker } from '../ingest/mqtt-external.ts';
 
 export interface Started {
@@ -45,6 +46,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
   await app
     .listen({ port: config.port, host: config.host })
     .catch((error) => exitWhenPortInUse(error, 'PORT', config.port, database));
+  // A second after the start, not during it: the first page loads are not kept waiting for it.
+  setTimeout(preloadSpreadsheetWriter, 1000).unref();
   const log = (message: string) => app.log.warn(message);
   const mqtt = config.mqttUrl
     ? await subscribeExternalBroker(app.context, {

@@ -25,9 +25,6 @@ import {
   type ConsumptionExportType,
 } from '../../../api/consumption-export.ts';
 
-/** devices-area §4, §9: export buttons are disabled for about a second after a click. */
-export const EXPORT_BUTTON_LOCK_MS = 1_000;
-
 type DateField = 'from' | 'to';
 type DateErrors = Partial<Record<DateField, string>>;
 
@@ -83,20 +80,25 @@ export function ExportPanel({ deviceId }: { deviceId: number }) {
     to: formatDate(new Date(), locale),
   }));
   const [errors, setErrors] = useState<DateErrors>({});
-  const [locked, setLocked] = useState(false);
-  const unlock = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(unlock.current), []);
+  // devices-area §4, §9 lock the buttons for a second after a click; issue 11 keeps the clicked one
+  // "preparing…" (and both locked) until the file is there, however long that takes.
+  const [preparing, setPreparing] = useState<ConsumptionExportFormat | null>(null);
+  const mounted = useRef(true);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
 
   const start = async (format: ConsumptionExportFormat) => {
-    setLocked(true);
-    unlock.current = setTimeout(() => setLocked(false), EXPORT_BUTTON_LOCK_MS);
     const checked = checkDates(text, locale, t);
     if (!checked.ok) {
       setErrors(checked.errors);
       return;
     }
     setErrors({});
-    enqueueSnackbar(t('device.export.started'), { variant: 'info' });
+    setPreparing(format);
     try {
       await downloadConsumptionExport({ deviceId, type, format, locale, from: checked.from, to: checked.to });
     } catch (error) {
@@ -107,6 +109,8 @@ export function ExportPanel({ deviceId }: { deviceId: number }) {
           error instanceof ApiError && error.body?.message ? error.body.message : t('common.errors.unknown'),
           { variant: 'error' },
         );
+    } finally {
+      if (mounted.current) setPreparing(null);
     }
   };
 
@@ -152,10 +156,12 @@ export function ExportPanel({ deviceId }: { deviceId: number }) {
               key={format}
               variant="outlined"
               startIcon={<DownloadIcon />}
-              disabled={locked}
+              disabled={preparing !== null && preparing !== format}
+              loading={preparing === format}
+              loadingPosition="start"
               onClick={() => void start(format)}
             >
-              {t(`device.export.formats.${format}`)}
+              {preparing === format ? t('device.export.preparing') : t(`device.export.formats.${format}`)}
             </Button>
           ))}
         </Stack>
