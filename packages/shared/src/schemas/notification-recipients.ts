@@ -6,7 +6,7 @@ import {
   type NotificationEventName,
 } from '../notifications.ts';
 import { bodyId, INT4_MAX } from './common.ts';
-import { contactSchema } from './contacts.ts';
+import { contactBody, contactSchema } from './contacts.ts';
 
 const required = (issue: { input?: unknown }) => (issue.input == null ? 'required' : 'invalid');
 
@@ -61,9 +61,43 @@ export const recipientEvents = z.array(recipientEventBody).superRefine((events, 
 
 const contactId = bodyId();
 
-/** Body of `POST /v2/devices/{id}/notification-recipients` (contracts §3). */
-export const recipientBody = z.object({ contactId, events: recipientEvents.default([]) });
+/**
+ * Body of `POST /v2/devices/{id}/notification-recipients` (contracts §3). The contact is either one
+ * the device offers (`contactId`: see `offeredContactSchema`) or a new one for the actor's contact
+ * book (`contact`), created together with the recipient in one transaction: a dialog cancelled
+ * after its contact step, or a closed browser, leaves no contact behind (issue 11, item 8).
+ */
+export const recipientBody = z
+  .object({
+    contactId: contactId.nullish(),
+    contact: contactBody.nullish(),
+    events: recipientEvents.default([]),
+  })
+  .superRefine(
+    (body, context) => {
+      const chosen = body.contactId != null;
+      const created = body.contact != null;
+      if (chosen === created)
+        context.addIssue({
+          code: 'custom',
+          path: ['contactId'],
+          message: chosen ? 'invalid' : 'required',
+        });
+    },
+    { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+  );
 export type RecipientBody = z.output<typeof recipientBody>;
+export type RecipientBodyInput = z.input<typeof recipientBody>;
+
+/**
+ * A contact the recipient dialog offers for a device (`GET /v2/devices/{id}/recipient-contacts`):
+ * the actor's own, and the device owner's when the actor manages the owner (a master or admin
+ * adding a recipient to a customer's device). `owner` names whose contact book it is.
+ */
+export const offeredContactSchema = contactSchema.extend({
+  owner: z.object({ id: z.number(), name: z.string(), own: z.boolean() }),
+});
+export type OfferedContact = z.infer<typeof offeredContactSchema>;
 
 /** Body of `PUT /v2/devices/{id}/notification-recipients/{recipientId}`. */
 export const recipientEventsBody = z.object({ events: recipientEvents.default([]) });

@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { buildContact, buildRecipient } from '../../../testing/contacts-factories.ts';
-import { notificationRecipients, users } from '../../../db/schema.ts';
+import { contacts, notificationRecipients, users } from '../../../db/schema.ts';
 
 let t: TestApp;
 const ids: Record<string, number> = {};
@@ -19,7 +19,10 @@ beforeAll(async () => {
   const statusOnly = await buildUser(db, { username: 'rcp-status', parent: 'admin' });
   const reader = await buildUser(db, { username: 'rcp-reader', parent: 'admin' });
   const editor = await buildUser(db, { username: 'rcp-editor', parent: 'admin' });
+  ids.user = user.id;
+  ids.admin = (await byName('admin')).id;
   ids.tank = (await buildDevice(db, user.id)).id;
+  ids.third = (await buildDevice(db, user.id)).id;
   ids.second = (await buildDevice(db, user.id)).id;
   ids.otherTank = (await buildDevice(db, other.id)).id;
   // Visible without the needed permission: only the status, or reading without EDIT.
@@ -33,6 +36,7 @@ beforeAll(async () => {
   ids.smsOnly = (await buildContact(db, user.id, { lastName: 'Sms', email: null })).id;
   ids.editorContact = (await buildContact(db, editor.id, { lastName: 'Editor' })).id;
   ids.otherContact = (await buildContact(db, other.id, { lastName: 'Fremd' })).id;
+  ids.adminContact = (await buildContact(db, ids.admin, { lastName: 'Adminbuch' })).id;
   ids.otherRecipient = (await buildRecipient(db, ids.otherTank, ids.otherContact)).id;
   ids.secondRecipient = (await buildRecipient(db, ids.second, ids.both)).id;
 });
@@ -197,6 +201,83 @@ describe('POST /v2/devices/{id}/notification-recipients', () => {
       events: [{ name: 'alarm', channels: ['sms'] }],
     });
     expect(response.statusCode).toBe(201);
+  });
+});
+
+describe('contacts of the device owner (issue 11, item 8)', () => {
+  it('offers an admin its own contacts and those of the customer owning the device, naming the owner', async () => {
+    const admin = await as('admin');
+    const response = await admin.get(`/api/v2/devices/${ids.third}/recipient-contacts`);
+    expect(response.statusCode).toBe(200);
+    const offered = response.json() as { id: number; owner: { id: number; name: string; own: boolean } }[];
+    // Own first, then the owner's; never another user's (Fremd) or a managed non-owner's (Editor).
+    expect(offered[0].id).toBe(ids.adminContact);
+    expect(offered.slice(1).every((contact) => contact.owner.id === ids.user)).toBe(true);
+    expect(offered.map((contact) => contact.id)).toEqual(
+      expect.arrayContaining([ids.both, ids.mailOnly, ids.smsOnly]),
+    );
+    expect(offered.find((contact) => contact.id === ids.both)!.owner).toEqual({
+      id: ids.user,
+      name: expect.stringMatching(/\S/),
+      own: false,
+    });
+    expect(offered[0].owner).toMatchObject({ id: ids.admin, own: true });
+  });
+
+  it('offers a user with mere EDIT access to somebody else’s device only its own book', async () => {
+    const editor = await as('rcp-editor');
+    const offered = (await editor.get(`/api/v2/devices/${ids.tank}/recipient-contacts`)).json();
+    expect(offered.map((contact: { id: number }) => contact.id)).toEqual([ids.editorContact]);
+    const reader = await as('rcp-reader');
+    expect((await reader.get(`/api/v2/devices/${ids.tank}/recipient-contacts`)).statusCode).toBe(403);
+  });
+
+  it('lets the admin add the owner’s contact and refuses other users’ contacts', async () => {
+    const admin = await as('admin');
+    const added = await admin.post(base(ids.third), { contact_id: ids.mailOnly, events: [] });
+    expect(added.statusCode, added.body).toBe(201);
+    expect(added.json().contact).toMatchObject({ id: ids.mailOnly });
+    for (const contactId of [ids.otherContact, ids.editorContact]) {
+      const refused = await admin.post(base(ids.third), { contact_id: contactId, events: [] });
+      expect(refused.json().fieldErrors).toEqual([{ path: 'contactId', code: 'invalid', args: {} }]);
+    }
+    // The editor may change the device, but does not manage its owner: the owner's book is closed.
+    const editor = await as('rcp-editor');
+    const closed = await editor.post(base(ids.third), { contact_id: ids.smsOnly, events: [] });
+    expect(closed.statusCode).toBe(404);
+    const refused = await editor.post(base(ids.tank), { contact_id: ids.smsOnly, events: [] });
+    expect(refused.json().fieldErrors).toEqual([{ path: 'contactId', code: 'invalid', args: {} }]);
+  });
+
+  it('creates a new contact and the recipient in one step, or neither', async () => {
+    const admin = await as('admin');
+    const countContacts = async () => (await t.database.db.select().from(contacts)).length;
+    const before = await countContacts();
+    // The contact has no cell number: an sms channel is refused, and no contact stays behind.
+    const refused = await admin.post(base(ids.third), {
+      contact: { last_name: 'Neu', email: 'neu@example.com' },
+      events: [{ name: 'alarm', channels: ['sms'] }],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(await countContacts()).toBe(before);
+    const both = await admin.post(base(ids.third), {
+      contact_id: ids.adminContact,
+      contact: { last_name: 'Neu' },
+      events: [],
+    });
+    expect(both.json().fieldErrors).toEqual([{ path: 'contactId', code: 'invalid', args: {} }]);
+    const created = await admin.post(base(ids.third), {
+      contact: { last_name: 'Neu', email: 'neu@example.com' },
+      events: [{ name: 'alarm', channels: ['mail'] }],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().contact).toMatchObject({ handle: 'Neu', email: 'neu@example.com', deviceCount: 1 });
+    const [row] = await t.database.db
+      .select()
+      .from(contacts)
+      .where(eq(contacts.id, created.json().contact.id));
+    // The new contact is the actor's (decision 020: contacts are personal).
+    expect(row.userId).toBe(ids.admin);
   });
 });
 

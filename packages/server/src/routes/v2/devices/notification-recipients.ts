@@ -1,22 +1,27 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { pathId } from '@tankportal/shared/schemas/common';
 import type { FieldError } from '@tankportal/shared/field-errors';
 import { allowedChannels } from '@tankportal/shared/notifications';
 import {
+  offeredContactSchema,
   recipientBody,
   recipientEventsBody,
   recipientSchema,
+  type OfferedContact,
   type RecipientEventBody,
 } from '@tankportal/shared/schemas/notification-recipients';
 import type { Api, AppContext } from '../../../context.ts';
-import { contacts, notificationRecipients, type RecipientEvent } from '../../../db/schema.ts';
+import { contacts, devices, notificationRecipients, users, type RecipientEvent } from '../../../db/schema.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentRecipient } from '../../../presenters/notification-recipient.ts';
-import type { ContactRow } from '../../../presenters/contact.ts';
-import { contactDeviceCount, findOwnContact } from '../../../repositories/contacts.ts';
+import { presentContact, type ContactRow } from '../../../presenters/contact.ts';
+import { displayName } from '../../../presenters/current-user.ts';
+import { contactDeviceCount, contactsWithDeviceCount } from '../../../repositories/contacts.ts';
+import { userManagedBy } from '../../../policies/user-tree.ts';
+import type { UserRow } from '../../../repositories/users.ts';
 import { isUniqueViolation } from '../../../repositories/unique-violation.ts';
 import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from './devices.ts';
@@ -31,7 +36,10 @@ const conflict = (): FieldError[] => [{ path: 'contactId', code: 'conflict', arg
  * The shared schema checks what the event allows; whether the contact can receive a channel
  * (sms: cell number, mail: e-mail) needs the contact. Answers the events as stored.
  */
-function checkedEvents(events: RecipientEventBody[], contact: ContactRow): RecipientEvent[] {
+function checkedEvents(
+  events: RecipientEventBody[],
+  contact: Pick<ContactRow, 'cellNumber' | 'email'>,
+): RecipientEvent[] {
   const errors: FieldError[] = [];
   events.forEach((event, index) => {
     const allowed: string[] = allowedChannels(event.name, contact);
@@ -45,9 +53,25 @@ function checkedEvents(events: RecipientEventBody[], contact: ContactRow): Recip
 
 /**
  * Who hears of a device's events, on which channels (devices-area §2, contracts §3). Reading needs
- * VIEW_CONFIGURATION, changing EDIT; the contact of a new recipient comes from the actor's book.
+ * VIEW_CONFIGURATION, changing EDIT. The contact of a new recipient comes from the actor's book or,
+ * when the actor manages the device's owner, from the owner's (decision 034, a narrowing of 020).
  */
 export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
+  /**
+   * The contact books a recipient of the device may come from: the actor's, and the owner's when
+   * the actor manages the owner (a master or admin looking after a customer's device, whose own
+   * book is empty). A user with mere EDIT access to somebody else's device sees only its own.
+   */
+  async function offeredBooks(actor: UserRow, deviceId: number): Promise<number[]> {
+    const [device] = await db
+      .select({ ownerId: devices.userId })
+      .from(devices)
+      .where(eq(devices.id, deviceId));
+    const ownerId = device?.ownerId;
+    if (ownerId == null || ownerId === actor.id) return [actor.id];
+    return (await userManagedBy(db, actor, ownerId)) ? [actor.id, ownerId] : [actor.id];
+  }
+
   /** The device's recipients (or the one), each with its contact and that contact's device count. */
   async function recipientsOf(deviceId: number, recipientId?: number) {
     const rows = await db
@@ -72,6 +96,42 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
     if (!recipient) throw notFound();
     return recipient;
   }
+
+  app.get(
+    '/devices/:id/recipient-contacts',
+    {
+      onRequest: minimumRole('ROLE_APP_USER'),
+      schema: {
+        tags: ['notification-recipients'],
+        summary:
+          'The contacts a new recipient of the device can be chosen from: the actor’s, and the ' +
+          'device owner’s when the actor manages the owner; each names its book’s owner',
+        params: deviceIdParams,
+        response: { 200: z.array(offeredContactSchema), 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request): Promise<OfferedContact[]> => {
+      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      await requireDevicePermission(db, actor, request.params.id, 'EDIT');
+      const books = await offeredBooks(actor, request.params.id);
+      const owners = new Map(
+        (await db.select().from(users).where(inArray(users.id, books))).map((user) => [
+          user.id,
+          { id: user.id, name: displayName(user), own: user.id === actor.id },
+        ]),
+      );
+      const rows = await contactsWithDeviceCount(db, inArray(contacts.userId, books));
+      return rows
+        .map((row) => ({
+          ...presentContact(row.contact, row.deviceCount),
+          owner: owners.get(row.contact.userId)!,
+        }))
+        .sort(
+          (a, b) =>
+            Number(b.owner.own) - Number(a.owner.own) || byHandle.compare(a.handle, b.handle) || a.id - b.id,
+        );
+    },
+  );
 
   app.get(
     '/devices/:id/notification-recipients',
@@ -116,7 +176,9 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       onRequest: minimumRole('ROLE_APP_USER'),
       schema: {
         tags: ['notification-recipients'],
-        summary: 'Makes a contact of the actor a recipient of the device’s events',
+        summary:
+          'Makes an offered contact (contactId, see recipient-contacts) or a new contact of the ' +
+          'actor (contact, created with the recipient in one transaction) a recipient of the device’s events',
         params: deviceIdParams,
         body: recipientBody,
         response: { 201: recipientSchema, 400: errorSchema, 403: errorSchema, 404: errorSchema },
@@ -126,7 +188,33 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
       const deviceId = request.params.id;
       await requireDevicePermission(db, actor, deviceId, 'EDIT');
-      const found = await findOwnContact(db, actor.id, request.body.contactId);
+      const { contactId, contact: newContact } = request.body;
+      let id: number;
+      if (newContact) {
+        // A new contact: nothing to look up or to clash with; the channels are checked against
+        // the contact about to be written, and both rows are written or neither.
+        const events = checkedEvents(request.body.events, newContact);
+        id = await db.transaction(async (tx) => {
+          const [created] = await tx
+            .insert(contacts)
+            .values({ ...newContact, userId: actor.id })
+            .returning({ id: contacts.id });
+          const [recipient] = await tx
+            .insert(notificationRecipients)
+            .values({ deviceId, contactId: created.id, events })
+            .returning({ id: notificationRecipients.id });
+          return recipient.id;
+        });
+        return reply
+          .code(201)
+          .header('location', `/api/v2/devices/${deviceId}/notification-recipients/${id}`)
+          .send(await recipientOrThrow(deviceId, id));
+      }
+      // Another user's contact is refused as one that does not exist: 020's privacy stays.
+      const [found] = await contactsWithDeviceCount(
+        db,
+        and(eq(contacts.id, contactId!), inArray(contacts.userId, await offeredBooks(actor, deviceId))),
+      );
       if (!found) throw invalidFields([{ path: 'contactId', code: 'invalid', args: {} }]);
       const [existing] = await db
         .select({ id: notificationRecipients.id })
@@ -139,7 +227,6 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
         );
       if (existing) throw invalidFields(conflict());
       const events = checkedEvents(request.body.events, found.contact);
-      let id: number;
       try {
         [{ id }] = await db
           .insert(notificationRecipients)
