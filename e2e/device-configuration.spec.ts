@@ -11,12 +11,13 @@ test.describe.configure({ timeout: 60_000 });
 // the demo fleet no other journey touches. Device n belongs to the n-th of [heizung-meier,
 // baeckerei-korn, spedition-nord, user, demo, admin] modulo 6: spedition-nord (2, 32, 44, 56) and
 // admin (17, 23, 29) are managed by `admin`. Types: 1-24 SMS Lionel, 25-30 SMS 1NCE, 31-40 net,
-// 41-52 IoT, 53-60 LX-IoT.
+// 41-52 IoT, 53-60 LX-IoT. Every 13th device has a water meter next to its tank (52: IoT, demo's).
 const SMS_LIONEL = 2;
 const SMS_1NCE = 29;
 const NET = 32;
 const IOT = 44;
 const LX_IOT = 56;
+const IOT_WITH_COUNTER = 52;
 
 const settings = (device: number, path = '') => `/devices/${device}/settings${path}`;
 
@@ -24,8 +25,9 @@ async function openEdit(page: Page, device: number) {
   await page.goto(settings(device, '/configuration'));
   await page.getByTestId('configuration-edit').click();
   await expect(page).toHaveURL(new RegExp(`${settings(device, '/configuration/edit')}$`));
-  const dialog = page.getByRole('dialog');
-  await expect(dialog.getByTestId('configuration-form')).toBeVisible();
+  // The dialog's paper is its form.
+  const dialog = page.getByRole('dialog').and(page.getByTestId('configuration-form'));
+  await expect(dialog).toBeVisible();
   return dialog;
 }
 
@@ -222,7 +224,9 @@ test.describe('device configuration', () => {
       const dialog = await openEdit(page, IOT);
       await expect(field(dialog, 'thingName')).toHaveValue(thingName);
 
-      // The demo device has no send time yet; the first one is required, on a 5-minute step.
+      // The first send time is required, on a 5-minute step.
+      await expect(field(dialog, 'iotSendTime1')).toHaveValue('06:00');
+      await field(dialog, 'iotSendTime1').fill('');
       await save(page, dialog);
       await expect(helper(dialog, 'iotSendTime1')).toHaveText('Dieser Wert darf nicht leer sein.');
       await field(dialog, 'iotSendTime1').fill('06:00');
@@ -266,7 +270,9 @@ test.describe('device configuration', () => {
     await login(page, 'admin');
     const dialog = await openEdit(page, LX_IOT);
     await expect(field(dialog, 'iccid')).toHaveValue('8949100000000000056');
+    await choose(page, dialog, 'sensors.0.geometry', '–');
     await field(dialog, 'sensors.0.contentDensity').fill('');
+    await field(dialog, 'sensors.0.fillHeightMm').fill('');
     await save(page, dialog);
     for (const path of ['sensors.0.geometry', 'sensors.0.contentDensity', 'sensors.0.fillHeightMm'])
       await expect(helper(dialog, path)).toHaveText('Dieser Wert darf nicht leer sein.');
@@ -279,6 +285,34 @@ test.describe('device configuration', () => {
     await expect(sensor.getByTestId('config-geometry')).toContainText('Zylindertank stehend');
     await expect(sensor.getByTestId('config-contentDensity')).toContainText('845 kg/m³');
     await expect(sensor.getByTestId('config-fillHeightMm')).toContainText('2.000 mm');
+  });
+
+  test('IoT with a counter: only a threshold changed saves; Save in view at 1366×900; Esc asks before discarding', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await login(page, 'master');
+    const dialog = await openEdit(page, IOT_WITH_COUNTER);
+    // Title and Save stay in view; only the fields scroll.
+    await expect(dialog.getByTestId('configuration-save')).toBeInViewport({ ratio: 1 });
+    await expect(dialog.getByRole('heading', { name: /Konfiguration bearbeiten/ })).toBeInViewport();
+    // The water meter: its kind is a counter, and nothing of a fill level is marked required.
+    await expect(field(dialog, 'sensors.1.subType')).toHaveText('Zähler');
+    await expect(field(dialog, 'sensors.1.capacity')).not.toHaveAttribute('required');
+    await expect(field(dialog, 'sensors.0.capacity')).toHaveAttribute('required');
+
+    await field(dialog, 'sensors.0.threshold').fill('25');
+    await page.keyboard.press('Escape');
+    const discard = page.getByRole('dialog', { name: 'Änderungen verwerfen?' });
+    await expect(discard).toBeVisible();
+    await discard.getByRole('button', { name: 'Abbrechen' }).click();
+    await expect(discard).toBeHidden();
+    await expect(field(dialog, 'sensors.0.threshold')).toHaveValue('25');
+
+    await save(page, dialog);
+    await expect(page.getByText('Konfiguration gespeichert.')).toBeVisible();
+    await expect(page.getByText('Die Konfiguration wurde per MQTT an das Gerät gesendet.')).toBeVisible();
+    await expect(page.getByTestId('config-sensor-1').getByTestId('config-threshold')).toContainText('25 %');
   });
 
   test('tabs and guards: unknown sub-paths, a denied tab, no edit without the permission', async ({
@@ -345,5 +379,52 @@ test.describe('device configuration', () => {
     await expect(page).toHaveURL(new RegExp(`${settings(4, '/configuration')}$`));
     await expect(page.getByTestId('configuration-view')).toBeVisible();
     await expect(page.getByTestId('configuration-edit')).toHaveCount(0);
+  });
+});
+
+// After the journeys above: the fake gateway no longer listens.
+test.describe('device configuration without an SMS gateway', () => {
+  test('a saved configuration that could not be sent says so and why', async ({ page }) => {
+    await login(page, 'admin');
+    const dialog = await openEdit(page, SMS_LIONEL);
+    await field(dialog, 'valueInterval').fill('12');
+    await save(page, dialog);
+    await expect(
+      page.getByText(
+        'Konfiguration gespeichert, aber nicht an das Gerät gesendet: Das SMS-Gateway war nicht erreichbar oder hat die SMS abgelehnt.',
+      ),
+    ).toBeVisible();
+    await expect(page.getByText('Konfiguration gespeichert.')).toHaveCount(0);
+    await expect(page.getByTestId('config-valueInterval')).toContainText('12 %');
+  });
+});
+
+test.describe('device settings on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('390×844: the tabs scroll in themselves, the content starts on the first screen, nothing scrolls sideways', async ({
+    page,
+  }) => {
+    await login(page, 'admin');
+    await page.goto(settings(SMS_LIONEL, '/configuration'));
+    const view = page.getByTestId('configuration-view');
+    await expect(view).toBeVisible();
+    const tabs = page.getByRole('tablist');
+    const scroller = tabs.locator('xpath=..');
+    // The tab strip is wider than the screen and scrolls inside itself to the last tab.
+    expect(await scroller.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    await page.getByRole('tab', { name: 'Zugriff' }).click();
+    await expect(page).toHaveURL(new RegExp(`${settings(SMS_LIONEL, '/access')}$`));
+    await expect(page.getByRole('tab', { name: 'Zugriff' })).toBeInViewport();
+    const access = page.getByTestId('access-tab');
+    await expect(access).toBeVisible();
+    expect((await access.boundingBox())!.y).toBeLessThan(844);
+    const widths = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    await page.getByRole('tab', { name: 'Konfiguration' }).click();
+    await expect(view).toBeInViewport();
   });
 });

@@ -19,6 +19,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import type { Ace } from '@tankportal/shared/schemas/aces';
 import { ConfirmDialog } from '../../../../components/dialogs/confirm-dialog.tsx';
+import { cardsOnPhone } from '../../../../components/responsive-table.ts';
 import { pathId } from '../../../../lib/path-id.ts';
 import { Loading } from '../../../../components/loading.tsx';
 import { useCurrentUser } from '../../../../lib/session.ts';
@@ -85,7 +86,7 @@ function AceTable({ aces, actorId, base }: { aces: Ace[]; actorId: number; base:
   const navigate = useNavigate();
   return (
     <TableContainer>
-      <Table size="small" data-testid="access-table">
+      <Table size="small" data-testid="access-table" sx={cardsOnPhone}>
         <TableHead>
           <TableRow>
             <TableCell>{t('device-access.username')}</TableCell>
@@ -96,11 +97,11 @@ function AceTable({ aces, actorId, base }: { aces: Ace[]; actorId: number; base:
         <TableBody>
           {aces.map((ace) => (
             <TableRow key={ace.id} data-testid={`ace-${ace.username}`}>
-              <TableCell>{ace.username}</TableCell>
-              <TableCell>
+              <TableCell data-label={t('device-access.username')}>{ace.username}</TableCell>
+              <TableCell data-label={t('device-access.permissionsColumn')}>
                 {ace.permissions.map((permission) => t(`device-access.permissions.${permission}`)).join(', ')}
               </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }} data-label={t('device-access.actions')}>
                 {ace.userId === actorId ? (
                   <Typography variant="body2" color="text.secondary">
                     {t('device-access.own')}

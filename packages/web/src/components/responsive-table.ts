@@ -1,0 +1,47 @@
+import type { SxProps, Theme } from '@mui/material/styles';
+
+/**
+ * A table whose rows become cards on a phone (below `sm`, issue 11): one card per row, each cell on
+ * a line of its own with its column's name before it, so no column (the actions least of all) is
+ * cut off and the page does not scroll sideways. Put it on the `Table` and give every body cell
+ * `data-label` (its column's name); the header stays for screen readers only.
+ */
+export const cardsOnPhone: SxProps<Theme> = (theme) => ({
+  [theme.breakpoints.down('sm')]: {
+    display: 'block',
+    '& thead': {
+      position: 'absolute',
+      width: '1px',
+      height: '1px',
+      overflow: 'hidden',
+      clip: 'rect(0 0 0 0)',
+      whiteSpace: 'nowrap',
+    },
+    '& tbody': { display: 'block' },
+    '& tbody tr': {
+      display: 'block',
+      border: 1,
+      borderColor: 'divider',
+      borderRadius: 1,
+      mb: 1,
+      py: 0.5,
+    },
+    '& tbody td': {
+      display: 'flex',
+      alignItems: 'center',
+      justifyContent: 'space-between',
+      gap: 2,
+      border: 0,
+      py: 0.5,
+      px: 1.5,
+      textAlign: 'left',
+      overflowWrap: 'anywhere',
+    },
+    '& tbody td[data-label]::before': {
+      content: 'attr(data-label)',
+      flex: '0 0 auto',
+      color: 'text.secondary',
+      fontWeight: 500,
+    },
+  },
+});
