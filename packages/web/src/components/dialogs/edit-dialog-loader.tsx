@@ -9,25 +9,31 @@ import { Loading } from '../loading.tsx';
 /**
  * The object an edit dialog (a sub-route `.../{id}`) edits: while it loads a spinner, once it is
  * there the dialog. One that does not load closes the dialog by going to `closeTo` (devices-area
- * §8, portal-area §8: a 404 closes it silently; another failure says so first).
+ * §8, portal-area §8: a 404 closes it silently; another failure says so first). With `notFoundText`
+ * an id that is none or names nothing says so too (issue 11: a typed or stale link otherwise just
+ * lands on the list without a word).
  */
 export function EditDialogLoader<T>({
   query,
   closeTo,
+  notFoundText,
   children,
 }: {
   /** null: the id in the path is no id at all, which is the same as not found. */
   query: UseQueryResult<T> | null;
   closeTo: string;
+  notFoundText?: string;
   children: (data: T) => ReactNode;
 }) {
   const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
-  const failed = query === null || query.isError;
+  const noId = query === null;
+  const failed = noId || query.isError;
   const notFound = query?.error instanceof ApiError && query.error.status === 404;
   useEffect(() => {
     if (query?.isError && !notFound) enqueueSnackbar(t('common.errors.server'), { variant: 'error' });
-  }, [query?.isError, notFound, enqueueSnackbar, t]);
+    else if ((noId || notFound) && notFoundText) enqueueSnackbar(notFoundText, { variant: 'warning' });
+  }, [query?.isError, noId, notFound, notFoundText, enqueueSnackbar, t]);
   if (failed) return <Navigate to={closeTo} replace />;
   if (query.data === undefined) return <Loading />;
   return children(query.data);

@@ -8,7 +8,8 @@ export interface ContactPickerProps extends PickerFieldProps<Contact> {
 }
 
 /** How a contact reaches anybody: its cell number and e-mail address, the channels it can get. */
-const reachOf = (contact: Contact) => [contact.cellNumber, contact.email].filter(Boolean).join(' · ');
+export const reachOf = (contact: Pick<Contact, 'cellNumber' | 'email'>) =>
+  [contact.cellNumber, contact.email].filter(Boolean).join(' · ');
 
 /**
  * The shared contact selector: the signed-in user's contacts (GET /v2/contacts answers them all,

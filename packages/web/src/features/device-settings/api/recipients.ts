@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MutationMeta } from '../../../lib/mutation-errors.ts';
 import type {
+  OfferedContact,
   Recipient,
   RecipientBody,
   RecipientEventsBody,
@@ -11,7 +12,7 @@ import { deviceKeys } from '../../../lib/api/devices.ts';
 
 // The notification recipients of one device (contracts §3): list, one, create, update, delete.
 
-export type { Recipient };
+export type { OfferedContact, Recipient };
 export type RecipientEvent = Recipient['events'][number];
 
 const recipientsPath = (deviceId: number) => `/v2/devices/${deviceId}/notification-recipients`;
@@ -20,6 +21,18 @@ export function useRecipients(deviceId: number) {
   return useQuery({
     queryKey: [...deviceKeys.recipients(deviceId), 'list'],
     queryFn: ({ signal }) => api<Recipient[]>('GET', recipientsPath(deviceId), { signal }),
+  });
+}
+
+/**
+ * The contacts a new recipient can be chosen from: the user's own and, for a master or admin
+ * looking after a customer's device, the owner's (each names its book's owner).
+ */
+export function useRecipientContacts(deviceId: number) {
+  return useQuery({
+    queryKey: [...deviceKeys.recipients(deviceId), 'contacts'],
+    queryFn: ({ signal }) =>
+      api<OfferedContact[]>('GET', `/v2/devices/${deviceId}/recipient-contacts`, { signal }),
   });
 }
 

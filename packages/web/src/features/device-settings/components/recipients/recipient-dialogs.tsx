@@ -16,7 +16,8 @@ import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
-import { useCreateContact, type Contact } from '../../../../lib/api/contacts.ts';
+import { contactHandle, type ContactBody } from '@tankportal/shared/schemas/contacts';
+import type { Contact } from '../../../../lib/api/contacts.ts';
 import {
   ContactFormFields,
   submitContact,
@@ -25,11 +26,14 @@ import {
 import { useSaveErrorHandler } from '../../../../components/forms/save-error.ts';
 import { EditDialogLoader } from '../../../../components/dialogs/edit-dialog-loader.tsx';
 import { pathId } from '../../../../lib/path-id.ts';
-import { ContactPicker } from '../../../../components/pickers/contact-picker.tsx';
+import { reachOf } from '../../../../components/pickers/contact-picker.tsx';
+import { SearchPicker } from '../../../../components/pickers/search-picker.tsx';
 import {
   useCreateRecipient,
   useRecipient,
+  useRecipientContacts,
   useUpdateRecipient,
+  type OfferedContact,
   type Recipient,
 } from '../../api/recipients.ts';
 import { RecipientEventsFields, submitEvents, useEventsForm } from './recipient-events-form.tsx';
@@ -54,13 +58,14 @@ function RecipientDialog({
 }
 
 /** The contact a recipient's events are set for, with what it can receive. */
-function ContactSummary({ contact }: { contact: Contact }) {
+function ContactSummary({ contact, owner }: { contact: Contact; owner?: OfferedContact['owner'] }) {
   const { t } = useTranslation();
   return (
     <Stack spacing={1} sx={{ mb: 2 }}>
       <Typography data-testid="recipient-contact">
         {t('notification-recipients.contact')}: <strong>{contact.handle}</strong>
         {[contact.cellNumber, contact.email].filter(Boolean).map((reach) => ` · ${reach}`)}
+        {owner && !owner.own && ` (${t('notification-recipients.ownerBook', { name: owner.name })})`}
       </Typography>
       {!contact.cellNumber && (
         <Alert severity="info">{t('notification-recipients.blocked.noCellNumber')}</Alert>
@@ -73,8 +78,24 @@ function ContactSummary({ contact }: { contact: Contact }) {
 type ContactMode = 'existing' | 'new';
 
 /**
- * {tab}/new in two steps (devices-area §2, §4): choose one of the user's contacts or create one,
- * then set the events. A contact created in step 1 stays chosen when the user goes back.
+ * The contact of step 1: one the device offers, or a new one that exists only in the dialog until
+ * the final save creates it with the recipient in one request (issue 11, item 8: a cancelled
+ * dialog, or a closed browser, leaves no contact behind).
+ */
+type ContactChoice =
+  { mode: 'existing'; contact: OfferedContact } | { mode: 'new'; body: ContactBody; contact: Contact };
+
+/** The new contact as the summary and the events form show it, before it exists. */
+const draftContact = (body: ContactBody): Contact => ({
+  ...body,
+  id: 0,
+  handle: contactHandle(body),
+  deviceCount: 0,
+});
+
+/**
+ * {tab}/new in two steps (devices-area §2, §4): choose a contact the device offers or enter a new
+ * one, then set the events. Going back keeps the choice (and the new contact's fields).
  */
 export function CreateRecipientDialog({
   deviceId,
@@ -86,7 +107,7 @@ export function CreateRecipientDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const [contact, setContact] = useState<Contact | null>(null);
+  const [choice, setChoice] = useState<ContactChoice | null>(null);
   const [step, setStep] = useState(0);
   return (
     <RecipientDialog title={t('notification-recipients.add')} onClose={onClose}>
@@ -99,59 +120,101 @@ export function CreateRecipientDialog({
           ))}
         </Stepper>
       </DialogContent>
-      {step === 0 ? (
+      {step === 0 || !choice ? (
         <ContactStep
-          chosen={contact}
+          deviceId={deviceId}
+          chosen={choice}
           exclude={recipients.map((recipient) => recipient.contact.id)}
           onClose={onClose}
           onNext={(next) => {
-            setContact(next);
+            setChoice(next);
             setStep(1);
           }}
         />
       ) : (
-        <EventsStep deviceId={deviceId} contact={contact!} onBack={() => setStep(0)} onClose={onClose} />
+        <EventsStep deviceId={deviceId} choice={choice} onBack={() => setStep(0)} onClose={onClose} />
       )}
     </RecipientDialog>
   );
 }
 
+/** The contacts the device offers; another user's (the owner's) named with its owner. */
+function RecipientContactPicker({
+  deviceId,
+  exclude,
+  ...field
+}: {
+  deviceId: number;
+  exclude: readonly number[];
+  value: OfferedContact | null;
+  onChange: (contact: OfferedContact | null) => void;
+  error: boolean;
+  helperText: string;
+}) {
+  const { t } = useTranslation();
+  const contacts = useRecipientContacts(deviceId);
+  return (
+    <SearchPicker
+      {...field}
+      required
+      autoFocus
+      source={{
+        local: {
+          options: (contacts.data ?? []).filter((contact) => !exclude.includes(contact.id)),
+          loading: contacts.isPending,
+          matches: (contact, term) =>
+            [contact.handle, contact.role, contact.cellNumber, contact.email, contact.owner.name].some(
+              (part) => part?.toLowerCase().includes(term),
+            ),
+        },
+      }}
+      getOptionLabel={(contact) => contact.handle}
+      renderOptionText={(contact) =>
+        `${contact.handle} (${reachOf(contact) || t('contacts.picker.noChannel')})` +
+        (contact.owner.own
+          ? ''
+          : ` · ${t('notification-recipients.ownerBook', { name: contact.owner.name })}`)
+      }
+      texts={{
+        label: t('contacts.picker.label'),
+        loading: t('contacts.picker.loading'),
+        noOptions: t('contacts.picker.noOptions'),
+      }}
+    />
+  );
+}
+
 function ContactStep({
+  deviceId,
   chosen,
   exclude,
   onNext,
   onClose,
 }: {
-  chosen: Contact | null;
+  deviceId: number;
+  chosen: ContactChoice | null;
   exclude: number[];
-  onNext: (contact: Contact) => void;
+  onNext: (choice: ContactChoice) => void;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const { enqueueSnackbar } = useSnackbar();
-  const [mode, setMode] = useState<ContactMode>('existing');
-  const [picked, setPicked] = useState<Contact | null>(chosen);
+  const [mode, setMode] = useState<ContactMode>(chosen?.mode ?? 'existing');
+  const [picked, setPicked] = useState<OfferedContact | null>(
+    chosen?.mode === 'existing' ? chosen.contact : null,
+  );
   const [missing, setMissing] = useState(false);
-  const form = useContactForm();
-  const create = useCreateContact();
-  const onError = useSaveErrorHandler(form.setError);
+  const form = useContactForm(chosen?.mode === 'new' ? chosen.contact : undefined);
 
+  // A new contact is only checked here (the same shared rules as the server's); it is created
+  // with the recipient by the final save.
   const next =
     mode === 'existing'
       ? (event: FormEvent) => {
           event.preventDefault();
-          if (picked) onNext(picked);
+          if (picked) onNext({ mode: 'existing', contact: picked });
           else setMissing(true);
         }
-      : submitContact(form, (body) =>
-          create.mutate(body, {
-            onSuccess: (contact) => {
-              enqueueSnackbar(t('contacts.responses.created'), { variant: 'success' });
-              onNext(contact);
-            },
-            onError,
-          }),
-        );
+      : submitContact(form, (body) => onNext({ mode: 'new', body, contact: draftContact(body) }));
 
   return (
     <form noValidate onSubmit={next}>
@@ -173,15 +236,14 @@ function ContactStep({
           ))}
         </RadioGroup>
         {mode === 'existing' ? (
-          <ContactPicker
+          <RecipientContactPicker
+            deviceId={deviceId}
             value={picked}
             onChange={(contact) => {
               setPicked(contact);
               setMissing(false);
             }}
             exclude={exclude}
-            required
-            autoFocus
             error={missing}
             helperText={missing ? t('validation.required') : t('notification-recipients.hints.picker')}
           />
@@ -191,7 +253,7 @@ function ContactStep({
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('common.cancel')}</Button>
-        <Button type="submit" variant="contained" disabled={create.isPending}>
+        <Button type="submit" variant="contained">
           {t('notification-recipients.next')}
         </Button>
       </DialogActions>
@@ -201,12 +263,12 @@ function ContactStep({
 
 function EventsStep({
   deviceId,
-  contact,
+  choice,
   onBack,
   onClose,
 }: {
   deviceId: number;
-  contact: Contact;
+  choice: ContactChoice;
   onBack: () => void;
   onClose: () => void;
 }) {
@@ -215,14 +277,23 @@ function EventsStep({
   const form = useEventsForm();
   const create = useCreateRecipient(deviceId);
   const onError = useSaveErrorHandler(form.setError);
-  // The contact is no field of this step: an error on it (taken meanwhile) shows above the events.
-  const contactError = (form.formState.errors as { contactId?: { message?: string } }).contactId?.message;
+  const { contact } = choice;
+  // The contact is no field of this step: an error on it (taken meanwhile, or a field of the new
+  // contact) shows above the events.
+  const errors = form.formState.errors as {
+    contactId?: { message?: string };
+    contact?: Record<string, { message?: string }>;
+  };
+  const contactError =
+    errors.contactId?.message ?? Object.values(errors.contact ?? {}).find((error) => error?.message)?.message;
   return (
     <form
       noValidate
       onSubmit={submitEvents(form, ({ events }) =>
         create.mutate(
-          { contactId: contact.id, events },
+          choice.mode === 'existing'
+            ? { contactId: choice.contact.id, events }
+            : { contact: choice.body, events },
           {
             onSuccess: () => {
               enqueueSnackbar(t('notification-recipients.responses.created'), { variant: 'success' });
@@ -234,7 +305,10 @@ function EventsStep({
       )}
     >
       <DialogContent sx={{ pt: 0 }}>
-        <ContactSummary contact={contact} />
+        <ContactSummary
+          contact={contact}
+          owner={choice.mode === 'existing' ? choice.contact.owner : undefined}
+        />
         {contactError && (
           <Alert severity="error" sx={{ mb: 2 }}>
             {contactError}
@@ -263,10 +337,15 @@ export function EditRecipientDialog({
   base: string;
   onClose: () => void;
 }) {
+  const { t } = useTranslation();
   const recipientId = pathId(useParams().recipientId);
   const recipient = useRecipient(deviceId, recipientId);
   return (
-    <EditDialogLoader query={recipientId === null ? null : recipient} closeTo={base}>
+    <EditDialogLoader
+      query={recipientId === null ? null : recipient}
+      closeTo={base}
+      notFoundText={t('notification-recipients.notFound')}
+    >
       {(loaded) => <EditRecipientForm deviceId={deviceId} recipient={loaded} onClose={onClose} />}
     </EditDialogLoader>
   );

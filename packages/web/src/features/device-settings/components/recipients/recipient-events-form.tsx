@@ -1,6 +1,7 @@
 import { Controller, useForm, useWatch, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
+import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
@@ -30,6 +31,16 @@ import type { Contact } from '../../../../lib/api/contacts.ts';
 import { sharedSchemaResolver } from '../../../../lib/field-errors.ts';
 import type { RecipientEvent } from '../../api/recipients.ts';
 import { notifyOnceInInput, notifyOnceInSeconds } from './notify-once-in.ts';
+
+/** Read by screen readers, not shown. */
+const VISUALLY_HIDDEN = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
 
 /** One event row of the form: the ticked channels and notifyOnceIn as typed, with its unit. */
 export interface EventInput {
@@ -196,6 +207,11 @@ export function RecipientEventsFields({ form, contact }: { form: EventsForm; con
                       />
                     )}
                   />
+                  {/* The select's name: MUI names its combobox by a label element and its own
+                      value, and an aria-label on the hidden input reaches no screen reader. */}
+                  <Box component="span" id={`recipient-unit-${event.name}`} sx={VISUALLY_HIDDEN}>
+                    {t('notification-recipients.unitOf', { event: label })}
+                  </Box>
                   <Controller
                     control={control}
                     name={`events.${index}.unit`}
@@ -207,13 +223,7 @@ export function RecipientEventsFields({ form, contact }: { form: EventsForm; con
                         value={field.value}
                         onChange={field.onChange}
                         sx={{ width: 130 }}
-                        slotProps={{
-                          select: {
-                            inputProps: {
-                              'aria-label': t('notification-recipients.unitOf', { event: label }),
-                            },
-                          },
-                        }}
+                        slotProps={{ select: { labelId: `recipient-unit-${event.name}` } }}
                       >
                         {UNITS.map((unit) => (
                           <MenuItem key={unit} value={unit}>

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import { Link as RouterLink, Navigate, Route, Routes, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -15,6 +16,7 @@ import AddIcon from '@mui/icons-material/Add';
 import { DeleteConfirmDialog } from '../../../../components/dialogs/delete-confirm-dialog.tsx';
 import { QueryContent } from '../../../../components/query-content.tsx';
 import { EditDeleteActions } from '../../../../components/row-actions.tsx';
+import { cardsOnPhone } from '../../../../components/responsive-table.ts';
 import { hasDevicePermission, type DeviceDetailView } from '../../../../lib/api/devices.ts';
 import {
   useDeleteRecipient,
@@ -104,7 +106,8 @@ function RecipientTable({
     return <Typography color="text.secondary">{t('notification-recipients.empty')}</Typography>;
   return (
     <TableContainer>
-      <Table size="small" aria-label={t('device-settings.tabs.notification-recipients')}>
+      {/* A card per recipient on a phone: the actions column stays reachable (issue 11, item 2). */}
+      <Table size="small" aria-label={t('device-settings.tabs.notification-recipients')} sx={cardsOnPhone}>
         <TableHead>
           <TableRow>
             <TableCell>{t('notification-recipients.columns.contact')}</TableCell>
@@ -117,23 +120,28 @@ function RecipientTable({
             const sent = recipient.events.filter((event) => event.channels.length > 0);
             return (
               <TableRow key={recipient.id} data-testid={`recipient-${recipient.id}`}>
-                <TableCell>
-                  <Typography variant="body2">{recipient.contact.handle}</Typography>
-                  <Typography variant="caption" color="text.secondary">
-                    {[recipient.contact.cellNumber, recipient.contact.email].filter(Boolean).join(' · ')}
-                  </Typography>
+                <TableCell data-label={t('notification-recipients.columns.contact')}>
+                  <Box>
+                    <Typography variant="body2">{recipient.contact.handle}</Typography>
+                    <Typography variant="caption" color="text.secondary">
+                      {[recipient.contact.cellNumber, recipient.contact.email].filter(Boolean).join(' · ')}
+                    </Typography>
+                  </Box>
                 </TableCell>
-                <TableCell>
+                <TableCell data-label={t('notification-recipients.columns.events')}>
                   {sent.length ? (
-                    sent.map((event) => (
-                      <Typography
-                        key={event.name}
-                        variant="body2"
-                        data-testid={`recipient-event-${event.name}`}
-                      >
-                        {eventText(t, event)}
-                      </Typography>
-                    ))
+                    // One block beside its label when the row is a card.
+                    <Box>
+                      {sent.map((event) => (
+                        <Typography
+                          key={event.name}
+                          variant="body2"
+                          data-testid={`recipient-event-${event.name}`}
+                        >
+                          {eventText(t, event)}
+                        </Typography>
+                      ))}
+                    </Box>
                   ) : (
                     <Typography variant="body2" color="text.secondary">
                       {t('notification-recipients.noEvents')}
@@ -141,7 +149,11 @@ function RecipientTable({
                   )}
                 </TableCell>
                 {canEdit && (
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <TableCell
+                    align="right"
+                    sx={{ whiteSpace: 'nowrap' }}
+                    data-label={t('notification-recipients.columns.actions')}
+                  >
                     <EditDeleteActions
                       editTo={`${base}/${recipient.id}`}
                       onDelete={() => onDelete(recipient)}
