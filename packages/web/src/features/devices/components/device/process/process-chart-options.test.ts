@@ -162,6 +162,37 @@ describe('process chart', () => {
     expect(drawn[1].data.at(-1)).toBe(1039);
   });
 
+  it('draws a symbol at each point of a curve with few points, none on a dense one', () => {
+    const { option } = processChartOption(
+      input({
+        series: [series(11, 1, 'probe', 1), series(12, 2, 'probe', 400)],
+        from: rangeStart('3y', now),
+      }),
+    );
+    const drawn = (option as unknown as { series: { showSymbol: boolean }[] }).series;
+    // One reading: without a symbol the line of one point is not drawn at all.
+    expect(drawn[0].showSymbol).toBe(true);
+    expect(drawn[1].showSymbol).toBe(false);
+  });
+
+  it('gives the quantity in the sensor unit beside the level in the tooltip', () => {
+    const { option } = processChartOption(
+      input({ series: [series(11, 1, 'probe', 40), series(13, 2, 'counter', 40, 'cbm')] }),
+    );
+    const { formatter } = (option as unknown as { tooltip: { formatter: (params: unknown[]) => string } })
+      .tooltip;
+    const { series: drawn } = option as unknown as Option;
+    const [time, percent] = pairs(drawn[0].data).at(-1)!;
+    const [, reading] = pairs(drawn[1].data).at(-1)!;
+    const text = formatter([
+      { seriesIndex: 0, marker: '', seriesName: 'Sensor 1', value: [time, percent] },
+      { seriesIndex: 1, marker: '', seriesName: 'Sensor 2', value: [time, reading] },
+    ]);
+    // The last point of the level sensor: 50 + 39 % 10 = 59 %, value 1000 + 39 litres.
+    expect(text).toContain('Sensor 1: 59.0 % (1039 l)');
+    expect(text).toContain('Sensor 2: 1039.0 cbm');
+  });
+
   it('finds the point nearest in time', () => {
     const times = [10, 20, 30, 40];
     expect(nearestIndexByTime(times, 0)).toBe(0);

@@ -2,7 +2,7 @@ import { startOfYear, subMonths, subYears } from 'date-fns';
 import type { EChartsCoreOption } from 'echarts/core';
 import { sensorColor } from '@tankportal/shared/chart-colors';
 import type { ProcessPoint, ProcessSeries } from '../../../api/process.ts';
-import { curveColumns, curveFrom, interleaved, lowerBound } from './process-columns.ts';
+import { curveColumns, curveFrom, interleaved, lowerBound, type CurveColumns } from './process-columns.ts';
 
 /**
  * Range buttons of the process curve (devices-area §9): the first four are saved as the default
@@ -32,6 +32,13 @@ export function rangeStart(range: ProcessRange, now: Date): Date {
 export const FILL_LEVEL_AXIS = { min: 0, max: 100, interval: 20 } as const;
 export const TEMPERATURE_AXIS = { min: -20, max: 80, interval: 20 } as const;
 const RIGHT_AXIS_WIDTH = 64;
+
+/**
+ * Up to this many points in the range a curve draws a symbol at each point: a line of one point
+ * is invisible, and a handful of points joined by long straight lines hide where the readings are.
+ * More points are a curve, where symbols would only clutter it.
+ */
+export const SYMBOLS_UP_TO_POINTS = 60;
 
 /** A drawn series whose points can be picked by a click (to hide one). */
 export interface PickableSeries {
@@ -129,16 +136,17 @@ export function processChartOption(input: ProcessChartInput): {
   const series: Record<string, unknown>[] = [];
   const pickable: PickableSeries[] = [];
   /** Per drawn series: how its tooltip value reads. */
-  const tooltipValue: ((value: number) => string)[] = [];
-  const line = (name: string, color: string, yAxisIndex: number, data: Float64Array, dashed = false) => ({
+  const tooltipValue: ((value: number, time: number) => string)[] = [];
+  const line = (name: string, color: string, yAxisIndex: number, curve: CurveColumns, dashed = false) => ({
     type: 'line',
     name,
     color,
     yAxisIndex,
     // Two dimensions per item of the flat array; the time axis takes the first.
     dimensions: ['time', 'value'],
-    data,
-    showSymbol: false,
+    data: interleaved(curve),
+    showSymbol: curve.times.length <= SYMBOLS_UP_TO_POINTS,
+    symbolSize: 6,
     sampling: 'lttb',
     lineStyle: { width: dashed ? 1 : 2, type: dashed ? 'dashed' : 'solid' },
     emphasis: { disabled: true },
@@ -160,20 +168,24 @@ export function processChartOption(input: ProcessChartInput): {
         sensor.name,
         sensorColor(sensor.sequence),
         isProbe ? 0 : 2 + counterUnits.indexOf(sensor.unit),
-        interleaved(curve),
+        curve,
       ),
     );
+    const unit = input.unitSymbol(sensor.unit);
     tooltipValue.push(
       isProbe
-        ? (value) => `${input.formatNumber(value, 1)} %`
-        : (value) => `${input.formatNumber(value, 1)} ${input.unitSymbol(sensor.unit)}`,
+        ? // The level as drawn, and what it means in the tank: litres or kg (the sensor's unit).
+          (percent, time) => {
+            const quantity = sensor.data[curve.indices[lowerBound(curve.times, time)]]?.value;
+            const text = `${input.formatNumber(percent, 1)} %`;
+            return quantity == null ? text : `${text} (${input.formatNumber(quantity, 0)} ${unit})`;
+          }
+        : (value) => `${input.formatNumber(value, 1)} ${unit}`,
     );
   }
   for (const sensor of withTemperature) {
     const curve = curveFrom(curveColumns(sensor, 'temperature'), from);
-    series.push(
-      line(input.texts.temperatureOf(sensor.name), sensorColor(sensor.sequence), 1, interleaved(curve), true),
-    );
+    series.push(line(input.texts.temperatureOf(sensor.name), sensorColor(sensor.sequence), 1, curve, true));
     tooltipValue.push((value) => `${input.formatNumber(value, 1)} °C`);
   }
 
@@ -189,7 +201,7 @@ export function processChartOption(input: ProcessChartInput): {
         if (!params.length) return '';
         const lines = params.map(
           (param) =>
-            `${param.marker}${escapeHtml(param.seriesName)}: ${tooltipValue[param.seriesIndex](param.value[1])}`,
+            `${param.marker}${escapeHtml(param.seriesName)}: ${tooltipValue[param.seriesIndex](param.value[1], param.value[0])}`,
         );
         return [escapeHtml(input.formatTime(params[0].value[0])), ...lines].join('<br/>');
       },
