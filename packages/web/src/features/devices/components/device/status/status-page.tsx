@@ -1,11 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
-import { lookupQuery } from '../../../../../lib/lookups.ts';
-import { useLocale } from '../../../../../lib/i18n.ts';
+import { useContentTypeName } from '../../../lib/content-type-name.ts';
 import { useHasRole } from '../../../../../lib/session.ts';
 import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
 import { EventsSection } from './events-section.tsx';
@@ -13,19 +11,6 @@ import { FillLevelGraphic } from './fill-level-graphic.tsx';
 import { ManualQueryButton } from './manual-query-button.tsx';
 import { CommentBlock, DeviceInfoList } from './device-info-list.tsx';
 import { CounterTable, ProbeTable } from './sensor-tables.tsx';
-
-interface ContentType {
-  id: string;
-  name: { de: string; en: string };
-}
-
-/** The content types' names in the UI language (a start-up lookup, already loaded). */
-function useContentTypeName() {
-  const locale = useLocale();
-  const { data } = useQuery(lookupQuery('contentTypes'));
-  const names = new Map((data as ContentType[] | undefined)?.map((type) => [type.id, type.name[locale]]));
-  return (id: string) => names.get(id) ?? id;
-}
 
 /**
  * /devices/{id}: fill levels, inactive notice, events with confirmation, sensor tables, device
