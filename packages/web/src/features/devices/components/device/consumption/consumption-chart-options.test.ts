@@ -3,7 +3,9 @@ import { consumptionChartOption } from './consumption-chart-options.ts';
 
 describe('consumption chart', () => {
   const group = {
+    key: 'l',
     unit: 'l',
+    contentType: null,
     years: [
       { year: 2024, months: [310, ...Array<null>(11).fill(null)], total: 310 },
       { year: 2025, months: [620, 280, ...Array<null>(10).fill(null)], total: 900 },
@@ -11,7 +13,9 @@ describe('consumption chart', () => {
   };
   const texts = {
     monthNames: ['Jan', 'Feb', 'Mär', 'Apr', 'Mai', 'Jun', 'Jul', 'Aug', 'Sep', 'Okt', 'Nov', 'Dez'],
+    key: 'l',
     unit: 'l',
+    contentType: null,
     perDay: 'Ø pro Tag',
     formatNumber: (value: number) => value.toFixed(0),
     formatAxisNumber: (value: number) => value.toFixed(0),

@@ -17,7 +17,7 @@ import { monthNames } from './month-names.ts';
 registerCharts([BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 /** The monthly columns per year of one unit (loaded lazily with ECharts). */
-export default function ConsumptionChart({ group }: { group: ConsumptionByUnit }) {
+export default function ConsumptionChart({ group, name }: { group: ConsumptionByUnit; name: string }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const option = useMemo(
@@ -35,8 +35,8 @@ export default function ConsumptionChart({ group }: { group: ConsumptionByUnit }
     <EChart
       option={option}
       height={360}
-      label={t('device.consumption.chart', { unit: unitSymbol(group.unit) })}
-      testId={`consumption-chart-${group.unit}`}
+      label={t('device.consumption.chart', { unit: name })}
+      testId={`consumption-chart-${group.key}`}
     />
   );
 }

@@ -51,6 +51,31 @@ describe('consumption data', () => {
     expect(groups[1].years[0].months[0]).toBe(4.5);
   });
 
+  it('keeps different contents apart, and sums tanks of the same content', () => {
+    const tanks = [
+      { id: 1, sequence: 1, name: 'Diesel', unit: 'l', contentType: 'diesel' },
+      { id: 3, sequence: 3, name: 'AdBlue', unit: 'l', contentType: 'adblue' },
+      { id: 4, sequence: 4, name: 'Diesel 2', unit: 'l', contentType: 'diesel' },
+    ];
+    const month = (data: { sensorId: number; consumption: number }[]): ConsumptionRow[] => [
+      { year: 2025, month: 2, data },
+    ];
+    const groups = consumptionByUnit(
+      month([
+        { sensorId: 1, consumption: 100 },
+        { sensorId: 3, consumption: 50 },
+        { sensorId: 4, consumption: 20 },
+      ]),
+      tanks,
+      [],
+      [],
+    );
+    expect(groups.map((group) => [group.key, group.contentType, group.years[0].months[1]])).toEqual([
+      ['l-diesel', 'diesel', 120],
+      ['l-adblue', 'adblue', 50],
+    ]);
+  });
+
   it('leaves out excluded sensors and years', () => {
     const groups = consumptionByUnit(rows, sensors, [2, 3], [2024]);
     expect(groups).toHaveLength(1);

@@ -6,6 +6,8 @@ export interface ConsumptionSensor {
   sequence: number;
   name: string;
   unit: string;
+  /** What a level sensor's tank holds; counters have none. */
+  contentType?: string | null;
 }
 
 /** Monthly sums of one unit per year: `months[0]` is January; null where nothing was recorded. */
@@ -15,8 +17,12 @@ export interface ConsumptionYear {
   total: number;
 }
 
+/** One chart and table: the sensors of one unit and one content. */
 export interface ConsumptionByUnit {
+  /** Unique per group: the unit, and the content where there is one (`l-diesel`). */
+  key: string;
   unit: string;
+  contentType: string | null;
   years: ConsumptionYear[];
 }
 
@@ -35,8 +41,9 @@ export function consumptionSensors<T extends ConsumptionSensor>(
 }
 
 /**
- * The monthly consumption of the included sensors, summed per unit (litres and cubic metres do
- * not add up) and per year, without the excluded years; years oldest first.
+ * The monthly consumption of the included sensors, summed per unit and content (litres and cubic
+ * metres do not add up, and neither do litres of diesel and of AdBlue: issue 11) and per year,
+ * without the excluded years; groups in the order of their first sensor, years oldest first.
  */
 export function consumptionByUnit(
   rows: readonly ConsumptionRow[],
@@ -44,19 +51,23 @@ export function consumptionByUnit(
   excludedSensors: readonly number[],
   excludedYears: readonly number[],
 ): ConsumptionByUnit[] {
-  const unitOf = new Map(
-    sensors
-      .filter((sensor) => !excludedSensors.includes(sensor.id))
-      .map((sensor) => [sensor.id, sensor.unit]),
-  );
-  const byUnit = new Map<string, Map<number, ConsumptionYear>>();
-  for (const unit of new Set(unitOf.values())) byUnit.set(unit, new Map());
+  const groups = new Map<string, { unit: string; contentType: string | null }>();
+  const groupOf = new Map<number, string>();
+  for (const sensor of [...sensors].sort((a, b) => a.sequence - b.sequence)) {
+    if (excludedSensors.includes(sensor.id)) continue;
+    const contentType = sensor.contentType ?? null;
+    const key = contentType ? `${sensor.unit}-${contentType}` : sensor.unit;
+    groups.set(key, { unit: sensor.unit, contentType });
+    groupOf.set(sensor.id, key);
+  }
+  const byGroup = new Map<string, Map<number, ConsumptionYear>>();
+  for (const key of groups.keys()) byGroup.set(key, new Map());
   for (const row of rows) {
     if (excludedYears.includes(row.year)) continue;
     for (const { sensorId, consumption } of row.data) {
-      const unit = unitOf.get(sensorId);
-      if (unit === undefined) continue;
-      const years = byUnit.get(unit)!;
+      const key = groupOf.get(sensorId);
+      if (key === undefined) continue;
+      const years = byGroup.get(key)!;
       let year = years.get(row.year);
       if (!year) {
         year = { year: row.year, months: Array<number | null>(12).fill(null), total: 0 };
@@ -66,8 +77,12 @@ export function consumptionByUnit(
       year.total += consumption;
     }
   }
-  return [...byUnit]
-    .map(([unit, years]) => ({ unit, years: [...years.values()].sort((a, b) => a.year - b.year) }))
+  return [...byGroup]
+    .map(([key, years]) => ({
+      key,
+      ...groups.get(key)!,
+      years: [...years.values()].sort((a, b) => a.year - b.year),
+    }))
     .filter((group) => group.years.length > 0);
 }
 

@@ -12,7 +12,13 @@ import { useConsumption } from '../../../api/consumption.ts';
 import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
 import { IncludedChoice } from '../charts/included-choice.tsx';
 import { useDeviceDisplaySettings } from '../../../api/device-display-settings.ts';
-import { consumptionByUnit, consumptionSensors, consumptionYears } from './consumption-data.ts';
+import { useContentTypeName } from '../../../lib/content-type-name.ts';
+import {
+  consumptionByUnit,
+  consumptionSensors,
+  consumptionYears,
+  type ConsumptionByUnit,
+} from './consumption-data.ts';
 import { ConsumptionTable } from './consumption-table.tsx';
 import { ExportPanel } from './export-panel.tsx';
 
@@ -28,7 +34,13 @@ export default function ConsumptionPage({ device }: { device: DeviceDetailView }
   const persist = useHasRole('ROLE_APP_USER');
   const { settings, ready, update } = useDeviceDisplaySettings(device.id, persist);
   const { data: rows, isPending, isError } = useConsumption(device.id);
+  const contentTypeName = useContentTypeName();
   if (isPending || !ready) return <Loading />;
+  /** "Diesel, l": what a chart and its table add up. */
+  const groupName = (group: ConsumptionByUnit) =>
+    [group.contentType && contentTypeName(group.contentType), unitSymbol(group.unit)]
+      .filter(Boolean)
+      .join(', ');
 
   const excludedSensors = settings['ui.consumption.excludedSensors'] ?? [];
   const excludedYears = settings['ui.consumption.excludedYears'] ?? [];
@@ -65,11 +77,17 @@ export default function ConsumptionPage({ device }: { device: DeviceDetailView }
           />
           {groups.length === 0 && <Alert severity="info">{t('device.consumption.nothingChosen')}</Alert>}
           {groups.map((group) => (
-            <Stack key={group.unit} spacing={2}>
+            <Stack key={group.key} spacing={2}>
+              {/* Each content has its own chart: litres of diesel and of AdBlue do not add up. */}
+              {group.contentType && (
+                <Typography variant="subtitle1" component="h3">
+                  {groupName(group)}
+                </Typography>
+              )}
               <Suspense fallback={<Loading />}>
-                <ConsumptionChart group={group} />
+                <ConsumptionChart group={group} name={groupName(group)} />
               </Suspense>
-              <ConsumptionTable group={group} />
+              <ConsumptionTable group={group} name={groupName(group)} />
             </Stack>
           ))}
         </>

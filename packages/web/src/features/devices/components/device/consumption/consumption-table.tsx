@@ -15,7 +15,7 @@ import type { ConsumptionByUnit } from './consumption-data.ts';
 import { monthNames } from './month-names.ts';
 
 /** The chart's numbers: a row per month, a column per year, the year totals below. */
-export function ConsumptionTable({ group }: { group: ConsumptionByUnit }) {
+export function ConsumptionTable({ group, name }: { group: ConsumptionByUnit; name: string }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const unit = unitSymbol(group.unit);
@@ -25,8 +25,8 @@ export function ConsumptionTable({ group }: { group: ConsumptionByUnit }) {
     <Box sx={{ overflowX: 'auto' }}>
       <Table
         size="small"
-        data-testid={`consumption-table-${group.unit}`}
-        aria-label={t('device.consumption.table', { unit })}
+        data-testid={`consumption-table-${group.key}`}
+        aria-label={t('device.consumption.table', { unit: name })}
       >
         <TableHead>
           <TableRow>
