@@ -64,13 +64,20 @@ test.describe('create device', () => {
   test('SMS Lionel with gateways, assigned to a user; its cell number a second time is a conflict', async ({
     page,
   }) => {
-    const cellNumber = `+49 171 ${stamp}`;
+    // A German mobile number: 0171 and seven digits (a longer one is no valid number).
+    const subscriber = stamp.slice(-7);
+    const cellNumber = `+49 171 ${subscriber}`;
     const dialog = await openCreateDialog(page);
     await expect(dialog.getByRole('combobox', { name: 'Gerätetyp' })).toHaveText('SMS (Lionel)');
     // Required fields are said at once, on the fields.
     await dialog.getByRole('button', { name: 'Anlegen' }).click();
     await expect(dialog.getByText('Dieser Wert darf nicht leer sein.')).toHaveCount(4);
 
+    // A number no German mobile has: the reason, and the format hint stays below it.
+    await dialog.getByLabel('Mobilnummer der SIM').fill('0171 12');
+    await dialog.getByRole('button', { name: 'Anlegen' }).click();
+    await expect(dialog.getByText('Keine gültige Mobilnummer für das Land des Geräts.')).toBeVisible();
+    await expect(dialog.getByText('National mit Vorwahl (0171 1234567')).toBeVisible();
     await dialog.getByLabel('Mobilnummer der SIM').fill(cellNumber);
     await choose(page, 'Eingangs-Gateway', 'Lionel DE');
     await choose(page, 'Ausgangs-Gateway', 'Lionel AT');
@@ -93,9 +100,10 @@ test.describe('create device', () => {
     await expect(page.getByTestId('device-header')).toContainText(`#${id}`);
     await expect(page.getByTestId('device-header')).toContainText(`Heizöltank ${stamp}`);
 
-    // The same SIM again: the server names the device that has it.
+    // The same SIM again, typed nationally as people do: read as the same number (+49171…), so
+    // the server names the device that has it.
     const again = await openCreateDialog(page);
-    await again.getByLabel('Mobilnummer der SIM').fill(cellNumber);
+    await again.getByLabel('Mobilnummer der SIM').fill(`0171 ${subscriber}`);
     await choose(page, 'Eingangs-Gateway', 'Lionel DE');
     await choose(page, 'Ausgangs-Gateway', 'Lionel DE');
     await again.getByLabel('Gerätename').fill('Doppelt');

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { login } from './helpers.ts';
+import { apiSession, login } from './helpers.ts';
 
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 60_000 });
@@ -48,7 +48,6 @@ test.describe('notification recipients', () => {
     await dialog.getByLabel('Nachname').fill(mailOnly);
     await dialog.getByLabel('E-Mail').fill('mail-only@example.com');
     await dialog.getByRole('button', { name: 'Weiter' }).click();
-    await expect(page.getByText('Der Kontakt wurde angelegt.')).toBeVisible();
 
     // Step 2: no SMS without a cell number; mail everywhere, forward has no SMS anyway.
     await expect(dialog.getByTestId('recipient-contact')).toContainText(mailOnly);
@@ -132,10 +131,13 @@ test.describe('notification recipients', () => {
       '1',
     );
 
-    // A recipient that does not exist closes the dialog.
-    await page.goto(`${TAB}/999999`);
-    await expect(page).toHaveURL(new RegExp(`${TAB}$`));
-    await expect(page.getByRole('dialog')).toHaveCount(0);
+    // A recipient that does not exist, or an id that is none, closes the dialog and says why.
+    for (const id of ['999999', 'abc']) {
+      await page.goto(`${TAB}/${id}`);
+      await expect(page).toHaveURL(new RegExp(`${TAB}$`));
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await expect(page.getByText('Diesen Empfänger gibt es bei diesem Gerät nicht (mehr).')).toBeVisible();
+    }
 
     // Delete after confirmation.
     await smsRow.getByRole('button', { name: `Empfänger entfernen: ${smsOnly}` }).click();
@@ -144,6 +146,51 @@ test.describe('notification recipients', () => {
     await expect(page.getByText('Der Empfänger wurde entfernt.')).toBeVisible();
     await expect(smsRow).toHaveCount(0);
     await expect(mailRow).toBeVisible();
+  });
+
+  test('an admin picks a contact of the device owner; a cancelled new contact leaves nothing', async ({
+    page,
+    baseURL,
+  }) => {
+    const stamp = Date.now();
+    const owners = `Kunde${stamp}`;
+    const cancelled = `Storno${stamp}`;
+    // A contact in the owner's (user's) book; the admin's own book has none of that name.
+    const owner = await apiSession(baseURL!, 'user');
+    const created = await owner.context.post('/api/v2/contacts', {
+      headers: owner.headers,
+      data: { lastName: owners, email: `kunde${stamp}@example.com` },
+    });
+    expect(created.status()).toBe(201);
+
+    await login(page, 'admin');
+    await page.goto(`${TAB}/new`);
+    const dialog = page.getByRole('dialog', { name: 'Empfänger hinzufügen' });
+    await dialog.getByRole('combobox', { name: 'Kontakt' }).fill(owners);
+    await page.getByRole('option', { name: new RegExp(`${owners}.*Kontakt von `) }).click();
+    await dialog.getByRole('button', { name: 'Weiter' }).click();
+    await expect(dialog.getByTestId('recipient-contact')).toContainText(`${owners}`);
+    await expect(dialog.getByTestId('recipient-contact')).toContainText('Kontakt von ');
+    await channel(dialog, 'Alarm', 'E-Mail').check();
+    await dialog.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText('Der Empfänger wurde hinzugefügt.')).toBeVisible();
+    await expect(page.getByRole('row').filter({ hasText: owners })).toBeVisible();
+
+    // A new contact entered in step 1 and the dialog cancelled in step 2: no contact is created.
+    await page.getByRole('link', { name: 'Empfänger hinzufügen' }).click();
+    await dialog.getByRole('radio', { name: 'Neuer Kontakt' }).check();
+    await dialog.getByLabel('Nachname').fill(cancelled);
+    await dialog.getByRole('button', { name: 'Weiter' }).click();
+    await expect(dialog.getByTestId('recipient-contact')).toContainText(cancelled);
+    await dialog.getByRole('button', { name: 'Abbrechen' }).click();
+    await expect(dialog).toBeHidden();
+    const contacts = (await (await page.request.get('/api/v2/contacts')).json()) as { lastName: string }[];
+    expect(contacts.map((contact) => contact.lastName)).not.toContain(cancelled);
+
+    // On a phone the recipients are cards: nothing sticks out sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByRole('row').filter({ hasText: owners })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
   test('without EDIT the list is read-only', async ({ page }) => {
