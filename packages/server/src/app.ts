@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -26,6 +27,7 @@ import { frameworkErrorOptions } from './plugins/framework-errors.ts';
 import { registerJsonLimits, registerStorableTextCheck } from './plugins/input-limits.ts';
 import { errorBody } from './http-error.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerConditionalGet, REVALIDATE, staticFileHeaders } from './plugins/http-cache.ts';
 import { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import { SessionStore } from './repositories/sessions.ts';
 import { loginRoutes } from './routes/v2/auth/login.ts';
@@ -91,7 +93,7 @@ const AREAS = [
 export async function buildApp(
   db: Db,
   config: ServerConfig,
-  options: { logger?: boolean; logStream?: LogStream } = {},
+  options: { logger?: boolean; logStream?: LogStream; webDist?: string } = {},
 ): Promise<FastifyInstance> {
   const securityHeaders = portalSecurityHeaders(config.secureCookies, [tileImageSource(config.mapTileUrl)]);
   const app = Fastify({
@@ -114,6 +116,7 @@ export async function buildApp(
   });
   registerAuth(app, { db, sessions, secureCookies: config.secureCookies });
   registerCaseConversion(app);
+  registerConditionalGet(app);
 
   await app.register(swagger, {
     openapi: {
@@ -147,21 +150,32 @@ export async function buildApp(
   registerNetIngest(app, context);
   registerSmsWebhooks(app, context, config.smsWebhookTokens);
 
-  await serveWebApp(app);
+  await serveWebApp(app, options.webDist ?? WEB_DIST);
   app.decorate('context', context);
   return app;
 }
 
-/** The built SPA on the same port: files as they are, every other non-API path gets index.html. */
-async function serveWebApp(app: FastifyInstance) {
-  const hasBuild = existsSync(WEB_DIST);
-  if (hasBuild) await app.register(fastifyStatic, { root: WEB_DIST, wildcard: false, index: false });
+/**
+ * The built SPA on the same port: files as they are, every other non-API path gets index.html.
+ * The hashed assets are kept by browsers for good, index.html is asked again every time
+ * (plugins/http-cache.ts).
+ */
+async function serveWebApp(app: FastifyInstance, webDist: string) {
+  const hasBuild = existsSync(webDist);
+  if (hasBuild)
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders: staticFileHeaders(path.join(webDist, 'assets') + path.sep),
+    });
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api' || request.method !== 'GET') {
       return reply.code(404).send(errorBody(404, `No route ${request.method} ${request.url.split('?')[0]}`));
     }
     if (!hasBuild)
       return reply.code(503).type('text/plain').send('The web app is not built: run `npm run build`.');
-    return reply.type('text/html').sendFile('index.html');
+    return reply.header('cache-control', REVALIDATE).type('text/html').sendFile('index.html');
   });
 }

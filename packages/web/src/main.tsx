@@ -1,9 +1,16 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './lib/i18n.ts';
+import { installChunkReload } from './lib/chunk-reload.ts';
 import { ErrorFallback } from './components/error-fallback.tsx';
-import { Providers } from './app/providers.tsx';
+import { Providers, queryClient } from './app/providers.tsx';
 import { AppRouter } from './app/router.tsx';
+import { startLoading } from './app/start-loading.ts';
+
+// An open tab of an older build reloads once when a chunk it asks for is gone (issue 11, item 3).
+installChunkReload();
+// The page's code, the user, the look-ups and the page's data start now, side by side (issue 11, item 12).
+startLoading(queryClient, window.location);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -23,18 +23,17 @@ export interface TestApp {
  */
 export async function createTestApp(
   env: NodeJS.ProcessEnv = {},
-  options: { logStream?: LogStream } = {},
+  options: { logStream?: LogStream; webDist?: string } = {},
 ): Promise<TestApp> {
   const config = readConfig({ DEMO_DATA: '1', LOG_LEVEL: 'silent', ...env });
   const { database, drop: dropDatabase } = await openTestDatabase();
   await ensureBaseData(database.db);
   await ensureDemoData(database.db);
   // Silent, unless a test reads the log (LOG_LEVEL in env then says how much).
-  const app = await buildApp(
-    database.db,
-    config,
-    options.logStream ? { logStream: options.logStream } : { logger: false },
-  );
+  const app = await buildApp(database.db, config, {
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+    webDist: options.webDist,
+  });
   await app.ready();
   return {
     app,

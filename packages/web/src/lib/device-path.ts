@@ -16,3 +16,11 @@ export function devicePageOf(pathname: string, deviceId: number): string {
 export function devicePath(deviceId: number, page = ''): string {
   return page ? `/devices/${deviceId}/${page}` : `/devices/${deviceId}`;
 }
+
+/** Which page of the device area a path opens: the list (with its dialogs), one device, or neither. */
+export function deviceAreaPageOf(pathname: string): { list: true } | { deviceId: number } | null {
+  const [, area, segment] = pathname.split('/');
+  if (area !== 'devices') return null;
+  const deviceId = segment ? parseDeviceId(segment) : null;
+  return deviceId === null ? { list: true } : { deviceId };
+}

@@ -1,5 +1,18 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { Role } from '@tankportal/shared/roles';
+import { deviceKeys, deviceQuery } from '../../lib/api/devices.ts';
+import { deviceAreaPageOf } from '../../lib/device-path.ts';
+import { fetchDeviceListPage } from './api/device-list.ts';
+import { listSettingsQuery } from './api/list-settings.ts';
 import { mapDevicesQuery } from './api/map-devices.ts';
+import { effectiveListSettings } from './lib/list-settings.ts';
+import {
+  initialListQuery,
+  listPageRequestQuery,
+  listQueryFromSettings,
+  loadListQuery,
+  type DeviceListQueryState,
+} from './lib/list-query.ts';
 
 // Leaflet is big: it loads only when the map is opened.
 export const loadMapDialog = () => import('./components/map/device-map-dialog.tsx');
@@ -16,4 +29,43 @@ export function preloadDeepLink(pathname: string, queryClient: QueryClient): boo
   void loadMapDialog();
   void queryClient.prefetchQuery(mapDevicesQuery);
   return true;
+}
+
+/**
+ * The data of the device page the app opens with (issue 11, item 12), asked for as soon as the
+ * user is known, beside the shell's look-ups and the pages' code instead of after them: the list's
+ * display settings and its first page — the page this tab showed last (sessionStorage), else the
+ * one the settings choose, as `useListQueryState` starts — or the one device. Same keys and
+ * requests as the pages' own queries, which then find them under way or done.
+ */
+export function preloadDeviceAreaData(
+  location: { pathname: string; search: string },
+  role: Role,
+  queryClient: QueryClient,
+) {
+  const page = deviceAreaPageOf(location.pathname);
+  if (!page) return;
+  if ('deviceId' in page) {
+    void queryClient.prefetchQuery(deviceQuery(page.deviceId));
+    return;
+  }
+  const urlSearch = new URLSearchParams(location.search).get('search');
+  const prefetchList = (state: DeviceListQueryState) => {
+    const query = listPageRequestQuery(state);
+    void queryClient.prefetchQuery({
+      queryKey: deviceKeys.list(query),
+      queryFn: ({ signal }) => fetchDeviceListPage(query, signal),
+    });
+  };
+  const settings = queryClient.fetchQuery(listSettingsQuery(role));
+  const stored = loadListQuery();
+  if (stored) prefetchList(initialListQuery(stored, stored, urlSearch));
+  else
+    void settings.then(
+      (answer) => {
+        const fromSettings = listQueryFromSettings(effectiveListSettings(answer.whitelabel, answer.user));
+        prefetchList(initialListQuery(null, fromSettings, urlSearch));
+      },
+      () => undefined,
+    );
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { DeviceDetail } from '@tankportal/shared/schemas/devices';
 import type { DevicePermission, DeviceType } from '@tankportal/shared/devices';
 import { api } from '../api-client.ts';
@@ -57,12 +57,15 @@ export type StatusSensor = Pick<
 >;
 
 /** One device; a failure is not retried (the pages send the user back to the list at once). */
-export function useDevice(deviceId: number) {
-  return useQuery({
+export const deviceQuery = (deviceId: number) =>
+  queryOptions({
     queryKey: deviceKeys.detail(deviceId),
     queryFn: ({ signal }) => api<DeviceDetailView>('GET', `/v2/devices/${deviceId}`, { signal }),
     retry: false,
   });
+
+export function useDevice(deviceId: number) {
+  return useQuery(deviceQuery(deviceId));
 }
 
 export function hasDevicePermission(

@@ -8,19 +8,34 @@ import { CONTENT_DENSITIES } from '../../../lookups/content-densities.ts';
 import { MOBILE_PROVIDERS } from '../../../lookups/mobile-providers.ts';
 import { COUNTRIES } from '../../../lookups/countries.ts';
 import { TANK_GEOMETRIES } from '../../../lookups/tank-geometries.ts';
+import { privateCache } from '../../../plugins/http-cache.ts';
+
+/**
+ * The fixed lookups change only with a new release: the browser keeps them ten minutes, then asks
+ * again (ETag). The SMS gateways are rows an operator may change: asked again every time.
+ */
+const FIXED_LOOKUP_MAX_AGE_SECONDS = 600;
 
 const localised = z.object({ de: z.string(), en: z.string() });
 
 /** Shared lookup data the app loads at start-up (portal-area §2 app shell). Any signed-in role. */
 export function lookupRoutes(app: Api, { db }: AppContext) {
-  const lookup = (path: string, item: z.ZodType, load: () => Promise<unknown[]> | unknown[]) =>
+  const lookup = (
+    path: string,
+    item: z.ZodType,
+    load: () => Promise<unknown[]> | unknown[],
+    maxAgeSeconds = FIXED_LOOKUP_MAX_AGE_SECONDS,
+  ) =>
     app.get(
       path,
       {
         onRequest: minimumRole('ROLE_DEMO'),
         schema: { tags: ['lookups'], response: { 200: z.array(item) } },
       },
-      async () => load(),
+      async (_request, reply) => {
+        privateCache(reply, maxAgeSeconds);
+        return load();
+      },
     );
 
   lookup(
@@ -33,6 +48,7 @@ export function lookupRoutes(app: Api, { db }: AppContext) {
       country: z.string(),
     }),
     () => db.select().from(smsGateways).orderBy(asc(smsGateways.label)),
+    0,
   );
   lookup('/content-types', z.object({ id: z.string(), name: localised, defaultDensity: z.number() }), () => [
     ...CONTENT_TYPES,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Api, AppContext } from '../../../context.ts';
 import { notFound } from '../../../http-error.ts';
+import { privateCache } from '../../../plugins/http-cache.ts';
 import { whitelabelConfigMap, whitelabelForHost } from '../../../repositories/whitelabels.ts';
 
 const localised = z.object({ de: z.string(), en: z.string() });
@@ -48,9 +49,11 @@ export function whitelabelRoutes(app: Api, { db, config }: AppContext) {
         response: { 200: z.record(z.string(), z.unknown()) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const row = await whitelabelForHost(db, request.hostname);
       if (!row) throw notFound();
+      // The same for everyone on this host, but an admin may change it: revalidated on every use.
+      privateCache(reply, 0);
       // The tile service is the installation's (MAP_TILE_URL): the CSP is built for that host.
       return {
         ...(await whitelabelConfigMap(db, row.id)),

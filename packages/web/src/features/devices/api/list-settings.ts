@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ConfigItem } from '@tankportal/shared/schemas/config';
 import { hasRole, type Role } from '@tankportal/shared/roles';
 import { api } from '../../../lib/api-client.ts';
@@ -45,14 +45,17 @@ const toEffective = (stored: { whitelabel: StoredSettings; user: StoredSettings 
  * The effective list display settings of the signed-in user (user ?? white-label ?? default).
  * A demo account stores nothing of its own, so only the white-label's are asked for.
  */
-export function useListSettings(role: Role) {
+export const listSettingsQuery = (role: Role) => {
   const withUser = hasRole(role, 'ROLE_APP_USER');
-  return useQuery({
+  return queryOptions({
     queryKey: [...deviceKeys.listSettings(), withUser],
     queryFn: ({ signal }) => fetchListSettings(withUser, signal),
-    select: toEffective,
     staleTime: Infinity,
   });
+};
+
+export function useListSettings(role: Role) {
+  return useQuery({ ...listSettingsQuery(role), select: toEffective });
 }
 
 /** Saves all list settings in one call, to the white-label or the user as the role decides. */
