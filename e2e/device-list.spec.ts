@@ -68,7 +68,7 @@ test.describe('device list', () => {
     await expect(page.locator('tr[data-device-id="9"]')).toHaveClass(/row-error/);
     await expect(page.locator('tr[data-device-id="7"]')).toHaveClass(/row-inactive/);
     await expect(page.locator('tr[data-device-id="1"]')).not.toHaveClass(/row-error|row-inactive/);
-    await expect(page.getByTestId('list-totals')).toContainText(/Summe dieser Seite: [\d.]+ l/);
+    await expect(page.getByTestId('list-totals')).toContainText(/Summe \(alle Seiten\): [\d.]+ l/);
     await page.locator('tr[data-device-id="2"] td.cell-city').click();
     await expect(page).toHaveURL(/\/devices\/2$/);
   });
@@ -247,4 +247,204 @@ test.describe('the list by role', () => {
       await expect(page.getByRole('dialog').getByRole('tab')).toHaveCount(dataFlow ? 2 : 0);
     });
   }
+});
+
+type ListSensorJson = {
+  type: string;
+  status: string;
+  unit: string;
+  value: number | null;
+  pct: number | null;
+  isConnected: boolean;
+};
+type ListDeviceJson = { id: number; sensors: ListSensorJson[] };
+
+/**
+ * The list's answers with the first three devices' first sensor at 78, 81 and 100 % and the fourth
+ * one's a kWh counter at 1234.56: the figures the layout journeys look at.
+ */
+async function withChosenSensors(page: Page) {
+  await page.route('**/api/v2/devices?**', async (route) => {
+    const response = await route.fetch();
+    const devices = (await response.json()) as ListDeviceJson[];
+    const probe = { type: 'probe', status: 'ok', unit: 'l', isConnected: true };
+    [78, 81, 100].forEach((pct, index) => {
+      if (devices[index]) Object.assign(devices[index].sensors[0], probe, { pct, value: pct * 10 });
+    });
+    if (devices[3])
+      Object.assign(devices[3].sensors[0], {
+        type: 'counter',
+        status: 'ok',
+        unit: 'kwh',
+        value: 1234.56,
+        pct: null,
+        isConnected: true,
+      });
+    await route.fulfill({ response, json: devices });
+  });
+}
+
+const noSidewaysScroll = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+
+test.describe('device list: totals, layout and phone cards (issue 11, items 1, 2 and 11)', () => {
+  test('the footer gives the totals of the whole filtered list, as the server counts them', async ({
+    page,
+  }) => {
+    await login(page, 'admin');
+    await choosePageSize(page, 10);
+    await page.getByLabel('Filter').fill('Winterdienst');
+    await expect(summary(page)).toHaveText('15 Geräte');
+    await expect(rows(page)).toHaveCount(10);
+    const answer = await page.request.get('/api/v2/devices?search_term=Winterdienst&per_page=10');
+    const totals = JSON.parse(answer.headers()['x-sensor-totals']) as { unit: string; total: number }[];
+    expect(totals.map(({ unit }) => unit)).toContain('l');
+    const symbols: Record<string, string> = { l: 'l', kg: 'kg' };
+    const expected = totals
+      .map(
+        ({ unit, total }) => `${new Intl.NumberFormat('de-DE').format(Math.round(total))} ${symbols[unit]}`,
+      )
+      .join(' · ');
+    await expect(page.getByTestId('list-totals')).toHaveText(`Summe (alle Seiten): ${expected}`);
+    // The same on the second page: the footer does not follow the page.
+    await page.getByRole('button', { name: 'Nächste Seite' }).click();
+    await expect(rows(page)).toHaveCount(5);
+    await expect(page.getByTestId('list-totals')).toHaveText(`Summe (alle Seiten): ${expected}`);
+  });
+
+  test('sensor bars fit their cell and stay comparable; the table does not scroll sideways', async ({
+    page,
+  }) => {
+    await withChosenSensors(page);
+    await login(page, 'admin');
+    await expect(rows(page)).toHaveCount(25);
+    for (const width of [1280, 1366, 1600, 1920]) {
+      await page.setViewportSize({ width, height: 900 });
+      const measured = await page.evaluate(() => {
+        const table = document.querySelector<HTMLElement>('[data-testid="device-table"]')!;
+        const bars = [...document.querySelectorAll('tr[data-device-id]')].slice(0, 3).map((row) => {
+          const cell = row.querySelector('td.cell-sensors')!.getBoundingClientRect();
+          const bar = row.querySelector('.sensor-bar')!.getBoundingClientRect();
+          const fill = row.querySelector('.sensor-bar div')!.getBoundingClientRect();
+          return { cellRight: cell.right, barRight: bar.right, bar: bar.width, fill: fill.width };
+        });
+        const idHeader = document.querySelector('th.cell-id')!.getBoundingClientRect();
+        return {
+          bars,
+          tableFits: table.scrollWidth <= table.parentElement!.clientWidth,
+          idVisible: idHeader.left >= 0 && idHeader.right <= window.innerWidth,
+        };
+      });
+      expect(measured.tableFits, `${width} px`).toBe(true);
+      expect(measured.idVisible, `${width} px`).toBe(true);
+      expect(await noSidewaysScroll(page), `${width} px`).toBe(true);
+      const [p78, p81, p100] = measured.bars;
+      for (const bar of measured.bars) {
+        expect(bar.barRight, `${width} px`).toBeLessThanOrEqual(bar.cellRight);
+        expect(bar.bar, `${width} px`).toBeCloseTo(p100.bar, 0);
+      }
+      expect(p100.fill, `${width} px`).toBeCloseTo(p100.bar, 0);
+      expect(p78.fill / p100.fill, `${width} px`).toBeCloseTo(0.78, 2);
+      expect(p81.fill / p100.fill, `${width} px`).toBeCloseTo(0.81, 2);
+      // Visibly apart: at least two pixels between 78 and 81 %.
+      expect(p81.fill - p78.fill, `${width} px`).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  test('a kWh counter shows its decimals', async ({ page }) => {
+    await withChosenSensors(page);
+    await login(page, 'admin');
+    await expect(rows(page).nth(3).getByTestId('list-sensor').first()).toContainText('1.234,56');
+  });
+
+  test('at 390 px the list is cards with the fill levels first; no sideways scrolling', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await withChosenSensors(page);
+    await login(page, 'admin');
+    const card = rows(page).first();
+    const name = card.locator('td.cell-name');
+    const sensor = card.getByTestId('list-sensor').first();
+    await expect(name).toBeInViewport();
+    await expect(sensor).toBeInViewport();
+    await expect(sensor).toContainText('78 %');
+    await expect(card.locator('.sensor-bar').first()).toBeInViewport();
+    const top = async (cell: string) => (await card.locator(cell).boundingBox())!.y;
+    expect(await top('td.cell-name')).toBeLessThan(await top('td.cell-sensors'));
+    expect(await top('td.cell-sensors')).toBeLessThan(await top('td.cell-id'));
+    expect(await top('td.cell-sensors')).toBeLessThan(await top('td.cell-city'));
+    // The other cells keep their column's name.
+    await expect(card.locator('td.cell-city')).toHaveAttribute('data-label', 'Ort');
+    expect(await noSidewaysScroll(page)).toBe(true);
+    // Filter and actions stay on the screen and work.
+    for (const control of [
+      page.getByLabel('Filter'),
+      page.getByRole('toolbar', { name: 'Aktionen der Geräteliste' }).getByRole('link').last(),
+    ]) {
+      const box = (await control.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await page.getByLabel('Filter').fill('Winterdienst');
+    await expect(summary(page)).toHaveText('15 Geräte');
+    expect(await noSidewaysScroll(page)).toBe(true);
+  });
+
+  test('a sort header focused by keyboard shows a clear ring', async ({ page }) => {
+    await login(page, 'admin');
+    await page.getByLabel('Filter').focus();
+    let inHeader = false;
+    for (let step = 0; step < 20 && !inHeader; step++) {
+      await page.keyboard.press('Tab');
+      inHeader = await page.evaluate(() => !!document.activeElement?.closest('thead'));
+    }
+    expect(inHeader).toBe(true);
+    const outline = await page.evaluate(() => {
+      const style = getComputedStyle(document.activeElement!);
+      return { style: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+    });
+    expect(outline.style).toBe('solid');
+    expect(outline.width).toBeGreaterThanOrEqual(2);
+  });
+
+  test('the filter hint is not cut, at 1280 and at 390 px', async ({ page }) => {
+    await login(page, 'admin');
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      const fits = await page.getByLabel('Filter').evaluate((element) => {
+        const input = element as HTMLInputElement;
+        const style = getComputedStyle(input);
+        const context = document.createElement('canvas').getContext('2d')!;
+        context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+        const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return context.measureText(input.placeholder).width <= room;
+      });
+      expect(fits, `${width} px`).toBe(true);
+    }
+  });
+});
+
+test.describe('status page facts (issue 11, item 11)', () => {
+  /** A device with a location, as the admin sees it in the list. */
+  async function locatedDevice(page: Page) {
+    await login(page, 'admin');
+    const row = page.locator('tr[data-device-id]:has(td.cell-location a)').first();
+    return Number(await row.getAttribute('data-device-id'));
+  }
+
+  test('German coordinates are separated unambiguously', async ({ page }) => {
+    await page.goto(`/devices/${await locatedDevice(page)}`);
+    await expect(page.getByTestId('info-location')).toContainText(/^Standort\d+,\d{5}; \d+,\d{5}$/);
+  });
+
+  test('a long word in the comment breaks instead of widening the page', async ({ page }) => {
+    const id = await locatedDevice(page);
+    await page.route(`**/api/v2/devices/${id}`, async (route) => {
+      const response = await route.fetch();
+      const device = await response.json();
+      await route.fulfill({ response, json: { ...device, comment: `Zugang: ${'x'.repeat(400)}` } });
+    });
+    await page.goto(`/devices/${id}`);
+    await expect(page.getByTestId('device-comment')).toContainText('xxxx');
+    expect(await noSidewaysScroll(page)).toBe(true);
+  });
 });

@@ -257,7 +257,9 @@ export const devices = pgTable(
     // The list's sort columns that only change on edit, each with the id that breaks ties: a page of
     // the list is read in index order instead of sorting every device. Columns a report updates
     // (last report, SIM credit, status) get none, so that a report's device update stays HOT.
-    index('devices_sort_name').on(t.name, t.id),
+    // Names sort naturally ("Bielefeld 5" before "Bielefeld 17"): the ICU collation of migration
+    // 0009, the same expression the list orders by (repositories/devices.ts, naturalName).
+    index('devices_sort_name').on(sql`${t.name} COLLATE "natural"`, t.id),
     index('devices_sort_project').on(t.project, t.id),
     index('devices_sort_country_code').on(t.countryCode, t.id),
     index('devices_sort_postal_code').on(t.postalCode, t.id),

@@ -1,5 +1,19 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { DeviceListQuery } from '@tankportal/shared/schemas/devices';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  ne,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import type { DeviceListQuery, SensorTotals } from '@tankportal/shared/schemas/devices';
 import type { Db } from '../db/client.ts';
 import { alarms, devices, sensors, users } from '../db/schema.ts';
 import { deviceVisibleTo } from '../policies/device-access.ts';
@@ -17,10 +31,16 @@ const owner = {
   lastName: users.lastName,
 };
 
+/**
+ * Device names in natural order ("Bielefeld 5" before "Bielefeld 17"): the ICU collation of
+ * migration 0009, on PostgreSQL and PGlite alike; the index devices_sort_name has this expression.
+ */
+const naturalName = sql`${devices.name} COLLATE "natural"`;
+
 const SORT_COLUMNS = {
   id: devices.id,
   username: users.username,
-  name: devices.name,
+  name: naturalName,
   project: devices.project,
   countryCode: devices.countryCode,
   postalCode: devices.postalCode,
@@ -79,7 +99,7 @@ export async function listDevices(db: Db, actor: UserRow, query: DeviceListQuery
     .orderBy(...ordering(query))
     .limit(query.perPage)
     .offset((query.page - 1) * query.perPage);
-  const [[totals], rows] = await Promise.all([
+  const [[totals], rows, sensorTotals] = await Promise.all([
     db
       .select({
         total:
@@ -97,8 +117,24 @@ export async function listDevices(db: Db, actor: UserRow, query: DeviceListQuery
       .innerJoin(users, eq(users.id, devices.userId))
       .where(inArray(devices.id, pageIds))
       .orderBy(...ordering(query)),
+    sensorTotalsOf(db, and(...conditions, query.locationEnabledOnly ? located : undefined)!),
   ]);
-  return { rows, total: totals.total, locationEnabled: totals.locationEnabled };
+  return { rows, total: totals.total, locationEnabled: totals.locationEnabled, sensorTotals };
+}
+
+/**
+ * The footer totals of every device the list's condition matches (devices-area §9: per unit, over
+ * the probe sensors not in error that have a value), in one aggregate beside the count.
+ */
+async function sensorTotalsOf(db: Db, condition: SQL): Promise<SensorTotals> {
+  return db
+    .select({ unit: sensors.unit, total: sql<number>`sum(${sensors.value})`.mapWith(Number) })
+    .from(sensors)
+    .innerJoin(devices, eq(devices.id, sensors.deviceId))
+    .innerJoin(users, eq(users.id, devices.userId))
+    .where(and(condition, eq(sensors.type, 'probe'), ne(sensors.status, 'error'), isNotNull(sensors.value)))
+    .groupBy(sensors.unit)
+    .orderBy(desc(count()), asc(sensors.unit));
 }
 
 /**

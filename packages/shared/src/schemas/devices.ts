@@ -73,6 +73,16 @@ export const deviceListRouteQuery = deviceListQuery
       context.addIssue({ code: 'custom', path: ['locationEnabledOnly'], message: 'required' });
   });
 
+/**
+ * The list's footer totals (devices-area §9) over every device matching the filter, not only the
+ * page: per unit, the sum of the values of the probe sensors that are not in error. `GET
+ * /v2/devices` sends them as JSON in the header `x-sensor-totals` (beside `x-total-count`, the
+ * body stays the page's rows), units ordered by how many sensors report in them, then by name.
+ */
+export const SENSOR_TOTALS_HEADER = 'x-sensor-totals';
+export const sensorTotalsSchema = z.array(z.object({ unit: z.string(), total: z.number() }));
+export type SensorTotals = z.infer<typeof sensorTotalsSchema>;
+
 export const sensorSchema = z.object({
   id: z.number(),
   sequence: z.number(),

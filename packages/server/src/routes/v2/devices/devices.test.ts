@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
-import { users } from '../../../db/schema.ts';
+import { sensors, users } from '../../../db/schema.ts';
+
+type SensorValues = Omit<typeof sensors.$inferInsert, 'deviceId' | 'sequence'>;
 
 let t: TestApp;
 const ids: Record<string, number> = {};
@@ -180,5 +182,90 @@ describe('GET /v2/devices/{id}', () => {
     const malformed = await client.get('/api/v2/devices/abc');
     expect([400, 404]).toContain(malformed.statusCode);
     expect((await (await as('other-admin')).get(`/api/v2/devices/${ids.userTank}`)).statusCode).toBe(404);
+  });
+});
+
+describe('GET /v2/devices: footer totals and natural name order (issue 11, item 1)', () => {
+  const named: Record<string, number> = {};
+  beforeAll(async () => {
+    const db = t.database.db;
+    await buildUser(db, { username: 'totals-admin', role: 'ROLE_ADMIN', parent: 'master' });
+    const customer = await buildUser(db, { username: 'totals-customer', parent: 'totals-admin' });
+    const stranger = await buildUser(db, { username: 'totals-stranger', parent: 'master' });
+    // Each device's level sensor (factories: probe, litres) gets its value; a second sensor per case.
+    const device = async (name: string, userId: number, litres: number | null, extra?: SensorValues) => {
+      const row = await buildDevice(db, userId, { name, city: 'Herford' });
+      await db.update(sensors).set({ value: litres }).where(eq(sensors.deviceId, row.id));
+      if (extra) await db.insert(sensors).values({ deviceId: row.id, sequence: 2, ...extra });
+      named[name] = row.id;
+    };
+    await device('Bielefeld 17', customer.id, 1000.5);
+    await device('Bielefeld 5', customer.id, 2000, {
+      type: 'probe',
+      subType: 'silo',
+      unit: 'kg',
+      value: 300,
+    });
+    await device('bielefeld 6', customer.id, 4000, {
+      type: 'counter',
+      subType: 'counter',
+      unit: 'kwh',
+      value: 123.4,
+    });
+    await device('Bielefeld 100', customer.id, null);
+    await device('Bielefeld 2 Nord', customer.id, 500, {
+      type: 'probe',
+      subType: 'tank',
+      unit: 'l',
+      value: 9999,
+      status: 'error',
+    });
+    await device('Apfelhof', customer.id, 8000);
+    // Another customer's device: never in the totals of the admin above.
+    await device('Bielefeld 1', stranger.id, 70_000);
+  });
+
+  const totalsOf = (response: { headers: Record<string, unknown> }) =>
+    JSON.parse(String(response.headers['x-sensor-totals']));
+
+  it('totals every device matching the filter, not only the page; counters, errors and gaps left out', async () => {
+    const client = await as('totals-admin');
+    const page = await client.get('/api/v2/devices?per_page=1&page=2&sort=name:asc');
+    expect(page.json()).toHaveLength(1);
+    expect(page.headers['x-total-count']).toBe('6');
+    expect(totalsOf(page)).toEqual([
+      { unit: 'l', total: 1000.5 + 2000 + 4000 + 500 + 8000 },
+      { unit: 'kg', total: 300 },
+    ]);
+    const filtered = await client.get('/api/v2/devices?search_term=bielefeld%201&per_page=1');
+    // "Bielefeld 17", "Bielefeld 100" (no value) — the stranger's "Bielefeld 1" is not the admin's.
+    expect(filtered.headers['x-total-count']).toBe('2');
+    expect(totalsOf(filtered)).toEqual([{ unit: 'l', total: 1000.5 }]);
+    expect(totalsOf(await client.get('/api/v2/devices?search_term=nothing-matches'))).toEqual([]);
+  });
+
+  it('totals only what the actor may see', async () => {
+    expect(totalsOf(await (await as('totals-stranger')).get('/api/v2/devices'))).toEqual([
+      { unit: 'l', total: 70_000 },
+    ]);
+    const master = totalsOf(await (await as('master')).get('/api/v2/devices?search_term=bielefeld'));
+    expect(master).toEqual([
+      { unit: 'l', total: 1000.5 + 2000 + 4000 + 500 + 70_000 },
+      { unit: 'kg', total: 300 },
+    ]);
+  });
+
+  it('sorts names naturally, case second, in both directions', async () => {
+    const client = await as('totals-admin');
+    const names = async (sort: string) =>
+      (await client.get(`/api/v2/devices?sort=name:${sort}&search_term=bielefeld`))
+        .json()
+        .map((row: { name: string }) => row.name);
+    const ascending = ['Bielefeld 2 Nord', 'Bielefeld 5', 'bielefeld 6', 'Bielefeld 17', 'Bielefeld 100'];
+    expect(await names('asc')).toEqual(ascending);
+    expect(await names('desc')).toEqual([...ascending].reverse());
+    expect((await client.get('/api/v2/devices/ids?sort=name:asc&search_term=bielefeld')).json()).toEqual(
+      ascending.map((name) => named[name]),
+    );
   });
 });

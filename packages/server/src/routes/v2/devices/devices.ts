@@ -6,6 +6,7 @@ import {
   deviceListRouteQuery,
   deviceMapEntrySchema,
   deviceSummarySchema,
+  SENSOR_TOTALS_HEADER,
 } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
 import { devicePermissions } from '../../../policies/device-access.ts';
@@ -23,6 +24,13 @@ import { errorSchema } from '../../schemas.ts';
 /** DESIGN.md [1]: device ids are positive integers; anything else is an unknown device (404). */
 export const deviceIdParams = z.object({ id: pathId() });
 
+/** JSON for a header value: a header carries Latin-1 only, so anything beyond ASCII is escaped. */
+const asciiJson = (value: unknown) =>
+  JSON.stringify(value).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+
 export function deviceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices',
@@ -31,7 +39,8 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       schema: {
         tags: ['devices'],
         summary:
-          'The devices the actor may see (x-total-count, x-location-enabled-devices-count); with ' +
+          'The devices the actor may see (x-total-count, x-location-enabled-devices-count, ' +
+          'x-sensor-totals: the footer totals of every matching device as JSON); with ' +
           '`view=map` and `location_enabled_only=true` every located one, compact and unpaged',
         querystring: deviceListRouteQuery,
         response: {
@@ -50,7 +59,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
         reply.header('x-total-count', count).header('x-location-enabled-devices-count', count);
         return located.map(presentDeviceMapEntry);
       }
-      const { rows, total, locationEnabled } = await listDevices(db, actor, request.query);
+      const { rows, total, locationEnabled, sensorTotals } = await listDevices(db, actor, request.query);
       const ids = rows.map((row) => row.device.id);
       const [sensors, permissions] = await Promise.all([
         sensorsOfDevices(db, ids),
@@ -58,7 +67,8 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       ]);
       reply
         .header('x-total-count', String(total))
-        .header('x-location-enabled-devices-count', String(locationEnabled));
+        .header('x-location-enabled-devices-count', String(locationEnabled))
+        .header(SENSOR_TOTALS_HEADER, asciiJson(sensorTotals));
       return rows.map(({ device, owner }) =>
         presentDeviceSummary(device, owner, sensors.get(device.id) ?? [], permissions.get(device.id)!),
       );

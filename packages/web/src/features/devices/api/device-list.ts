@@ -1,5 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { DeviceSummary } from '@tankportal/shared/schemas/devices';
+import {
+  SENSOR_TOTALS_HEADER,
+  sensorTotalsSchema,
+  type DeviceSummary,
+  type SensorTotals,
+} from '@tankportal/shared/schemas/devices';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 import type { JsonOf } from '../../../lib/api/json.ts';
 import { fetchPage } from '../../../lib/api/paged.ts';
@@ -13,6 +18,20 @@ export interface DeviceListPage {
   total: number;
   /** x-location-enabled-devices-count: the map is offered only when this is above 0. */
   locationEnabledCount: number;
+  /** x-sensor-totals: the footer totals per unit over every device matching the filter. */
+  sensorTotals: SensorTotals;
+}
+
+/** The footer totals from their header; none when it is missing or not readable. */
+function sensorTotalsOf(headers: Headers): SensorTotals {
+  const text = headers.get(SENSOR_TOTALS_HEADER);
+  if (!text) return [];
+  try {
+    const parsed = sensorTotalsSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
 }
 
 export type DeviceListRequest = Record<string, string | number | boolean | undefined>;
@@ -27,6 +46,7 @@ export async function fetchDeviceListPage(
     devices: items,
     total,
     locationEnabledCount: Number(headers.get('x-location-enabled-devices-count') ?? 0),
+    sensorTotals: sensorTotalsOf(headers),
   };
 }
 

@@ -31,7 +31,11 @@ export function clampPercent(pct: number | null): number | null {
   return pct === null ? null : Math.min(100, Math.max(0, pct));
 }
 
-/** Fraction digits a quantity is shown with: whole litres and kilograms, cubic metres to 0.01. */
+/**
+ * Fraction digits a quantity is shown with: whole litres and kilograms; cubic metres and energy
+ * (kWh, MWh) to 0.01, so that an energy counter is not rounded to whole units (issue 11, item 11;
+ * decision 030).
+ */
 export function unitFractionDigits(unit: string): number {
-  return unit === 'm3' || unit === 'cbm' || unit === 'mwh' ? 2 : 0;
+  return unit === 'm3' || unit === 'cbm' || unit === 'kwh' || unit === 'mwh' ? 2 : 0;
 }

@@ -7,7 +7,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
-import TablePagination from '@mui/material/TablePagination';
+import TablePagination, { tablePaginationClasses } from '@mui/material/TablePagination';
 import Typography from '@mui/material/Typography';
 import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import MapIcon from '@mui/icons-material/Map';
@@ -18,6 +18,7 @@ import { hasRole, type Role } from '@tankportal/shared/roles';
 import { Loading } from '../../../../components/loading.tsx';
 import { Page } from '../../../../components/page.tsx';
 import { useCurrentUser } from '../../../../lib/session.ts';
+import { errorText } from '../../../../lib/error-texts.ts';
 import { useDeviceList } from '../../api/device-list.ts';
 import { useListSettings } from '../../api/list-settings.ts';
 import { loadMapDialog } from '../../preload.ts';
@@ -42,6 +43,18 @@ const offersDataFlowExport = (role: Role) => hasRole(role, 'ROLE_APP_USER');
 
 /** devices-area §6: creating a device is for admins and above. */
 const createsDevices = (role: Role) => hasRole(role, 'ROLE_ADMIN');
+
+/** At 390 px the rows-per-page choice, the range and the four page buttons do not fit one row:
+ *  the page buttons wrap to a second row instead of leaving the window on the right. */
+const PAGINATION_WRAPS_ON_PHONES = {
+  [`& .${tablePaginationClasses.toolbar}`]: {
+    flexWrap: 'wrap',
+    justifyContent: 'flex-end',
+    px: { xs: 0, sm: 2 },
+  },
+  [`& .${tablePaginationClasses.spacer}`]: { display: { xs: 'none', sm: 'block' } },
+  [`& .${tablePaginationClasses.actions}`]: { ml: { xs: 1, sm: 2.5 } },
+} as const;
 
 /** /devices and its dialogs (devices-area §2). Waits for the display settings: they pick the start order. */
 export default function DeviceListPage() {
@@ -118,7 +131,14 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
           </Typography>
         )}
         <Box sx={{ flexGrow: 1 }} />
-        <Stack direction="row" spacing={1} role="toolbar" aria-label={t('devices.actions.label')}>
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          role="toolbar"
+          aria-label={t('devices.actions.label')}
+          sx={{ flexWrap: 'wrap' }}
+        >
           {!!page?.locationEnabledCount && (
             <Button component={RouterLink} to="/devices/map" startIcon={<MapIcon />}>
               {t('devices.actions.map')}
@@ -142,6 +162,7 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
         <>
           <DeviceTable
             devices={page.devices}
+            totals={page.sensorTotals}
             settings={settings}
             grouped={query.grouped}
             sort={query}
@@ -160,10 +181,11 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
             labelRowsPerPage={t('devices.list.rowsPerPage')}
             labelDisplayedRows={({ from, to, count }) => t('devices.list.displayedRows', { from, to, count })}
             getItemAriaLabel={(type) => t(`devices.list.${type}Page`)}
+            sx={PAGINATION_WRAPS_ON_PHONES}
           />
         </>
       ) : list.isError ? (
-        <Typography color="error">{t('common.errors.server')}</Typography>
+        <Typography color="error">{errorText(list.error, t)}</Typography>
       ) : (
         <Loading />
       )}

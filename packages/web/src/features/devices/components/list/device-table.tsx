@@ -7,12 +7,14 @@ import TableSortLabel from '@mui/material/TableSortLabel';
 import { alpha, type Theme } from '@mui/material/styles';
 import type { Locale } from '@tankportal/shared/constants';
 import type { DeviceListColumn } from '@tankportal/shared/schemas/config';
+import type { SensorTotals } from '@tankportal/shared/schemas/devices';
 import { formatDateTime, formatNumber } from '../../../../lib/format.ts';
 import { useLocale } from '../../../../lib/i18n.ts';
 import { unitSymbol } from '@tankportal/shared/units';
 import type { DeviceListItem } from '../../api/device-list.ts';
 import type { ListDisplaySettings, SensorToggle } from '../../lib/list-settings.ts';
-import { totalsPerUnit, unitFractionDigits } from '../../lib/sensor-totals.ts';
+import { cardsOnPhone } from '../../../../components/responsive-table.ts';
+import { unitFractionDigits } from '../../lib/sensor-totals.ts';
 import { SensorList } from './sensor-list.tsx';
 
 const devicePath = (id: number) => `/devices/${id}`;
@@ -92,7 +94,15 @@ const DeviceRow = memo(function DeviceRow({ device, columns, sensors, locale, t 
         )}
       </td>
       {columns.map((column) => (
-        <td key={column} className={`cell-${column}`}>
+        <td
+          key={column}
+          className={`cell-${column}`}
+          // On a phone each cell is a line of the card, named by its column; the name is the card's
+          // title and the fill levels come right below it, both without a label.
+          data-label={
+            column === 'name' || column === 'sensors' ? undefined : t(`devices.list.columns.${column}`)
+          }
+        >
           {column === 'id' ? (
             <a
               href={devicePath(device.id)}
@@ -119,6 +129,8 @@ export interface SortState {
 
 interface DeviceTableProps {
   devices: DeviceListItem[];
+  /** The footer totals of the whole filtered list (the server's x-sensor-totals), not the page's. */
+  totals: SensorTotals;
   settings: ListDisplaySettings;
   grouped: boolean;
   sort: SortState;
@@ -135,7 +147,11 @@ const tableStyles = (theme: Theme) => ({
     padding: '6px 8px',
     borderBottom: `1px solid ${theme.palette.divider}`,
   },
-  '& thead th': { fontWeight: 600, whiteSpace: 'nowrap', verticalAlign: 'bottom' },
+  // Headers and the last report's date and time wrap between words, and a word too long for its
+  // cell breaks, so that the table fits its width from 1280 px up instead of scrolling sideways
+  // (issue 11, item 1).
+  '& thead th': { fontWeight: 600, verticalAlign: 'bottom' },
+  '& tbody td': { overflowWrap: 'break-word' },
   '& tbody tr[data-href]': { cursor: 'pointer' },
   '& tbody tr[data-href]:hover': { backgroundColor: theme.palette.action.hover },
   '& tr.row-error': {
@@ -148,13 +164,27 @@ const tableStyles = (theme: Theme) => ({
   '& tr.group-row th': { backgroundColor: theme.palette.grey[100], fontWeight: 600 },
   '& a': { color: 'inherit' },
   '& .device-link': { fontWeight: 600 },
+  // A clear ring for the keyboard on the sort buttons and the row's links (issue 11, item 11).
+  '& .MuiTableSortLabel-root.Mui-focusVisible, & a:focus-visible': {
+    outline: `3px solid ${theme.palette.primary.main}`,
+    outlineOffset: '2px',
+    borderRadius: '2px',
+  },
   '& .cell-location': { width: '24px', padding: '6px 0 6px 4px', color: theme.palette.primary.main },
   '& .cell-location a': { display: 'inline-flex', color: theme.palette.primary.main },
-  '& .cell-lastReportedAt, & .cell-simCredit': { whiteSpace: 'nowrap' },
-  // devices-area §2: each sensor takes a quarter of the row's width (cqw: the table wrapper is the
-  // size container); more than two wrap, so the other columns keep at least half of the row.
-  '& .sensors': { display: 'flex', flexWrap: 'wrap', maxWidth: '50cqw' },
-  '& .sensor': { flex: '0 0 25cqw', paddingRight: '12px', minWidth: 0, boxSizing: 'border-box' },
+  '& .cell-simCredit': { whiteSpace: 'nowrap' },
+  // devices-area §2 gives each sensor a quarter of the row; two side by side would leave the other
+  // eleven columns too little room, so the column takes 30 % of the row and two sensors share a
+  // line in equal halves (decision 030). Every bar is then as wide as any other at a given width,
+  // and its fill is a share of it: 78 %, 81 % and 100 % stay apart.
+  '& th.cell-sensors': { width: '30%' },
+  '& .sensors': {
+    display: 'grid',
+    gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
+    columnGap: '12px',
+    rowGap: '4px',
+  },
+  '& .sensor': { minWidth: 0 },
   '& .sensor-name': {
     borderLeft: '3px solid',
     paddingLeft: '4px',
@@ -175,6 +205,23 @@ const tableStyles = (theme: Theme) => ({
   '& tfoot td': { fontWeight: 600, borderBottom: 'none' },
 });
 
+/**
+ * On a phone (below `sm`) every device is a card (cardsOnPhone): its name first, the fill levels
+ * right below it, then the other cells with their column's name (issue 11, item 2).
+ */
+const phoneCards = (theme: Theme) => ({
+  [theme.breakpoints.down('sm')]: {
+    '& tbody tr': { display: 'flex', flexDirection: 'column' },
+    '& tbody td': { order: 3 },
+    '& tbody td.cell-name': { order: 1, fontWeight: 600, fontSize: '1rem' },
+    '& tbody td.cell-sensors': { order: 2, display: 'block' },
+    '& tbody td.cell-location': { width: 'auto', padding: '4px 12px' },
+    '& tbody td.cell-location:empty': { display: 'none' },
+    '& tr.group-row th': { display: 'block', borderRadius: 1, mb: 1 },
+    '& tfoot, & tfoot tr, & tfoot td': { display: 'block' },
+  },
+});
+
 function groupLabel(device: DeviceListItem): string {
   return device.user.name && device.user.name !== device.user.username
     ? `${device.user.username} – ${device.user.name}`
@@ -185,7 +232,7 @@ function groupLabel(device: DeviceListItem): string {
  * The device table. One click handler for the whole body: a click on a row opens the device, a
  * link inside a row (device id, map icon) keeps its own behaviour, modified clicks open new tabs.
  */
-export function DeviceTable({ devices, settings, grouped, sort, onSort }: DeviceTableProps) {
+export function DeviceTable({ devices, totals, settings, grouped, sort, onSort }: DeviceTableProps) {
   const { t } = useTranslation();
   const locale = useLocale();
   const navigate = useNavigate();
@@ -221,11 +268,13 @@ export function DeviceTable({ devices, settings, grouped, sort, onSort }: Device
     );
   };
 
-  const totals = totalsPerUnit(devices);
-
   return (
-    <Box sx={{ overflowX: 'auto', containerType: 'inline-size' }}>
-      <Box component="table" sx={tableStyles} data-testid="device-table">
+    <Box sx={{ overflowX: 'auto' }}>
+      <Box
+        component="table"
+        sx={[tableStyles, ...(Array.isArray(cardsOnPhone) ? cardsOnPhone : [cardsOnPhone]), phoneCards]}
+        data-testid="device-table"
+      >
         <thead>
           <tr>
             <th className="cell-location" />

@@ -31,7 +31,7 @@ import {
   type InterpolationDate,
   type InterpolationMode,
 } from '@tankportal/shared/schemas/export';
-import { ApiError } from '../../../../lib/api-client.ts';
+import { errorKind, errorText } from '../../../../lib/error-texts.ts';
 import { useLocale } from '../../../../lib/i18n.ts';
 import { lookupQuery } from '../../../../lib/lookups.ts';
 import {
@@ -67,8 +67,10 @@ function useExportStart() {
         if (mounted.current) void navigate('/devices');
       },
       (error: unknown) => {
+        // A network failure or refusal says so; anything else keeps the export's own words.
+        const kind = errorKind(error);
         enqueueSnackbar(
-          error instanceof ApiError && error.body?.message ? error.body.message : t('devices.export.failed'),
+          kind === 'network' || kind === 'refused' ? errorText(error, t) : t('devices.export.failed'),
           { variant: 'error' },
         );
         if (mounted.current) setStarted(false);

@@ -30,7 +30,8 @@ export function ListFilter({ term, onChange }: { term: string; onChange: (term: 
         setText(event.target.value);
         commit(event.target.value);
       }}
-      sx={{ minWidth: 280, flex: '0 1 360px' }}
+      // The hint fits whole from 390 px up (issue 11, item 11).
+      sx={{ minWidth: 'min(100%, 300px)', flex: '1 1 340px', maxWidth: 440 }}
       slotProps={{
         input: {
           startAdornment: (

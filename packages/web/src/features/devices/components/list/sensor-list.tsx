@@ -18,7 +18,7 @@ interface SensorListProps {
 }
 
 /**
- * The sensors of one row, each in a quarter of the column: plain elements styled by the table's
+ * The sensors of one row, two to a line in equal halves of the column: plain elements styled by the table's
  * class names, because a page shows up to 400 of them (devices-area §2 sensor toggles).
  */
 export const SensorList = memo(function SensorList({ sensors, show, locale, t }: SensorListProps) {

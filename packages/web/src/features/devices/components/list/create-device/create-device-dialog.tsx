@@ -16,6 +16,7 @@ import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
 import { UserPicker, type PickedUser } from '../../../../../components/pickers/user-picker.tsx';
 import { ApiError } from '../../../../../lib/api-client.ts';
+import { errorText } from '../../../../../lib/error-texts.ts';
 import { useAssignToUser, type CreatedDeviceView } from '../../../api/create-device.ts';
 import { CreateDeviceForm } from './create-device-fields.tsx';
 
@@ -142,7 +143,7 @@ function AssignStep({ deviceId, onDone }: { deviceId: number; onDone: () => void
           const message =
             error instanceof ApiError && error.status === 403
               ? t('device-create.assign.notAllowed')
-              : (error instanceof ApiError && error.body?.message) || t('common.errors.server');
+              : errorText(error, t);
           setFieldError(message);
         },
       },
