@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './api-client.ts';
 
 interface Localised {
@@ -30,11 +30,12 @@ export function useWhitelabel() {
   });
 }
 
+export const whitelabelConfigQuery = queryOptions({
+  queryKey: ['config', 'whitelabel'],
+  queryFn: () => api<Record<string, unknown>>('GET', '/v2/config/whitelabel'),
+  staleTime: Infinity,
+});
+
 export function useWhitelabelConfig(enabled: boolean) {
-  return useQuery({
-    queryKey: ['config', 'whitelabel'],
-    queryFn: () => api<Record<string, unknown>>('GET', '/v2/config/whitelabel'),
-    staleTime: Infinity,
-    enabled,
-  });
+  return useQuery({ ...whitelabelConfigQuery, enabled });
 }
