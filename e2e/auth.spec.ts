@@ -45,7 +45,7 @@ test.describe('login page', () => {
     await expect(page.getByRole('dialog')).toContainText('Cookies');
   });
 
-  test('demo login reaches the device list and remembers the username', async ({ page }) => {
+  test('demo login reaches the device list and remembers no username', async ({ page }) => {
     await page.goto('/login');
     await page.getByRole('button', { name: 'Demo-Zugang' }).click();
     await expect(page).toHaveURL(/\/devices$/);
@@ -56,7 +56,8 @@ test.describe('login page', () => {
     await expect(page.getByRole('link', { name: 'Einstellungen' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Abmelden' }).click();
     await expect(page.getByTestId('logged-out')).toHaveText('Sie wurden abgemeldet.');
-    await expect(page.getByLabel(/^Benutzername/)).toHaveValue('demo');
+    // The demo account is nobody's own username: nothing is remembered (issue 11, item 11).
+    await expect(page.getByLabel(/^Benutzername/)).toHaveValue('');
   });
 
   test('after login the user lands on the page it asked for', async ({ page }) => {
@@ -202,7 +203,7 @@ test('credentials dialog checks the rules and shows the server field errors', as
   await newPassword.fill('Roggen mahlt der blaue Ofen');
   await repeat.fill('Roggen mahlt der blaue Ofen');
   await save.click();
-  await expect(page.getByText('Die Zugangsdaten wurden aktualisiert.')).toBeVisible();
+  await expect(page.getByText('Passwort gespeichert.')).toBeVisible();
   await expect(page).toHaveURL(/\/settings$/);
 });
 

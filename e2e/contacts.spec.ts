@@ -31,7 +31,7 @@ test.describe('contacts', () => {
     await dialog.getByRole('combobox', { name: 'Sprache' }).click();
     await page.getByRole('option', { name: 'Englisch' }).click();
     await dialog.getByRole('button', { name: 'Speichern' }).click();
-    await expect(page.getByText('Der Kontakt wurde angelegt.')).toBeVisible();
+    await expect(page.getByText('Kontakt angelegt.')).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(/\/contacts$/);
     const row = page.getByRole('row').filter({ hasText: `${lastName}, Erika` });
@@ -60,7 +60,7 @@ test.describe('contacts', () => {
 
     // Saved for real this time.
     await edit.getByRole('button', { name: 'Speichern' }).click();
-    await expect(page.getByText('Der Kontakt wurde gespeichert.')).toBeVisible();
+    await expect(page.getByText('Kontakt gespeichert.')).toBeVisible();
     await expect(edit).toBeHidden();
     await expect(row).toContainText('Hausmeister');
 
@@ -75,7 +75,7 @@ test.describe('contacts', () => {
     const confirm = page.getByRole('dialog', { name: 'Kontakt löschen' });
     await expect(confirm).toContainText(`„${lastName}, Erika“`);
     await confirm.getByRole('button', { name: 'Kontakt löschen' }).click();
-    await expect(page.getByText('Der Kontakt wurde gelöscht.')).toBeVisible();
+    await expect(page.getByText('Kontakt gelöscht.')).toBeVisible();
     await expect(row).toHaveCount(0);
   });
 

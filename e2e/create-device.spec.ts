@@ -29,7 +29,7 @@ async function openCreateDialog(page: Page) {
 async function submitDevice(page: Page) {
   const dialog = page.getByRole('dialog', { name: 'Gerät anlegen' });
   await dialog.getByRole('button', { name: 'Anlegen' }).click();
-  await expect(page.getByText('Das Gerät wurde angelegt.')).toBeVisible();
+  await expect(page.getByText('Gerät angelegt.')).toBeVisible();
 }
 
 /** The secret step: shown once, then on to the assignment. */
@@ -94,7 +94,7 @@ test.describe('create device', () => {
     await dialog.getByRole('combobox', { name: 'Benutzer' }).fill('user');
     await page.getByRole('option', { name: /^user \(/ }).click();
     await dialog.getByRole('button', { name: 'Zuweisen' }).click();
-    await expect(page.getByText('Das Gerät wurde dem Benutzer zugewiesen.')).toBeVisible();
+    await expect(page.getByText('Gerät dem Benutzer zugewiesen.')).toBeVisible();
     await expect(page).toHaveURL(/\/devices\/\d+$/);
     const id = Number(new URL(page.url()).pathname.split('/').pop());
     await expect(page.getByTestId('device-header')).toContainText(`#${id}`);

@@ -50,7 +50,7 @@ test.describe('device access', () => {
     await dialog.getByTestId('permission-group-write').getByLabel('Zugriffsrechte verwalten').check();
     await expect(save).toBeEnabled();
     await save.click();
-    await expect(page.getByText('Zugriff hinzugefügt.')).toBeVisible();
+    await expect(page.getByText('Zugriff angelegt.')).toBeVisible();
     await expect(dialog).toBeHidden();
     for (const permission of ['Status ansehen', 'Einstellungen ansehen', 'Zugriffsrechte verwalten'])
       await expect(row(page, 'user')).toContainText(permission);

@@ -120,16 +120,15 @@ test.describe('device status page', () => {
     await expect(page.getByRole('heading', { name: 'Export' })).toHaveCount(0);
   });
 
-  test('invalid ids and invisible devices lead to the list, unknown sub-pages to the device', async ({
-    page,
-  }) => {
+  test('invalid ids and invisible devices say so, unknown sub-pages lead to the device', async ({ page }) => {
     await login(page, 'user');
-    await page.goto('/devices/0');
-    await expect(page).toHaveURL(/\/devices$/);
-    await page.goto('/devices/12abc');
-    await expect(page).toHaveURL(/\/devices$/);
-    await page.goto('/devices/4'); // demo's device
-    await expect(page).toHaveURL(/\/devices$/);
+    // Issue 11 (item 3): no silent return to the list, a page that says why (e2e/shell.spec.ts).
+    for (const id of ['0', '12abc', '4' /* demo's device */]) {
+      await page.goto(`/devices/${id}`);
+      await expect(page.getByTestId('device-unavailable')).toContainText(
+        `Das Gerät „${id}“ existiert nicht, oder Sie haben keinen Zugriff darauf.`,
+      );
+    }
     await page.goto('/devices/9/nothing-here');
     await expect(page).toHaveURL(/\/devices\/9$/);
     // Messages have no page yet: the menu offers only what exists.

@@ -19,7 +19,7 @@ async function createContact(page: Page, lastName: string, fields: Record<string
   await dialog.getByLabel('Nachname').fill(lastName);
   for (const [label, value] of Object.entries(fields)) await dialog.getByLabel(label).fill(value);
   await dialog.getByRole('button', { name: 'Speichern' }).click();
-  await expect(page.getByText('Der Kontakt wurde angelegt.')).toBeVisible();
+  await expect(page.getByText('Kontakt angelegt.')).toBeVisible();
 }
 
 test.describe('notification recipients', () => {
@@ -72,7 +72,7 @@ test.describe('notification recipients', () => {
     await page.getByRole('option', { name: 'Tagen' }).click();
     await channel(dialog, 'Weiterleitung', 'E-Mail').check();
     await dialog.getByRole('button', { name: 'Speichern' }).click();
-    await expect(page.getByText('Der Empfänger wurde hinzugefügt.')).toBeVisible();
+    await expect(page.getByText('Empfänger angelegt.')).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(page).toHaveURL(new RegExp(`${TAB}$`));
 
@@ -100,7 +100,7 @@ test.describe('notification recipients', () => {
     await channel(dialog, 'SIM-Guthaben niedrig', 'SMS').check();
     await dialog.getByRole('button', { name: 'Speichern' }).click();
     // The first notice may still be showing.
-    await expect(page.getByText('Der Empfänger wurde hinzugefügt.').last()).toBeVisible();
+    await expect(page.getByText('Empfänger angelegt.').last()).toBeVisible();
     const smsRow = page.getByRole('row').filter({ hasText: smsOnly });
     await expect(smsRow.getByTestId('recipient-event-alarm')).toHaveText(
       'Alarm: SMS (höchstens einmal in 12 Stunden)',
@@ -118,7 +118,7 @@ test.describe('notification recipients', () => {
     await channel(edit, 'Meldebestand', 'E-Mail').check();
     await edit.getByRole('textbox', { name: 'Meldebestand: Höchstens einmal in' }).fill('0');
     await edit.getByRole('button', { name: 'Speichern' }).click();
-    await expect(page.getByText('Die Benachrichtigungen wurden gespeichert.')).toBeVisible();
+    await expect(page.getByText('Benachrichtigungen gespeichert.')).toBeVisible();
     await expect(edit).toBeHidden();
     await expect(mailRow.getByTestId('recipient-event-alarm')).toHaveText(
       'Alarm: E-Mail (höchstens einmal in 30 Minuten)',
@@ -143,7 +143,7 @@ test.describe('notification recipients', () => {
     await smsRow.getByRole('button', { name: `Empfänger entfernen: ${smsOnly}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Empfänger entfernen' });
     await confirm.getByRole('button', { name: 'Empfänger entfernen' }).click();
-    await expect(page.getByText('Der Empfänger wurde entfernt.')).toBeVisible();
+    await expect(page.getByText('Empfänger gelöscht.')).toBeVisible();
     await expect(smsRow).toHaveCount(0);
     await expect(mailRow).toBeVisible();
   });
@@ -173,7 +173,7 @@ test.describe('notification recipients', () => {
     await expect(dialog.getByTestId('recipient-contact')).toContainText('Kontakt von ');
     await channel(dialog, 'Alarm', 'E-Mail').check();
     await dialog.getByRole('button', { name: 'Speichern' }).click();
-    await expect(page.getByText('Der Empfänger wurde hinzugefügt.')).toBeVisible();
+    await expect(page.getByText('Empfänger angelegt.')).toBeVisible();
     await expect(page.getByRole('row').filter({ hasText: owners })).toBeVisible();
 
     // A new contact entered in step 1 and the dialog cancelled in step 2: no contact is created.

@@ -17,7 +17,12 @@ export type LoginBody = z.infer<typeof loginBody>;
 export const credentialsBody = z
   .object({
     currentPassword: text().min(1, { error: 'required' }).max(MAX_PASSWORD_LENGTH),
-    password: text().min(MIN_PASSWORD_LENGTH).max(MAX_PASSWORD_LENGTH),
+    // An empty field is "required", not "too short" (issue 11, item 11): the length check runs on
+    // what was typed only.
+    password: text()
+      .min(1, { error: 'required', abort: true })
+      .min(MIN_PASSWORD_LENGTH)
+      .max(MAX_PASSWORD_LENGTH),
     passwordRepeat: text().min(1, { error: 'required' }),
   })
   .refine((body) => body.password === body.passwordRepeat, {

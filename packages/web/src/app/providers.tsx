@@ -6,7 +6,7 @@ import i18n from '../lib/i18n.ts';
 import { notifyMutationError } from '../lib/mutation-errors.ts';
 import { useWhitelabel } from '../lib/whitelabel.ts';
 
-const queryClient = new QueryClient({
+export const queryClient = new QueryClient({
   // Every failed mutation tells the user the same way, unless its meta opts out (mutation-errors.ts).
   mutationCache: new MutationCache({
     onError: (error, _variables, _context, mutation) =>

@@ -6,6 +6,7 @@ import { setUnauthorizedHandler } from '../lib/api-client.ts';
 import { CURRENT_USER_KEY } from '../lib/session.ts';
 import { loadAllTexts } from '../lib/i18n.ts';
 import { Loading } from '../components/loading.tsx';
+import { RouteError } from '../components/route-error.tsx';
 import { RequireRole, RequireVisitor } from './guards.tsx';
 
 // Every page is its own chunk: the login page loads none of the signed-in app (issue 4), nor the
@@ -28,6 +29,10 @@ const SystemNotificationsPage = lazy(
 
 const guarded = (minimum: Role, element: ReactNode) => <RequireRole minimum={minimum}>{element}</RequireRole>;
 
+// Every level of the tree has an error element (issue 11, item 3): an error in a page is caught
+// next to it, so the shell around it stays; the signed-in pages offer the way back to the list.
+const pageError = <RouteError back />;
+
 /** portal-area §2: the routes and their minimum roles; anything else goes to /devices. */
 const router = createBrowserRouter([
   {
@@ -36,9 +41,11 @@ const router = createBrowserRouter([
         <Outlet />
       </Suspense>
     ),
+    errorElement: <RouteError />,
     children: [
       {
         path: '/login',
+        errorElement: <RouteError />,
         element: (
           <RequireVisitor>
             <LoginPage />
@@ -46,33 +53,40 @@ const router = createBrowserRouter([
         ),
       },
       // The public status page of one device (its unguessable link): no session, nothing else.
-      { path: '/public/:token', element: <PublicStatusPage /> },
+      { path: '/public/:token', element: <PublicStatusPage />, errorElement: <RouteError /> },
       {
         element: guarded('ROLE_DEMO', <SignedInApp />),
+        errorElement: pageError,
         children: [
-          { path: '/devices/*', element: <DevicesRoutes /> },
-          { path: '/users/*', element: guarded('ROLE_ADMIN', <UsersPage />) },
-          { path: '/messages/*', element: guarded('ROLE_ADMIN', <MessagesPage />) },
-          { path: '/contacts/*', element: guarded('ROLE_USER', <ContactsPage />) },
+          { path: '/devices/*', element: <DevicesRoutes />, errorElement: pageError },
+          { path: '/users/*', element: guarded('ROLE_ADMIN', <UsersPage />), errorElement: pageError },
+          { path: '/messages/*', element: guarded('ROLE_ADMIN', <MessagesPage />), errorElement: pageError },
+          { path: '/contacts/*', element: guarded('ROLE_USER', <ContactsPage />), errorElement: pageError },
           {
             path: '/settings',
             element: guarded('ROLE_USER', <Outlet />),
+            errorElement: pageError,
             children: [
               {
                 element: <ProfilePage />,
+                errorElement: pageError,
                 children: [
                   { index: true, element: null },
-                  { path: 'credentials', element: <CredentialsDialog /> },
+                  { path: 'credentials', element: <CredentialsDialog />, errorElement: pageError },
                 ],
               },
-              { path: 'contacts/*', element: <ContactsPage /> },
+              { path: 'contacts/*', element: <ContactsPage />, errorElement: pageError },
             ],
           },
           {
             path: '/system',
             element: guarded('ROLE_MASTER', <Navigate to="/system/notifications" replace />),
           },
-          { path: '/system/notifications', element: guarded('ROLE_MASTER', <SystemNotificationsPage />) },
+          {
+            path: '/system/notifications',
+            element: guarded('ROLE_MASTER', <SystemNotificationsPage />),
+            errorElement: pageError,
+          },
           { path: '*', element: <Navigate to="/devices" replace /> },
         ],
       },

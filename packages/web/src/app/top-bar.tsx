@@ -1,16 +1,24 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import InputBase from '@mui/material/InputBase';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
 import Toolbar from '@mui/material/Toolbar';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import ContactsIcon from '@mui/icons-material/Contacts';
 import LogoutIcon from '@mui/icons-material/Logout';
+import MenuIcon from '@mui/icons-material/Menu';
 import SearchIcon from '@mui/icons-material/Search';
 import SettingsIcon from '@mui/icons-material/Settings';
 import { LAYOUT_MAX_WIDTH } from '@tankportal/shared/constants';
@@ -28,8 +36,15 @@ const ENTRIES: { to: string; label: string; minimum: Role }[] = [
   { to: '/system', label: 'nav.system', minimum: 'ROLE_MASTER' },
 ];
 
+/**
+ * Below this width the top bar is compact (issue 11, item 2): title, system notifications and a
+ * menu button; the navigation, search, language and logout move into the menu. From 1024 px on
+ * (every desktop width) the bar is the full one.
+ */
+const COMPACT_QUERY = '(max-width: 1023.95px)';
+
 /** Device search: a digits-only term jumps straight to that device (portal-area §2 top bar). */
-function DeviceSearch() {
+function DeviceSearch({ inMenu = false, onDone }: { inMenu?: boolean; onDone?: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [term, setTerm] = useState('');
@@ -40,6 +55,7 @@ function DeviceSearch() {
     void navigate(
       /^\d+$/.test(trimmed) ? `/devices/${trimmed}` : `/devices?search=${encodeURIComponent(trimmed)}`,
     );
+    onDone?.();
   };
   return (
     <Box
@@ -49,7 +65,7 @@ function DeviceSearch() {
       sx={{
         display: 'flex',
         alignItems: 'center',
-        bgcolor: 'rgba(255,255,255,0.15)',
+        bgcolor: inMenu ? 'action.hover' : 'rgba(255,255,255,0.15)',
         borderRadius: 1,
         px: 1,
       }}
@@ -59,7 +75,7 @@ function DeviceSearch() {
         onChange={(event) => setTerm(event.target.value)}
         placeholder={t('nav.search')}
         inputProps={{ 'aria-label': t('nav.search') }}
-        sx={{ color: 'inherit', width: 160 }}
+        sx={{ color: 'inherit', width: inMenu ? undefined : 160, flex: inMenu ? 1 : undefined }}
       />
       <IconButton type="submit" color="inherit" size="small" aria-label={t('nav.searchSubmit')}>
         <SearchIcon fontSize="small" />
@@ -68,28 +84,141 @@ function DeviceSearch() {
   );
 }
 
+/** The brand at the bar's start: the white-label's header image or its title. */
+function Brand({ compact }: { compact: boolean }) {
+  const { data: whitelabel } = useWhitelabel();
+  return whitelabel?.headerImageUrl ? (
+    <Box
+      component="img"
+      src={whitelabel.headerImageUrl}
+      alt={whitelabel.title}
+      sx={{ height: compact ? 28 : 36, mr: compact ? 1 : 2, maxWidth: compact ? '50vw' : undefined }}
+    />
+  ) : (
+    <Typography variant="h6" component="div" noWrap sx={{ mr: compact ? 1 : 2, minWidth: 0 }}>
+      {whitelabel?.title}
+    </Typography>
+  );
+}
+
+/** The links the user's role opens: main entries, then contacts and settings (ROLE_USER up). */
+function useEntries(user: CurrentUser) {
+  const isUser = hasRole(user.role, 'ROLE_USER');
+  return {
+    main: ENTRIES.filter((entry) => hasRole(user.role, entry.minimum)),
+    personal: isUser
+      ? [
+          { to: '/contacts', label: 'nav.contacts', Icon: ContactsIcon },
+          { to: '/settings', label: 'nav.settings', Icon: SettingsIcon },
+        ]
+      : [],
+  };
+}
+
+/** The compact bar's menu: a drawer that closes on Esc, a click beside it and every choice. */
+function CompactMenu({ user }: { user: CurrentUser }) {
+  const { t } = useTranslation();
+  const logout = useLogout();
+  const { main, personal } = useEntries(user);
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  const link = (to: string, label: string, icon?: ReactNode) => (
+    <ListItemButton
+      key={to}
+      component={NavLink}
+      to={to}
+      onClick={close}
+      sx={{ '&.active': { bgcolor: 'action.selected' } }}
+    >
+      {icon && <ListItemIcon>{icon}</ListItemIcon>}
+      <ListItemText primary={t(label)} />
+    </ListItemButton>
+  );
+  return (
+    <>
+      <IconButton
+        color="inherit"
+        edge="end"
+        aria-label={t('nav.menu')}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls={open ? 'top-bar-menu' : undefined}
+        onClick={() => setOpen(true)}
+      >
+        <MenuIcon />
+      </IconButton>
+      <Drawer
+        anchor="right"
+        open={open}
+        onClose={close}
+        slotProps={{
+          paper: {
+            id: 'top-bar-menu',
+            role: 'dialog',
+            'aria-label': t('nav.menu'),
+            sx: { width: 300, maxWidth: '85vw' },
+          },
+        }}
+      >
+        <Box sx={{ p: 2 }}>
+          <DeviceSearch inMenu onDone={close} />
+        </Box>
+        <Divider />
+        <List component="nav" aria-label={t('nav.main')}>
+          {main.map((entry) => link(entry.to, entry.label))}
+        </List>
+        {personal.length > 0 && (
+          <>
+            <Divider />
+            <List>{personal.map(({ to, label, Icon }) => link(to, label, <Icon />))}</List>
+          </>
+        )}
+        <Divider />
+        <Box sx={{ p: 2 }}>
+          <LanguageSwitch />
+        </Box>
+        <Divider />
+        <List>
+          <ListItemButton
+            disabled={logout.isPending}
+            onClick={() => {
+              close();
+              logout.mutate();
+            }}
+          >
+            <ListItemIcon>
+              <LogoutIcon />
+            </ListItemIcon>
+            <ListItemText primary={t('nav.logout')} />
+          </ListItemButton>
+        </List>
+      </Drawer>
+    </>
+  );
+}
+
 export function TopBar({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
-  const { data: whitelabel } = useWhitelabel();
   const logout = useLogout();
-  const isUser = hasRole(user.role, 'ROLE_USER');
+  const compact = useMediaQuery(COMPACT_QUERY, { noSsr: true });
+  const { main, personal } = useEntries(user);
+  if (compact)
+    return (
+      <AppBar position="static" component="header">
+        <Toolbar sx={{ gap: 0.5, flexWrap: 'nowrap' }}>
+          <Brand compact />
+          <Box sx={{ flexGrow: 1 }} />
+          <SystemNotificationsMenu />
+          <CompactMenu user={user} />
+        </Toolbar>
+      </AppBar>
+    );
   return (
     <AppBar position="static" component="header">
       <Toolbar sx={{ maxWidth: LAYOUT_MAX_WIDTH, width: '100%', mx: 'auto', gap: 1, flexWrap: 'wrap' }}>
-        {whitelabel?.headerImageUrl ? (
-          <Box
-            component="img"
-            src={whitelabel.headerImageUrl}
-            alt={whitelabel.title}
-            sx={{ height: 36, mr: 2 }}
-          />
-        ) : (
-          <Typography variant="h6" component="div" sx={{ mr: 2 }}>
-            {whitelabel?.title}
-          </Typography>
-        )}
+        <Brand compact={false} />
         <Box component="nav" sx={{ display: 'flex', gap: 0.5 }} aria-label="main">
-          {ENTRIES.filter((entry) => hasRole(user.role, entry.minimum)).map((entry) => (
+          {main.map((entry) => (
             <Button
               key={entry.to}
               color="inherit"
@@ -105,20 +234,13 @@ export function TopBar({ user }: { user: CurrentUser }) {
         <DeviceSearch />
         <LanguageSwitch color="inherit" />
         <SystemNotificationsMenu />
-        {isUser && (
-          <>
-            <Tooltip title={t('nav.contacts')}>
-              <IconButton color="inherit" component={NavLink} to="/contacts" aria-label={t('nav.contacts')}>
-                <ContactsIcon />
-              </IconButton>
-            </Tooltip>
-            <Tooltip title={t('nav.settings')}>
-              <IconButton color="inherit" component={NavLink} to="/settings" aria-label={t('nav.settings')}>
-                <SettingsIcon />
-              </IconButton>
-            </Tooltip>
-          </>
-        )}
+        {personal.map(({ to, label, Icon }) => (
+          <Tooltip key={to} title={t(label)}>
+            <IconButton color="inherit" component={NavLink} to={to} aria-label={t(label)}>
+              <Icon />
+            </IconButton>
+          </Tooltip>
+        ))}
         <Tooltip title={t('nav.logout')}>
           <IconButton
             color="inherit"

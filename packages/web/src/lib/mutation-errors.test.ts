@@ -14,13 +14,17 @@ const body = (status: number, message: string, withFields = false) =>
   });
 
 describe('mutation error toast', () => {
-  it("shows the server's message", () => {
-    expect(mutationErrorText(body(403, 'Not yours'), undefined, t)).toBe('Not yours');
+  it("never shows the server's English message: a refusal says so, a server error says so", () => {
+    expect(mutationErrorText(body(403, 'Forbidden'), undefined, t)).toBe('<common.errors.refused>');
+    expect(mutationErrorText(body(500, 'Internal Server Error'), undefined, t)).toBe(
+      '<common.errors.server>',
+    );
+    expect(mutationErrorText(body(404, 'Not Found'), undefined, t)).toBe('<common.errors.notFound>');
   });
 
-  it('falls back to the server error with a response and to the unknown error without one', () => {
-    expect(mutationErrorText(new ApiError(500, undefined), undefined, t)).toBe('<common.errors.server>');
-    expect(mutationErrorText(new ApiError(0, undefined), undefined, t)).toBe('<common.errors.unknown>');
+  it('tells a network failure apart from a server error and from a bug', () => {
+    expect(mutationErrorText(new ApiError(502, undefined), undefined, t)).toBe('<common.errors.server>');
+    expect(mutationErrorText(new ApiError(0, undefined), undefined, t)).toBe('<common.errors.network>');
     expect(mutationErrorText(new Error('bug'), undefined, t)).toBe('<common.errors.unknown>');
   });
 
@@ -31,7 +35,7 @@ describe('mutation error toast', () => {
   it('leaves field errors to the form, and shows the rest', () => {
     const meta = { errorToast: 'unlessFieldErrors' } as const;
     expect(mutationErrorText(body(400, 'Invalid', true), meta, t)).toBeNull();
-    expect(mutationErrorText(body(409, 'Taken'), meta, t)).toBe('Taken');
+    expect(mutationErrorText(body(409, 'Taken'), meta, t)).toBe('<common.errors.invalid>');
   });
 
   it('uses a fixed text where the mutation names one', () => {

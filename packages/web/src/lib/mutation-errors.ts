@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import { ApiError } from './api-client.ts';
+import { errorText } from './error-texts.ts';
 
 /**
  * How a mutation's failure is told (the `meta` of `useMutation`). By default every failed
@@ -24,9 +25,9 @@ declare module '@tanstack/react-query' {
 }
 
 /**
- * The toast of a failed mutation, or null for none: the server's message, else the words of
- * portal-area §8 (a response without a message: "Server error. Please try again later"; no
- * response at all: "Unknown error. Please try again").
+ * The toast of a failed mutation, or null for none: the text of its kind (error-texts.ts: server
+ * error, refusal, no connection ...) in the user's language, never the server's English message
+ * (issue 11, item 3; decision 031).
  */
 export function mutationErrorText(
   error: unknown,
@@ -37,7 +38,7 @@ export function mutationErrorText(
   const apiError = error instanceof ApiError ? error : undefined;
   if (meta?.errorToast === 'unlessFieldErrors' && apiError?.body?.fieldErrors?.length) return null;
   if (meta?.errorText) return t(meta.errorText);
-  return apiError?.body?.message || t(apiError?.status ? 'common.errors.server' : 'common.errors.unknown');
+  return errorText(error, t);
 }
 
 let showError: (message: string) => void = () => {};

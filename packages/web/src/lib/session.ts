@@ -1,4 +1,4 @@
-import { hashKey, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { hashKey, queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { CurrentUser } from '@tankportal/shared/schemas/auth';
 import { hasRole, type Role } from '@tankportal/shared/roles';
 import { api } from './api-client.ts';
@@ -13,14 +13,16 @@ const PUBLIC_QUERY_ROOTS = new Set<unknown>(['whitelabels', 'session']);
 export type SessionNotice = 'loggedOut';
 
 /** The signed-in user, or null: a failed start-up load means "not signed in" (portal-area §8). */
+export const currentUserQuery = queryOptions({
+  queryKey: CURRENT_USER_KEY,
+  queryFn: ({ signal }) =>
+    api<CurrentUser>('GET', '/v2/users/me', { allowUnauthorized: true, signal }).catch(() => null),
+  staleTime: Infinity,
+  retry: false,
+});
+
 export function useCurrentUser() {
-  return useQuery({
-    queryKey: CURRENT_USER_KEY,
-    queryFn: ({ signal }) =>
-      api<CurrentUser>('GET', '/v2/users/me', { allowUnauthorized: true, signal }).catch(() => null),
-    staleTime: Infinity,
-    retry: false,
-  });
+  return useQuery(currentUserQuery);
 }
 
 export function useHasRole(minimum: Role): boolean {

@@ -1,13 +1,19 @@
 import { lazy, Suspense, type ComponentType } from 'react';
-import { Navigate, Route, Routes, useLocation, useParams } from 'react-router';
+import { Navigate, Route, Routes, Link as RouterLink, useLocation, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import DashboardIcon from '@mui/icons-material/Dashboard';
 import SettingsIcon from '@mui/icons-material/Settings';
 import ShowChartIcon from '@mui/icons-material/ShowChart';
 import { Loading } from '../../components/loading.tsx';
+import { PageErrorBoundary } from '../../components/route-error.tsx';
 import { ApiError } from '../../lib/api-client.ts';
+import { errorText } from '../../lib/error-texts.ts';
 import { useDevice, type DeviceDetailView } from '../../lib/api/devices.ts';
 import { devicePageOf, devicePath, parseDeviceId } from '../../lib/device-path.ts';
 import { DeviceHeader } from '../../features/devices/components/device/device-header.tsx';
@@ -75,34 +81,76 @@ const DEVICE_PAGES: (DeviceMenuEntry & { path: string; Page: ComponentType<Devic
 ];
 
 /**
- * /devices/{id}/*: the id must be a positive integer (DESIGN.md [1]) and the device must load,
- * else the user is back on the list (devices-area §2, §8).
+ * /devices/{id}/*: the id must be a positive integer (DESIGN.md [1]) and the device must load.
+ * Issue 11 (item 3) replaces the spec's silent return to the list (devices-area §2, §8): a path
+ * that names no device the user may open says so, with the way back to the list.
  */
 export default function DevicePages() {
-  const deviceId = parseDeviceId(useParams().deviceId);
-  if (deviceId === null) return <Navigate to="/devices" replace />;
+  const segment = useParams().deviceId ?? '';
+  const deviceId = parseDeviceId(segment);
+  if (deviceId === null) return <DeviceUnavailable segment={segment} />;
   return <DeviceArea deviceId={deviceId} />;
+}
+
+/**
+ * Why a device page cannot be shown. The server answers 404 both for a device that does not exist
+ * and for one the user may not see (no leak of which ids exist), so the page names both.
+ */
+function DeviceUnavailable({
+  segment,
+  error,
+  retry,
+}: {
+  segment: string;
+  error?: unknown;
+  retry?: () => void;
+}) {
+  const { t } = useTranslation();
+  const notFound = !error || (error instanceof ApiError && (error.status === 404 || error.status === 403));
+  return (
+    <Box component="section" sx={{ py: 3 }} data-testid="device-unavailable">
+      <Typography variant="h5" component="h1" gutterBottom>
+        {notFound ? t('device.notFound.title') : t('device.notFound.failed')}
+      </Typography>
+      <Alert severity={notFound ? 'warning' : 'error'} sx={{ mb: 2, overflowWrap: 'anywhere' }}>
+        {notFound ? t('device.notFound.text', { id: segment }) : errorText(error, t)}
+      </Alert>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        {!notFound && retry && (
+          <Button variant="contained" onClick={retry}>
+            {t('device.notFound.retry')}
+          </Button>
+        )}
+        <Button variant={notFound ? 'contained' : 'outlined'} component={RouterLink} to="/devices">
+          {t('device.notFound.back')}
+        </Button>
+      </Stack>
+    </Box>
+  );
 }
 
 function DeviceArea({ deviceId }: { deviceId: number }) {
   const { data: device, error, refetch } = useDevice(deviceId);
   // Opened at its process page: the curve (megabytes) and the page's code load alongside the
   // device instead of after it.
-  usePreloadProcessPage(deviceId, devicePageOf(useLocation().pathname, deviceId) === 'process');
-  // A device that fails to load sends the user to the list (devices-area §8); so does a reload
-  // that finds it gone, but not a passing network failure while it is shown.
+  const { pathname } = useLocation();
+  usePreloadProcessPage(deviceId, devicePageOf(pathname, deviceId) === 'process');
+  // A device that fails to load says why; so does a reload that finds it gone, but not a passing
+  // network failure while it is shown.
   const gone = error instanceof ApiError && (error.status === 404 || error.status === 403);
-  if (error && (!device || gone)) return <Navigate to="/devices" replace />;
+  if (error && (!device || gone))
+    return <DeviceUnavailable segment={String(deviceId)} error={error} retry={() => void refetch()} />;
   if (!device || device.id !== deviceId) return <Loading />;
   const reload = () => void refetch();
   return (
-    <Box sx={{ py: 2 }}>
+    <Box sx={{ py: { xs: 1, md: 2 } }}>
+      {/* Closer together on a phone: the page's content starts on the first screen (issue 11, item 2). */}
       <Stack
         direction={{ xs: 'column', md: 'row' }}
-        spacing={2}
+        spacing={{ xs: 1, md: 2 }}
         justifyContent="space-between"
         alignItems={{ md: 'center' }}
-        sx={{ mb: 2 }}
+        sx={{ mb: { xs: 1, md: 2 } }}
       >
         <DeviceHeader device={device} />
         <QuickNavigation key={deviceId} deviceId={deviceId} />
@@ -110,9 +158,12 @@ function DeviceArea({ deviceId }: { deviceId: number }) {
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
         <DeviceSideMenu device={device} pages={DEVICE_PAGES} />
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Suspense fallback={<Loading />}>
-            <DeviceRoutes key={deviceId} device={device} reload={reload} />
-          </Suspense>
+          {/* An error in one page shows the fallback beside the menu; the next page clears it. */}
+          <PageErrorBoundary resetKey={pathname}>
+            <Suspense fallback={<Loading />}>
+              <DeviceRoutes key={deviceId} device={device} reload={reload} />
+            </Suspense>
+          </PageErrorBoundary>
         </Box>
       </Stack>
     </Box>

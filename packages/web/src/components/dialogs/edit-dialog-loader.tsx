@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api-client.ts';
+import { errorText } from '../../lib/error-texts.ts';
 import { Loading } from '../loading.tsx';
 
 /**
@@ -31,9 +32,9 @@ export function EditDialogLoader<T>({
   const failed = noId || query.isError;
   const notFound = query?.error instanceof ApiError && query.error.status === 404;
   useEffect(() => {
-    if (query?.isError && !notFound) enqueueSnackbar(t('common.errors.server'), { variant: 'error' });
+    if (query?.isError && !notFound) enqueueSnackbar(errorText(query.error, t), { variant: 'error' });
     else if ((noId || notFound) && notFoundText) enqueueSnackbar(notFoundText, { variant: 'warning' });
-  }, [query?.isError, noId, notFound, notFoundText, enqueueSnackbar, t]);
+  }, [query?.isError, query?.error, noId, notFound, notFoundText, enqueueSnackbar, t]);
   if (failed) return <Navigate to={closeTo} replace />;
   if (query.data === undefined) return <Loading />;
   return children(query.data);

@@ -409,6 +409,12 @@ describe('credentials change', () => {
       code: 'min_length',
       args: { min: 8 },
     });
+    // An empty field is required, not too short (issue 11, item 11).
+    const empty = await c.put(url, { current_password: 'tankportal', password: '', password_repeat: '' });
+    expect(empty.statusCode).toBe(400);
+    expect(
+      (empty.json().fieldErrors as { path: string }[]).filter((error) => error.path === 'password'),
+    ).toEqual([{ path: 'password', code: 'required', args: {} }]);
     const wrong = await c.put(url, {
       current_password: 'not-it-at-all',
       password: 'abcdefgh',

@@ -4,13 +4,17 @@ import { api, ApiError, ensureCsrfToken } from '../../../lib/api-client.ts';
 import { lastUsername } from '../../../lib/cookies.ts';
 import { useResetSession } from '../../../lib/session.ts';
 
-export type LoginFailure = 'invalidCredentials' | 'serverError' | 'unknownError';
+export type LoginFailure = 'invalidCredentials' | 'tooMany' | 'serverError' | 'network' | 'unknownError';
 
-/** portal-area §8: 400 is invalid credentials, any other answer a server error, none unknown. */
+/**
+ * portal-area §8: 400 is invalid credentials, any other answer a server error. Issue 11 (item 3)
+ * tells the login limit (429) and a missing connection apart from a server error.
+ */
 export function loginFailure(error: unknown): LoginFailure {
-  if (error instanceof ApiError && error.status === 400) return 'invalidCredentials';
-  if (error instanceof ApiError && error.status > 0) return 'serverError';
-  return 'unknownError';
+  if (!(error instanceof ApiError)) return 'unknownError';
+  if (error.status === 400) return 'invalidCredentials';
+  if (error.status === 429) return 'tooMany';
+  return error.status === 0 ? 'network' : 'serverError';
 }
 
 export function useLogin() {
@@ -23,7 +27,8 @@ export function useLogin() {
     // The login page shows its own texts (loginFailure).
     meta: { errorToast: false },
     onSuccess: (user, credentials) => {
-      lastUsername.set(credentials.username);
+      // The demo login must not replace the username the person signs in with (issue 11, item 11).
+      if (user.role !== 'ROLE_DEMO') lastUsername.set(credentials.username);
       resetSession(user);
     },
   });

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
 import Button from '@mui/material/Button';
@@ -14,6 +14,7 @@ import { credentialsBody, type CredentialsBody } from '@tankportal/shared/schema
 import { api } from '../../../lib/api-client.ts';
 import { useSaveErrorHandler } from '../../../components/forms/save-error.ts';
 import { sharedSchemaResolver } from '../../../lib/field-errors.ts';
+import { useCurrentUser } from '../../../lib/session.ts';
 
 const FIELDS = ['currentPassword', 'password', 'passwordRepeat'] as const;
 const AUTOCOMPLETE = {
@@ -22,8 +23,17 @@ const AUTOCOMPLETE = {
   passwordRepeat: 'new-password',
 } as const;
 
-/** /settings/credentials: the own password, checked by the shared schema here and on the server. */
+/**
+ * /settings/credentials: the own password, checked by the shared schema here and on the server.
+ * While impersonating there is no own password to change (the server refuses): back to /settings.
+ */
 export default function CredentialsDialog() {
+  const { data: user } = useCurrentUser();
+  if (user?.impersonator) return <Navigate to="/settings" replace />;
+  return <CredentialsForm />;
+}
+
+function CredentialsForm() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { enqueueSnackbar } = useSnackbar();

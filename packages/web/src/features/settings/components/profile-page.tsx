@@ -32,9 +32,12 @@ export default function ProfilePage() {
           ))}
         </TableBody>
       </Table>
-      <Button variant="contained" component={RouterLink} to="/settings/credentials">
-        {t('settings.changePassword')}
-      </Button>
+      {/* The server refuses a password change while impersonating: it is not offered (issue 11, item 11). */}
+      {!user.impersonator && (
+        <Button variant="contained" component={RouterLink} to="/settings/credentials">
+          {t('settings.changePassword')}
+        </Button>
+      )}
       <Outlet />
     </Page>
   );

@@ -21,6 +21,7 @@ import type { Ace } from '@tankportal/shared/schemas/aces';
 import { ConfirmDialog } from '../../../../components/dialogs/confirm-dialog.tsx';
 import { cardsOnPhone } from '../../../../components/responsive-table.ts';
 import { pathId } from '../../../../lib/path-id.ts';
+import { errorText } from '../../../../lib/error-texts.ts';
 import { Loading } from '../../../../components/loading.tsx';
 import { useCurrentUser } from '../../../../lib/session.ts';
 import { useAceMutations, useAces } from '../../api/aces.ts';
@@ -37,10 +38,10 @@ export default function AccessTab({ device }: { device: DeviceDetailView }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const actorId = useCurrentUser().data?.id ?? 0;
-  const { data: aces, isError } = useAces(device.id);
+  const { data: aces, isError, error } = useAces(device.id);
   const base = devicePath(device.id, 'settings/access');
   const close = () => void navigate(base);
-  if (isError && !aces) return <Alert severity="error">{t('common.errors.server')}</Alert>;
+  if (isError && !aces) return <Alert severity="error">{errorText(error, t)}</Alert>;
   if (!aces) return <Loading />;
   // Already granted, the owner (who holds every permission anyway) and the signed-in user.
   const exclude = [...new Set([...aces.map((ace) => ace.userId), device.user.id, actorId])];

@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import { Loading } from '../../../../components/loading.tsx';
 import { useWhitelabelConfig } from '../../../../lib/whitelabel.ts';
+import { errorText } from '../../../../lib/error-texts.ts';
 import { useMapDevices, type MapDevice } from '../../api/map-devices.ts';
 import {
   DEFAULT_TILE_ATTRIBUTION,
@@ -65,7 +66,7 @@ export default function DeviceMapDialog() {
             )
           ) : devices.isError ? (
             <Typography sx={{ p: 3 }} color="error">
-              {t('common.errors.server')}
+              {errorText(devices.error, t)}
             </Typography>
           ) : (
             <Loading />

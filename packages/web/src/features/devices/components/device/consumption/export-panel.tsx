@@ -14,6 +14,7 @@ import DownloadIcon from '@mui/icons-material/Download';
 import type { TFunction } from 'i18next';
 import type { FieldError } from '@tankportal/shared/field-errors';
 import { ApiError } from '../../../../../lib/api-client.ts';
+import { errorText } from '../../../../../lib/error-texts.ts';
 import { fieldErrorText } from '../../../../../lib/field-errors.ts';
 import { formatDate, parseDate } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
@@ -104,11 +105,7 @@ export function ExportPanel({ deviceId }: { deviceId: number }) {
     } catch (error) {
       const fieldErrors = serverDateErrors(error, t);
       if (fieldErrors) setErrors(fieldErrors);
-      else
-        enqueueSnackbar(
-          error instanceof ApiError && error.body?.message ? error.body.message : t('common.errors.unknown'),
-          { variant: 'error' },
-        );
+      else enqueueSnackbar(errorText(error, t), { variant: 'error' });
     } finally {
       if (mounted.current) setPreparing(null);
     }
