@@ -85,3 +85,40 @@ test.describe('manual query', () => {
     await expect(page.getByRole('button', { name: 'Abfrage', exact: true })).toHaveCount(0);
   });
 });
+
+// After the journeys above: the fake gateway no longer listens, so the server cannot hand the
+// query SMS over and marks the query failed at once.
+test.describe('manual query without an SMS gateway', () => {
+  test('the failure and its reason show at once, not after the first poll', async ({ page }) => {
+    await login(page, 'user');
+    await page.goto(`/devices/${SMS_DEVICE}`);
+    await page.getByRole('button', { name: 'Abfrage', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Gerät abfragen' });
+    const sent = Date.now();
+    await dialog.getByRole('button', { name: 'Abfrage senden' }).click();
+
+    // Well before the first poll (10 s): the server's answer to the POST says it failed and why.
+    await expect(
+      page.getByText(
+        'Die Abfrage konnte nicht gesendet werden: Das SMS-Gateway war nicht erreichbar oder hat die SMS abgelehnt.',
+      ),
+    ).toBeVisible({ timeout: 5_000 });
+    expect(Date.now() - sent).toBeLessThan(5_000);
+    await expect(page.getByRole('button', { name: 'Abfrage', exact: true })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Abfrage läuft …' })).toHaveCount(0);
+  });
+
+  test('in English too', async ({ page, baseURL }) => {
+    await page.context().addCookies([{ name: 'tp_locale', value: 'en', url: baseURL! }]);
+    await login(page, 'user');
+    await page.goto(`/devices/${SMS_DEVICE}`);
+    await page.getByRole('button', { name: 'Query', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Query device' })
+      .getByRole('button', { name: 'Send query' })
+      .click();
+    await expect(
+      page.getByText('The query could not be sent: The SMS gateway was not reachable or refused the SMS.'),
+    ).toBeVisible({ timeout: 5_000 });
+  });
+});

@@ -211,6 +211,8 @@ async function setAlarm(
     await tx.insert(alarms).values({
       deviceId,
       sensorId,
+      // The sensor's number, which the pages and notifications name the alarm by.
+      sequence: sensor?.sequence ?? null,
       type,
       value,
       scope: sensorId === null ? 'alarm_in' : 'sensor',

@@ -2,7 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { formatQuerySms } from '@tankportal/shared/protocols/sms';
 import type { Db } from '../db/client.ts';
 import { messages, queries } from '../db/schema.ts';
-import type { DeviceChannels } from '../channels/device-channels.ts';
+import { ChannelUnavailableError, type DeviceChannels } from '../channels/device-channels.ts';
+import type { QueryFailure } from '@tankportal/shared/schemas/queries';
 import { outboundAddress } from './outbound-gateway.ts';
 import { commandTopic } from '../channels/mqtt-topics.ts';
 import type { DeviceRow } from '../repositories/devices.ts';
@@ -72,8 +73,8 @@ async function address(
 
 /**
  * Sends a manual query to an SMS or LX-IoT device and logs it as an outgoing message. A query the
- * channel refuses (gateway down, not configured, broker unavailable) ends as `failed` with the
- * reason, in the query and in the message log.
+ * channel refuses (gateway down, not configured, broker unavailable) ends as `failed`: the query
+ * keeps the kind of failure (QueryFailure, shown to the user), the message log the channel's words.
  */
 export async function sendQuery(
   db: Db,
@@ -84,6 +85,8 @@ export async function sendQuery(
   const [query] = await db.insert(queries).values({ deviceId: device.id, userId }).returning();
   const addressing = await address(db, channels, device, query.id);
   let failure = addressing.ok ? null : addressing.reason;
+  // For the user (translated by the web); `failure` keeps the details for the message log.
+  let failureKind: QueryFailure | null = addressing.ok ? null : 'no_address';
   let answer: string | null = null;
   if (addressing.ok) {
     // Marked sent before the handover: a device may answer before the gateway or broker returns,
@@ -96,6 +99,7 @@ export async function sendQuery(
       answer = await addressing.outgoing.deliver();
     } catch (error) {
       failure = (error as Error).message;
+      failureKind = error instanceof ChannelUnavailableError ? 'not_configured' : 'refused';
     }
   }
   const { outgoing } = addressing;
@@ -124,7 +128,7 @@ export async function sendQuery(
             messageId: message.id,
             // An answer that came in meanwhile stays: the device did report.
             status: sql`CASE WHEN ${queries.status} = 'processed' THEN 'processed' ELSE 'failed' END`,
-            failureReason: failure,
+            failureReason: failureKind,
           }
         : { messageId: message.id },
     )

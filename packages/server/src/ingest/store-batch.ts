@@ -274,6 +274,8 @@ class BulkPlan {
       const row = {
         deviceId: device.id,
         sensorId,
+        // The sensor's number, which the pages and notifications name the alarm by.
+        sequence: sensor?.sequence ?? null,
         type,
         value,
         scope: sensorId === null ? ('alarm_in' as const) : ('sensor' as const),
@@ -484,6 +486,7 @@ class BulkPlan {
       const rows = this.newAlarms.map((alarm) => ({
         device_id: alarm.deviceId,
         sensor_id: alarm.sensorId,
+        sequence: alarm.sequence ?? null,
         type: alarm.type,
         value: alarm.value,
         scope: alarm.scope,
@@ -495,9 +498,9 @@ class BulkPlan {
         tx,
         'ingest_new_alarms',
         sql`
-        INSERT INTO alarms (device_id, sensor_id, type, value, scope, severity, opened_at, closed_at)
-        SELECT * FROM json_to_recordset(${asJson(rows)}::json) AS v(device_id int, sensor_id int, type text,
-          value text, scope text, severity text, opened_at timestamptz, closed_at timestamptz)`,
+        INSERT INTO alarms (device_id, sensor_id, sequence, type, value, scope, severity, opened_at, closed_at)
+        SELECT * FROM json_to_recordset(${asJson(rows)}::json) AS v(device_id int, sensor_id int, sequence int,
+          type text, value text, scope text, severity text, opened_at timestamptz, closed_at timestamptz)`,
       );
     }
     if (this.closedAlarms.length > 0) {

@@ -21,10 +21,15 @@ export interface NoticeSensor {
   name: string;
 }
 
+/** The sensor of an alarm, with the unit its temperature is measured in. */
+export interface AlarmNoticeSensor extends NoticeSensor {
+  unit: string;
+}
+
 export interface AlarmNotice {
   type: AlarmType;
   /** The sensor of a temperature alarm; null for the device's alarm inputs. */
-  sensor: NoticeSensor | null;
+  sensor: AlarmNoticeSensor | null;
   value: string | null;
   /** Opened by this report (else: still open and reported again). */
   opened: boolean;
@@ -57,12 +62,17 @@ export function confirmationNotifies(confirmation: ConfirmationStatus | null): b
 /** An alarm a report opens or keeps open: the notice, or null when its confirmation silences it. */
 export function alarmNotice(
   type: AlarmType,
-  sensor: NoticeSensor | null,
+  sensor: (NoticeSensor & { temperatureUnit: string }) | null,
   value: string | null,
   open: { confirmationStatus: ConfirmationStatus | null } | null,
 ): AlarmNotice | null {
   if (open && !confirmationNotifies(open.confirmationStatus)) return null;
-  return { type, sensor: sensor && { sequence: sensor.sequence, name: sensor.name }, value, opened: !open };
+  return {
+    type,
+    sensor: sensor && { sequence: sensor.sequence, name: sensor.name, unit: sensor.temperatureUnit },
+    value,
+    opened: !open,
+  };
 }
 
 interface ThresholdSensorState extends NoticeSensor {

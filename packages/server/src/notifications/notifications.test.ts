@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { formatMeasurementSms } from '@tankportal/shared/protocols/sms';
 import type { AlarmType } from '@tankportal/shared/devices';
+import { alarmDescription, alarmTitle, portalDateTime } from '@tankportal/shared/alarm-texts';
 import { createTestApp, TestClient, type TestApp } from '../testing/test-app.ts';
 import { buildDevice } from '../testing/factories.ts';
 import { buildContact, buildRecipient } from '../testing/contacts-factories.ts';
 import { TestSmtpServer } from '../testing/notifications-factories.ts';
 import { FakeSmsGateway } from '../testing/fake-sms-gateway.ts';
 import {
+  alarms,
   devices,
   jobs,
   messages,
@@ -15,6 +17,7 @@ import {
   sensors,
   smsGateways,
   users,
+  whitelabels,
   type RecipientEvent,
 } from '../db/schema.ts';
 import { recordReport } from '../commands/record-report.ts';
@@ -179,17 +182,17 @@ describe('notification delivery', () => {
     expect(de.from).toBe('alarm@tankportal.test');
     expect(de.subject).toContain(`Alarm – Gerät ${label(device)}`);
     expect(de.text).toContain(`Gerät ${label(device)} meldet einen Alarm.`);
-    expect(de.text).toContain('- Stromausfall (neu)');
-    expect(de.text).toMatch(/Zeitpunkt: 01\.03\.2026, 08:00 MEZ/);
+    expect(de.text).toContain(`- Stromausfall (neu) - ${alarmDescription('power_failure', 'de')}`);
+    expect(de.text).toMatch(/Zeitpunkt: 01\.03\.2026 08:00/);
     const [en] = mailTo(device, EN.email);
     expect(en.subject).toContain(`Alarm – Device ${label(device)}`);
-    expect(en.text).toContain('- Power failure (new)');
-    expect(en.text).toMatch(/Time: 01\/03\/2026, 08:00 CET/);
+    expect(en.text).toContain(`- Power failure (new) - ${alarmDescription('power_failure', 'en')}`);
+    expect(en.text).toMatch(/Time: 03\/01\/2026 08:00 AM/);
 
     const [smsDe] = smsTo(device, DE.cell);
     expect(smsDe.text).toMatch(
       new RegExp(
-        `^Tank Portal: Alarm - Gerät ${label(device)}: Stromausfall \\(neu\\)\\. 01\\.03\\.2026, 08:00 MEZ$`,
+        `^Tank Portal: Alarm - Gerät ${label(device)}: Stromausfall \\(neu\\) - Die Stromversorgung \\(230 V\\) des Geräts ist ausgefallen\\. 01\\.03\\.2026 08:00$`,
       ),
     );
     expect(smsDe.authorization).toBe('Bearer lionel-api-token');
@@ -220,28 +223,86 @@ describe('notification delivery', () => {
     const device = await tank(events(null, ['alarm']));
     await general(device, { alarms: ['e001'] });
     await queue.runDueJobs();
-    expect(mailTo(device, DE.email)[0].text).toContain('- Fehler E001 (neu)');
-    expect(mailTo(device, EN.email)[0].text).toContain('- Error E001 (new)');
+    expect(mailTo(device, DE.email)[0].text).toContain('- Gerätefehler E001 (neu)');
+    expect(mailTo(device, EN.email)[0].text).toContain('- Device error E001 (new)');
     await general(device, { alarms: ['e001'] });
     await queue.runDueJobs();
-    expect(mailTo(device, EN.email)[1].text).toContain('- Error E001 (still open)');
-    expect(smsTo(device, DE.cell)[1].text).toContain('Fehler E001 (weiterhin offen)');
+    expect(mailTo(device, EN.email)[1].text).toContain('- Device error E001 (still open)');
+    expect(smsTo(device, DE.cell)[1].text).toContain('Gerätefehler E001 (weiterhin offen)');
     await general(device, {});
     expect(await queue.runDueJobs()).toBe(0);
     expect(mailsOf(device)).toHaveLength(4);
   });
 
-  it('a temperature alarm names its sensor', async () => {
+  it('a temperature alarm names its sensor, value and unit, explained as on the status page, with the device link', async () => {
     const device = await tank(events(null, ['alarm']));
     await t.database.db
       .update(sensors)
       .set({ temperatureLimitType: 'below', temperatureLimitValue: 3 })
       .where(eq(sensors.deviceId, device.id));
-    await bulk(device, { temperature: 1 });
-    await queue.runDueJobs();
-    expect(mailTo(device, DE.email)[0].text).toContain('- Temperaturalarm, Sensor 1 "Heizöl": 1 °C (neu)');
-    // SMS stay in the GSM alphabet (no degree sign).
-    expect(smsTo(device, EN.cell)[0].text).toContain('Temperature alarm, sensor 1 "Heizöl": 1 C (new)');
+    const [{ whitelabelId }] = await t.database.db
+      .select({ whitelabelId: users.whitelabelId })
+      .from(users)
+      .where(eq(users.id, userId));
+    const ownWhitelabel = whitelabelId ? eq(whitelabels.id, whitelabelId) : eq(whitelabels.isDefault, true);
+    const [{ hosts }] = await t.database.db
+      .select({ hosts: whitelabels.hosts })
+      .from(whitelabels)
+      .where(ownWhitelabel);
+    await t.database.db
+      .update(whitelabels)
+      .set({ hosts: ['portal.example.test', ...hosts] })
+      .where(ownWhitelabel);
+    const alarmAt = new Date(reportTime + 3_600_000);
+    try {
+      await bulk(device, { temperature: 1 });
+      await queue.runDueJobs();
+    } finally {
+      await t.database.db.update(whitelabels).set({ hosts }).where(ownWhitelabel);
+    }
+    // Stored with its sensor's number, by which the pages name it (both ingest paths).
+    const stored = await t.database.db.select().from(alarms).where(eq(alarms.deviceId, device.id));
+    expect(stored).toMatchObject([{ type: 'temperature', scope: 'sensor', sequence: 1, value: '1' }]);
+    const other = await tank(null);
+    await t.database.db
+      .update(sensors)
+      .set({ temperatureLimitType: 'below', temperatureLimitValue: 3 })
+      .where(eq(sensors.deviceId, other.id));
+    await general(other, { temperature: 2 });
+    expect(await t.database.db.select().from(alarms).where(eq(alarms.deviceId, other.id))).toMatchObject([
+      { type: 'temperature', scope: 'sensor', sequence: 1, value: '2' },
+    ]);
+
+    // The status page's wording (shared/alarm-texts.ts), word for word.
+    const alarm = {
+      type: 'temperature' as const,
+      value: '1',
+      sensor: { sequence: 1, name: 'Heizöl', unit: 'c' },
+    };
+    const titleDe = alarmTitle(alarm, 'de');
+    const titleEn = alarmTitle(alarm, 'en');
+    expect(titleDe).toBe('Temperaturalarm Sensor 1 (Heizöl): 1,0 °C');
+    expect(titleEn).toBe('Temperature alarm Sensor 1 (Heizöl): 1.0 °C');
+
+    const [de] = mailTo(device, DE.email);
+    expect(de.text).toContain(`- ${titleDe} (neu) - ${alarmDescription('temperature', 'de')}`);
+    // The portal's date format per language (portal-area §9), in the service's time zone.
+    expect(de.text).toContain(`Zeitpunkt: ${portalDateTime(alarmAt, 'de', 'Europe/Berlin')}`);
+    expect(de.text).toMatch(/Zeitpunkt: \d\d\.\d\d\.\d{4} \d\d:\d\d\n/);
+    expect(de.text).toContain(`Im Portal öffnen: https://portal.example.test/devices/${device.id}`);
+    const [en] = mailTo(device, EN.email);
+    expect(en.text).toContain(`- ${titleEn} (new) - ${alarmDescription('temperature', 'en')}`);
+    expect(en.text).toMatch(/Time: \d\d\/\d\d\/\d{4} \d\d:\d\d [AP]M\n/);
+    expect(en.text).toContain(`Open in the portal: https://portal.example.test/devices/${device.id}`);
+
+    // SMS stay in the GSM alphabet: the unit is written without its degree sign.
+    const [smsDe] = smsTo(device, DE.cell);
+    expect(smsDe.text).toContain(
+      `Temperaturalarm Sensor 1 (Heizöl): 1,0 C (neu) - ${alarmDescription('temperature', 'de')}`,
+    );
+    expect(smsTo(device, EN.cell)[0].text).toContain(
+      `Temperature alarm Sensor 1 (Heizöl): 1.0 C (new) - ${alarmDescription('temperature', 'en')}`,
+    );
   });
 
   it('disregard stops, seen continues, revoked stays silent until a new alarm opens', async () => {

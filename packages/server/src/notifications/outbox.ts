@@ -24,6 +24,8 @@ type RecipientRow = {
   email: string | null;
   language: Locale;
   brand: string | null;
+  /** The first host of the contact's white-label (of the default one without a white-label). */
+  host: string | null;
   /** event name -> last notified at (ISO), from notification_throttle. */
   throttle: Record<string, string> | string | null;
 };
@@ -88,6 +90,8 @@ export class NotificationOutbox {
       sql`
       SELECT r.id, r.device_id, r.events, c.cell_number, c.email, c.language,
         coalesce(w.title, (SELECT title FROM whitelabels WHERE is_default LIMIT 1)) AS brand,
+        CASE WHEN w.id IS NULL THEN (SELECT hosts[1] FROM whitelabels WHERE is_default LIMIT 1)
+          ELSE w.hosts[1] END AS host,
         (SELECT json_object_agg(t.event, t.last_notified_at) FROM notification_throttle t
           WHERE t.recipient_id = r.id) AS throttle
       FROM notification_recipients r
@@ -130,6 +134,7 @@ export class NotificationOutbox {
           entry.device,
           recipient.language === 'en' ? 'en' : 'de',
           recipient.brand ?? DEFAULT_BRAND,
+          portalUrl(recipient.host),
         );
         for (const channel of channels) outgoing.push(message(entry.device.id, channel, contact, text));
       }
@@ -150,6 +155,15 @@ export class NotificationOutbox {
     );
     return created.length;
   }
+}
+
+/**
+ * The portal a recipient reaches its devices in: its white-label's first host, over HTTPS (the
+ * portal runs behind TLS in production). A white-label without hosts (the embedded default answers
+ * any host) gives no link: the server cannot know under which name it is reached (decision 033).
+ */
+export function portalUrl(host: string | null): string | null {
+  return host ? `https://${host}` : null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { AlarmType } from '@tankportal/shared/devices';
+import { alarmDescription, alarmTitle, portalDateTime } from '@tankportal/shared/alarm-texts';
 import type { Locale } from '@tankportal/shared/constants';
 import type { AlarmNotice, DeviceEvent, NotifiedDevice } from './events.ts';
 
@@ -13,58 +13,6 @@ export interface RenderedNotification {
 const TIME_ZONE = 'Europe/Berlin';
 /** Two concatenated GSM segments; a longer SMS is cut. */
 const SMS_MAX = 306;
-
-// Same wording as the status page's alarm names (web locales device.json, alarmTypes).
-const ALARM_LABELS: Record<Locale, Record<AlarmType, string>> = {
-  de: {
-    generic: 'Alarm',
-    temperature: 'Temperaturalarm',
-    power_failure: 'Stromausfall',
-    detection_loop: 'Meldeschleife',
-    interruption: 'Unterbrechung',
-    burner_error: 'Brennerstörung',
-    custom: 'Benutzerdefinierter Alarm',
-    unknown: 'Unbekannter Alarm',
-    e001: 'Fehler E001',
-    e002: 'Fehler E002',
-    e003: 'Fehler E003',
-    e004: 'Fehler E004',
-    e005: 'Fehler E005',
-    e006: 'Fehler E006',
-    e007: 'Fehler E007',
-    e008: 'Fehler E008',
-    e009: 'Fehler E009',
-    e010: 'Fehler E010',
-    e011: 'Fehler E011',
-    e012: 'Fehler E012',
-    measuring_error: 'Messfehler',
-    corrupt_data: 'Fehlerhafte Daten',
-  },
-  en: {
-    generic: 'Alarm',
-    temperature: 'Temperature alarm',
-    power_failure: 'Power failure',
-    detection_loop: 'Detection loop',
-    interruption: 'Interruption',
-    burner_error: 'Burner error',
-    custom: 'Custom alarm',
-    unknown: 'Unknown alarm',
-    e001: 'Error E001',
-    e002: 'Error E002',
-    e003: 'Error E003',
-    e004: 'Error E004',
-    e005: 'Error E005',
-    e006: 'Error E006',
-    e007: 'Error E007',
-    e008: 'Error E008',
-    e009: 'Error E009',
-    e010: 'Error E010',
-    e011: 'Error E011',
-    e012: 'Error E012',
-    measuring_error: 'Measuring error',
-    corrupt_data: 'Corrupt data',
-  },
-};
 
 const WORDS = {
   de: {
@@ -82,6 +30,7 @@ const WORDS = {
     forwardTitle: 'Nachricht von',
     forwardIntro: (via: string) => `hat diese Nachricht gesendet (${via}):`,
     at: 'Zeitpunkt',
+    open: 'Im Portal öffnen',
     footer: (brand: string) =>
       `Diese Nachricht kommt von ${brand}, weil Sie als Benachrichtigungsempfänger dieses Geräts eingetragen sind.`,
   },
@@ -100,23 +49,17 @@ const WORDS = {
     forwardTitle: 'Message from',
     forwardIntro: (via: string) => `sent this message (${via}):`,
     at: 'Time',
+    open: 'Open in the portal',
     footer: (brand: string) =>
       `This message comes from ${brand} because you are a notification recipient of this device.`,
   },
 } as const;
 
-const INTL_LOCALE: Record<Locale, string> = { de: 'de-DE', en: 'en-GB' };
+const INTL_LOCALE: Record<Locale, string> = { de: 'de-DE', en: 'en-US' };
 
+/** The portal's date format per language (portal-area §9), as the web shows dates. */
 function time(at: Date, language: Locale): string {
-  return new Intl.DateTimeFormat(INTL_LOCALE[language], {
-    day: '2-digit',
-    month: '2-digit',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: TIME_ZONE,
-    timeZoneName: 'short',
-  }).format(at);
+  return portalDateTime(at, language, TIME_ZONE);
 }
 
 function number(value: number, language: Locale, digits = 0): string {
@@ -132,13 +75,16 @@ function deviceLabel(device: NotifiedDevice, language: Locale, capital: boolean)
   return device.name ? `${shown} ${device.id} "${device.name}"` : `${shown} ${device.id}`;
 }
 
+/** The device's page in the portal (the web's route /devices/{id}). */
+export function deviceUrl(portalUrl: string, deviceId: number): string {
+  return new URL(`/devices/${deviceId}`, portalUrl).href;
+}
+
+/** The alarm as the status page names and explains it (shared/alarm-texts.ts). */
 function alarmLine(alarm: AlarmNotice, language: Locale): string {
   const words = WORDS[language];
-  let line = ALARM_LABELS[language][alarm.type];
-  if (alarm.sensor)
-    line += `, ${words.sensor} ${alarm.sensor.sequence}${alarm.sensor.name ? ` "${alarm.sensor.name}"` : ''}`;
-  if (alarm.type === 'temperature' && alarm.value) line += `: ${alarm.value} °C`;
-  return `${line} (${alarm.opened ? words.new : words.stillOpen})`;
+  const title = alarmTitle({ type: alarm.type, sensor: alarm.sensor, value: alarm.value }, language);
+  return `${title} (${alarm.opened ? words.new : words.stillOpen}) - ${alarmDescription(alarm.type, language)}`;
 }
 
 /**
@@ -150,22 +96,30 @@ function sms(text: string): string {
   return gsm.length <= SMS_MAX ? gsm : `${gsm.slice(0, SMS_MAX - 3)}...`;
 }
 
-/** The texts of one event for one recipient, in the recipient's language. */
+/**
+ * The texts of one event for one recipient, in the recipient's language. `portalUrl`: the origin
+ * of the recipient's portal (its white-label's host); the mail links to the device's page there.
+ */
 export function renderNotification(
   event: DeviceEvent,
   device: NotifiedDevice,
   language: Locale,
   brand: string,
+  portalUrl: string | null = null,
 ): RenderedNotification {
   const words = WORDS[language];
   const when = time(event.at, language);
-  const footer = `\n\n--\n${words.footer(brand)}`;
+  const link = portalUrl ? `\n\n${words.open}: ${deviceUrl(portalUrl, device.id)}` : '';
+  const footer = `${link}\n\n--\n${words.footer(brand)}`;
   const subjectDevice = deviceLabel(device, language, true);
   switch (event.name) {
     case 'alarm': {
       const lines = event.alarms.map((alarm) => alarmLine(alarm, language));
       return {
-        sms: sms(`${brand}: ${words.alarmTitle} – ${subjectDevice}: ${lines.join('; ')}. ${when}`),
+        // The descriptions end with a full stop already.
+        sms: sms(
+          `${brand}: ${words.alarmTitle} – ${subjectDevice}: ${lines.join('; ').replace(/\.$/, '')}. ${when}`,
+        ),
         subject: `${brand}: ${words.alarmTitle} – ${subjectDevice}`,
         body: `${subjectDevice} ${words.alarmIntro}\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${words.at}: ${when}${footer}`,
       };

@@ -1,5 +1,6 @@
 import type { PublicDevice } from '@tankportal/shared/schemas/public-device';
 import type { AlarmRow, DeviceRow, SensorRow } from '../repositories/devices.ts';
+import { presentAlarm } from './alarm.ts';
 
 /**
  * The public status page (contracts §5). Field by field on purpose: whoever holds the link sees
@@ -37,6 +38,9 @@ export function presentPublicDevice(
       temperatureLimitValue: sensor.temperatureLimitValue,
       lastMeasuredAt: sensor.lastMeasuredAt,
     })),
-    alarms: alarms.map((alarm) => ({ type: alarm.type, severity: alarm.severity, openedAt: alarm.openedAt })),
+    alarms: alarms.map((alarm) => {
+      const { id: _id, ...shown } = presentAlarm(alarm);
+      return shown;
+    }),
   };
 }

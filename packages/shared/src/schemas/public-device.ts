@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ALARM_SEVERITIES, ALARM_TYPES, DEVICE_STATUSES, DEVICE_TYPES } from '../devices.ts';
-import { sensorSchema } from './devices.ts';
+import { DEVICE_STATUSES, DEVICE_TYPES } from '../devices.ts';
+import { alarmSchema, sensorSchema } from './devices.ts';
 
 /**
  * The public status page of a device (contracts §5): what a visitor with the link may see, and
@@ -39,8 +39,17 @@ export const publicDeviceSchema = z.object({
   active: z.boolean(),
   lastReportedAt: z.date().nullable(),
   sensors: z.array(publicSensorSchema),
+  // Sensor, value and confirmation too: two temperature alarms must read apart (decision 033).
   alarms: z.array(
-    z.object({ type: z.enum(ALARM_TYPES), severity: z.enum(ALARM_SEVERITIES), openedAt: z.date() }),
+    alarmSchema.pick({
+      type: true,
+      scope: true,
+      sequence: true,
+      value: true,
+      severity: true,
+      confirmationStatus: true,
+      openedAt: true,
+    }),
   ),
 });
 export type PublicDevice = z.infer<typeof publicDeviceSchema>;

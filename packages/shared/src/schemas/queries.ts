@@ -5,6 +5,14 @@ import { bodyId } from './common.ts';
 export const QUERY_STATUSES = ['pending', 'sent', 'processed', 'failed'] as const;
 export type QueryStatus = (typeof QUERY_STATUSES)[number];
 
+/**
+ * Why a query failed (decision 033), as the configuration's delivery (decision 032): not_configured:
+ * the server has no SMS gateway API or MQTT broker for it; no_address: the device has no cell
+ * number or ICCID to send to; refused: the gateway or broker did not take it.
+ */
+export const QUERY_FAILURES = ['not_configured', 'no_address', 'refused'] as const;
+export type QueryFailure = (typeof QUERY_FAILURES)[number];
+
 /** POST /v2/queries */
 export const createQueryBody = z.object({
   deviceId: bodyId(),
@@ -19,5 +27,7 @@ export const querySchema = z.object({
   createdAt: z.date(),
   sentAt: z.date().nullable(),
   processedAt: z.date().nullable(),
+  /** Set when status is failed; the message log has the channel's own words. */
+  failure: z.enum(QUERY_FAILURES).nullable(),
 });
 export type Query = z.infer<typeof querySchema>;

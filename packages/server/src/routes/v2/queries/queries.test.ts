@@ -94,7 +94,7 @@ describe('POST /v2/queries to an SMS device', () => {
     expect(response.statusCode).toBe(201);
     const query = response.json();
     expect(response.headers.location).toBe(`/api/v2/queries/${query.id}`);
-    expect(query).toMatchObject({ deviceId: ids.sms, status: 'sent', processedAt: null });
+    expect(query).toMatchObject({ deviceId: ids.sms, status: 'sent', processedAt: null, failure: null });
     expect(gateway.requests.at(-1)).toEqual({
       url: '/messages',
       authorization: 'Bearer lionel-api-token',
@@ -142,10 +142,14 @@ describe('POST /v2/queries to an SMS device', () => {
       const response = await client.post('/api/v2/queries', { device_id: ids.sms });
       expect(response.statusCode).toBe(201);
       const query = response.json();
-      expect(query).toMatchObject({ status: 'failed' });
+      // The answer says at once that it failed and why (the web shows it without polling).
+      expect(query).toMatchObject({ status: 'failed', failure: 'refused' });
       // A report afterwards does not turn a failed query into a processed one.
       await smsReport();
-      expect((await client.get(`/api/v2/queries/${query.id}`)).json()).toMatchObject({ status: 'failed' });
+      expect((await client.get(`/api/v2/queries/${query.id}`)).json()).toMatchObject({
+        status: 'failed',
+        failure: 'refused',
+      });
       const [logged] = await t.database.db
         .select()
         .from(messages)
@@ -160,7 +164,7 @@ describe('POST /v2/queries to an SMS device', () => {
   it('fails when the gateway is not reachable (1NCE by the ICCID)', async () => {
     const client = await as('user');
     const query = (await client.post('/api/v2/queries', { device_id: ids.once })).json();
-    expect(query).toMatchObject({ deviceId: ids.once, status: 'failed' });
+    expect(query).toMatchObject({ deviceId: ids.once, status: 'failed', failure: 'refused' });
     const [logged] = await t.database.db
       .select()
       .from(messages)
@@ -230,7 +234,10 @@ describe('POST /v2/queries to an LX-IoT device', () => {
     try {
       const client = await as('user');
       const query = (await client.post('/api/v2/queries', { device_id: ids.lx })).json();
-      expect(query).toMatchObject({ status: 'failed' });
+      expect(query).toMatchObject({ status: 'failed', failure: 'not_configured' });
+      expect((await client.get(`/api/v2/queries/${query.id}`)).json()).toMatchObject({
+        failure: 'not_configured',
+      });
     } finally {
       t.app.context.deviceChannels.attachMqtt(broker);
     }

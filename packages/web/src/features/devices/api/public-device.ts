@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AlarmType } from '@tankportal/shared/devices';
 import { api, ApiError } from '../../../lib/api-client.ts';
-import type { StatusSensor } from '../../../lib/api/devices.ts';
+import type { AlarmView, StatusSensor } from '../../../lib/api/devices.ts';
 
 /** Contract §5: what the public status page of a device shows, and nothing else. */
 export interface PublicDevice {
@@ -12,7 +11,8 @@ export interface PublicDevice {
   active: boolean;
   lastReportedAt: string | null;
   sensors: StatusSensor[];
-  alarms: { type: AlarmType; severity: 'fatal' | 'notice' | 'unknown'; openedAt: string }[];
+  /** As the device page's alarms, without their ids. */
+  alarms: Omit<AlarmView, 'id'>[];
 }
 
 /** `GET /v2/public/devices/{token}`: no session needed, a 401 never sends anybody to /login. */

@@ -43,7 +43,7 @@ function PublicStatus({ device }: { device: PublicDevice }) {
           <Typography id="public-alarms" variant="h6" component="h2">
             {t('device.events.title')}
           </Typography>
-          <AlarmList alarms={device.alarms} />
+          <AlarmList alarms={device.alarms} sensors={device.sensors} />
         </Box>
       )}
       <FillLevelGraphic sensors={device.sensors} />

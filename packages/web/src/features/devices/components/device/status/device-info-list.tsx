@@ -6,7 +6,16 @@ import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import { FactList, type Fact } from '../../../../../components/fact-list.tsx';
 import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
+import type { Locale } from '@tankportal/shared/constants';
 import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
+
+/**
+ * A position as "lat; lng" in German, whose decimal comma would make "50,56000, 9,69000" ambiguous,
+ * and as "lat, lng" in English (issue 11, item 11; decision 030).
+ */
+export function formatCoordinates({ lat, lng }: { lat: number; lng: number }, locale: Locale): string {
+  return `${formatNumber(lat, locale, 5)}${locale === 'de' ? ';' : ','} ${formatNumber(lng, locale, 5)}`;
+}
 
 /** The device's facts on the status page: type, ident, last report, SIM, battery, versions, location. */
 export function DeviceInfoList({ device }: { device: DeviceDetailView }) {
@@ -42,7 +51,7 @@ export function DeviceInfoList({ device }: { device: DeviceDetailView }) {
         data-testid="map-link"
         sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}
       >
-        {formatNumber(device.location.lat, locale, 5)}, {formatNumber(device.location.lng, locale, 5)}
+        {formatCoordinates(device.location, locale)}
         <OpenInNewIcon fontSize="inherit" aria-label={t('device.info.openMap')} />
       </Link>,
     ]);
@@ -67,7 +76,8 @@ export function CommentBlock({ comment }: { comment: string | null }) {
       <Typography
         variant="body2"
         color={comment ? undefined : 'text.secondary'}
-        sx={{ whiteSpace: 'pre-line' }}
+        // A long word (a URL, an ident) breaks instead of widening the page (issue 11, item 11).
+        sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}
       >
         {comment || t('device.noComment')}
       </Typography>

@@ -10,7 +10,7 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import SyncIcon from '@mui/icons-material/Sync';
 import { hasDevicePermission, type DeviceDetailView } from '../../../../../lib/api/devices.ts';
-import { postManualQuery, waitUntilProcessed } from '../../../api/queries.ts';
+import { postManualQuery, queryOutcome, waitForOutcome } from '../../../api/queries.ts';
 
 /** The fields of the device detail the button needs (the full DeviceDetailView fits). */
 type QueryableDevice = Pick<DeviceDetailView, 'id' | 'type' | 'ident' | 'permissions'>;
@@ -20,7 +20,8 @@ const QUERYABLE_TYPES: readonly QueryableDevice['type'][] = ['sms', 'lx_iot'];
 /**
  * Asks the device for a fresh measurement (devices-area §4): SMS devices after a confirmation (a
  * query SMS costs money), LX-IoT devices at once. Polls until the device has answered, then shows
- * a notice and lets the page reload; a query that fails or stays unanswered ends silently.
+ * a notice and lets the page reload. A query the server could not send says so and why as soon
+ * as the server knows (in its first answer, or a poll); only one left unanswered ends silently.
  */
 export function ManualQueryButton({
   device,
@@ -50,10 +51,18 @@ export function ManualQueryButton({
     polling.current = controller;
     setRunning(true);
     try {
-      const location = await postManualQuery(device.id);
-      if (await waitUntilProcessed(location, controller.signal)) {
+      const { location, query } = await postManualQuery(device.id);
+      const outcome = queryOutcome(query) ?? (await waitForOutcome(location, controller.signal));
+      if (outcome?.status === 'processed') {
         enqueueSnackbar(t('queries.processed'), { variant: 'success' });
         processedCallback.current();
+      } else if (outcome?.status === 'failed') {
+        enqueueSnackbar(
+          t('queries.failed', {
+            reason: t(`queries.failures.${device.type === 'lx_iot' ? 'mqtt' : 'sms'}.${outcome.failure}`),
+          }),
+          { variant: 'error' },
+        );
       }
     } catch {
       // Left the page (aborted) or the query was refused: nothing to report once we are gone.
