@@ -28,6 +28,8 @@ export const cardsOnPhone: SxProps<Theme> = (theme) => ({
     },
     '& tbody td': {
       display: 'flex',
+      // MUI reverses a right-aligned cell (its label would come after the actions).
+      flexDirection: 'row',
       alignItems: 'center',
       justifyContent: 'space-between',
       gap: 2,

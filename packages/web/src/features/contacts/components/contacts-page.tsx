@@ -16,6 +16,7 @@ import { DeleteConfirmDialog } from '../../../components/dialogs/delete-confirm-
 import { useContacts, useDeleteContact, type Contact } from '../../../lib/api/contacts.ts';
 import { Page } from '../../../components/page.tsx';
 import { QueryContent } from '../../../components/query-content.tsx';
+import { cardsOnPhone } from '../../../components/responsive-table.ts';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { CreateContactDialog, EditContactDialog } from './contact-dialogs.tsx';
 
@@ -66,7 +67,8 @@ function ContactTable({
   if (!contacts.length) return <Typography color="text.secondary">{t('contacts.empty')}</Typography>;
   return (
     <TableContainer>
-      <Table size="small" aria-label={t('contacts.title')}>
+      {/* A card per contact on a phone: the actions column stays reachable (issue 11, item 2). */}
+      <Table size="small" aria-label={t('contacts.title')} sx={cardsOnPhone}>
         <TableHead>
           <TableRow>
             <TableCell>{t('contacts.columns.handle')}</TableCell>
@@ -80,19 +82,29 @@ function ContactTable({
         <TableBody>
           {contacts.map((contact) => (
             <TableRow key={contact.id} hover data-testid={`contact-${contact.id}`}>
-              <TableCell>
+              <TableCell data-label={t('contacts.columns.handle')}>
                 <Link component={RouterLink} to={`${base}/${contact.id}`}>
                   {contact.handle}
                 </Link>
               </TableCell>
-              <TableCell>{contact.role}</TableCell>
-              <TableCell>{contact.cellNumber}</TableCell>
-              <TableCell>{contact.email}</TableCell>
-              <TableCell>{t(`contacts.languages.${contact.language}`)}</TableCell>
-              <TableCell align="right" data-testid="device-count">
+              <TableCell data-label={t('contacts.columns.role')}>{contact.role}</TableCell>
+              <TableCell data-label={t('contacts.columns.cellNumber')}>{contact.cellNumber}</TableCell>
+              <TableCell data-label={t('contacts.columns.email')}>{contact.email}</TableCell>
+              <TableCell data-label={t('contacts.columns.language')}>
+                {t(`contacts.languages.${contact.language}`)}
+              </TableCell>
+              <TableCell
+                align="right"
+                data-testid="device-count"
+                data-label={t('contacts.columns.deviceCount')}
+              >
                 {contact.deviceCount}
               </TableCell>
-              <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+              <TableCell
+                align="right"
+                sx={{ whiteSpace: 'nowrap' }}
+                data-label={t('contacts.columns.actions')}
+              >
                 <EditDeleteActions
                   editTo={`${base}/${contact.id}`}
                   onDelete={() => onDelete(contact)}

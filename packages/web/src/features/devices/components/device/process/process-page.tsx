@@ -162,6 +162,8 @@ export default function ProcessPage({ device }: { device: DeviceDetailView }) {
               value={range}
               onChange={(_event, next: ProcessRange | null) => chooseRange(next)}
               aria-label={t('device.process.range')}
+              // Narrower buttons on a phone: the five ranges fit beside each other at 390 px.
+              sx={{ '& .MuiToggleButton-root': { px: { xs: 0.5, sm: '7px' } } }}
             >
               {PROCESS_RANGES.map((option) => (
                 <ToggleButton key={option} value={option}>

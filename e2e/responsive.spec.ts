@@ -1,0 +1,259 @@
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { apiSession, login, type ApiSession } from './helpers.ts';
+
+// Demo fleet (packages/server/src/seed/demo-fleet.ts): device 9 has one tank (and an open alarm),
+// device 39 a water tank and a water meter (a counter), device 6 belongs to `heizung-meier`, a
+// customer who hears of its events (a recipient row).
+const LEVEL = 9;
+const COUNTER = 39;
+const CUSTOMERS = 6;
+
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+  { width: 1920, height: 1080 },
+] as const;
+
+interface Check {
+  name: string;
+  path: string;
+  /** What shows once the page is there (a test id, or a dialog). */
+  ready: (page: Page) => ReturnType<Page['getByTestId']>;
+}
+
+const byId = (id: string) => (page: Page) => page.getByTestId(id);
+const dialog = (page: Page) => page.getByRole('dialog');
+const device = (id: number, sub = '') => `/devices/${id}${sub}`;
+
+/** Every page of the device area and of the settings, the dialogs of the settings with them. */
+const CHECKS: Check[] = [
+  { name: 'device list', path: '/devices', ready: byId('devices-summary') },
+  { name: 'status of a level device', path: device(LEVEL), ready: byId('fill-level-graphic') },
+  { name: 'status of a counter device', path: device(COUNTER), ready: byId('status-page') },
+  { name: 'process', path: device(LEVEL, '/process'), ready: byId('process-page') },
+  { name: 'process of a counter device', path: device(COUNTER, '/process'), ready: byId('process-page') },
+  { name: 'consumption', path: device(LEVEL, '/consumption'), ready: byId('consumption-page') },
+  {
+    name: 'consumption of a counter device',
+    path: device(COUNTER, '/consumption'),
+    ready: byId('consumption-page'),
+  },
+  {
+    name: 'settings: configuration',
+    path: device(LEVEL, '/settings/configuration'),
+    ready: byId('configuration-view'),
+  },
+  {
+    name: 'settings: configuration dialog',
+    path: device(LEVEL, '/settings/configuration/edit'),
+    ready: dialog,
+  },
+  {
+    name: 'settings: configuration of a counter device',
+    path: device(COUNTER, '/settings/configuration'),
+    ready: byId('configuration-view'),
+  },
+  { name: 'settings: base data', path: device(LEVEL, '/settings/metadata'), ready: byId('metadata-tab') },
+  { name: 'settings: base data dialog', path: device(LEVEL, '/settings/metadata/edit'), ready: dialog },
+  {
+    name: 'settings: recipients',
+    path: device(CUSTOMERS, '/settings/notification-recipients'),
+    ready: byId('recipients-tab'),
+  },
+  {
+    name: 'settings: new recipient dialog',
+    path: device(LEVEL, '/settings/notification-recipients/new'),
+    ready: dialog,
+  },
+  { name: 'settings: access', path: device(CUSTOMERS, '/settings/access'), ready: byId('access-table') },
+  { name: 'settings: new access dialog', path: device(CUSTOMERS, '/settings/access/new'), ready: dialog },
+  { name: 'user settings', path: '/settings', ready: byId('profile') },
+  { name: 'user settings: password dialog', path: '/settings/credentials', ready: dialog },
+  { name: 'user settings: contacts', path: '/settings/contacts', ready: (page) => page.getByRole('table') },
+  { name: 'contacts', path: '/contacts', ready: (page) => page.getByRole('table') },
+  { name: 'user settings: new contact dialog', path: '/settings/contacts/new', ready: dialog },
+];
+
+/**
+ * What sticks out on the right (inside `scope`): beyond the window, or with `inside` beyond the
+ * scope's own content edge (into the page's margin). What a container scrolls inside itself (a tab
+ * strip, a table's own scroller) does not count.
+ */
+const overflowing = (page: Page, scope: string, inside = false) =>
+  page.evaluate(
+    ([selector, withinScope]) => {
+      const container = document.querySelector(selector);
+      const width =
+        withinScope && container
+          ? container.getBoundingClientRect().right - parseFloat(getComputedStyle(container).paddingRight)
+          : window.innerWidth;
+      const clipped = (element: Element) => {
+        for (
+          let parent = element.parentElement;
+          parent && parent !== document.body;
+          parent = parent.parentElement
+        )
+          if (getComputedStyle(parent).overflowX !== 'visible') return true;
+        return false;
+      };
+      return [...document.querySelectorAll(`${selector} *`)]
+        .map((element) => ({ element, right: element.getBoundingClientRect().right }))
+        .filter(({ element, right }) => right > width + 0.5 && !clipped(element))
+        .slice(0, 8)
+        .map(({ element, right }) => {
+          const testId = element.getAttribute('data-testid');
+          const classes = [...element.classList].slice(0, 2).join('.');
+          return `${element.tagName.toLowerCase()}${testId ? `[${testId}]` : ''}${classes ? `.${classes}` : ''} -> ${Math.round(right)}`;
+        });
+    },
+    [scope, inside] as const,
+  );
+
+/**
+ * The page's controls that lie beyond the window's right edge, hidden in a table that scrolls
+ * inside itself (an action column cut off); the tab strip and the device's pages, which scroll by
+ * design, do not count.
+ */
+const controlsOffScreen = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('main :is(a, button, input, [role="combobox"])')]
+      .filter((element) => !element.closest('[role="tablist"], nav'))
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .slice(0, 8)
+      .map((element) => element.getAttribute('aria-label') ?? element.textContent?.trim() ?? element.tagName),
+  );
+
+const widths = (page: Page) =>
+  page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, window: window.innerWidth }));
+
+async function attachScreenshot(page: Page, testInfo: TestInfo, name: string) {
+  const path = testInfo.outputPath(`${name.replace(/[^\w×-]+/g, '-')}.png`);
+  await page.screenshot({ fullPage: true, path });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}
+
+const EVERY_PERMISSION = [
+  'VIEW_STATUS',
+  'VIEW_PROCESS',
+  'VIEW_CONSUMPTION',
+  'VIEW_CONFIGURATION',
+  'VIEW_MESSAGING',
+  'EDIT',
+  'CONFIGURATION',
+  'DELETE',
+  'QUERY',
+  'EXPORT',
+  'REF_DATE_QUERY',
+];
+
+// The tables get long rows: an access entry with every permission and a contact of the master's.
+let setUp: ApiSession;
+const cleanUp: string[] = [];
+test.beforeAll(async ({ baseURL }) => {
+  setUp = await apiSession(baseURL!);
+  const post = async (path: string, data: object) => {
+    const response = await setUp.context.post(`/api/v2${path}`, { headers: setUp.headers, data });
+    expect(response.status()).toBe(201);
+    const { id } = (await response.json()) as { id: number };
+    cleanUp.push(`/api/v2${path}/${id}`);
+  };
+  const users = (await (await setUp.context.get('/api/v2/users?search_term=baeckerei-korn')).json()) as {
+    id: number;
+    username: string;
+  }[];
+  const { id: userId } = users.find(({ username }) => username === 'baeckerei-korn')!;
+  await post(`/devices/${CUSTOMERS}/aces`, { user_id: userId, permissions: EVERY_PERMISSION });
+  await post('/contacts', {
+    first_name: 'Friederike',
+    last_name: 'Oberhausen-Wilhelmshöhe',
+    role: 'Disposition Heizöl und Diesel',
+    cell_number: '+491705559901',
+    email: 'friederike.oberhausen-wilhelmshoehe@disposition.example.com',
+    language: 'de',
+  });
+});
+test.afterAll(async () => {
+  for (const path of cleanUp.reverse())
+    expect((await setUp.context.delete(path, { headers: setUp.headers })).status()).toBe(204);
+  await setUp.context.dispose();
+});
+
+for (const viewport of VIEWPORTS) {
+  const size = `${viewport.width}×${viewport.height}`;
+  test.describe(`no sideways scrolling at ${size}`, () => {
+    // Signed in once per screen size; each check opens its page in the same tab.
+    let page: Page;
+    test.beforeAll(async ({ browser }) => {
+      page = await browser.newPage({ viewport });
+      await login(page, 'master');
+    });
+    test.afterAll(async () => {
+      await page.context().close();
+    });
+
+    for (const check of CHECKS) {
+      test(`${check.name} (${check.path})`, async ({ baseURL }, testInfo) => {
+        await page.goto(`${baseURL}${check.path}`);
+        await expect(check.ready(page).first()).toBeVisible();
+        await expect(page.getByRole('progressbar')).toHaveCount(0);
+        // Charts and fonts settle before the page is measured.
+        await page.waitForLoadState('networkidle');
+        await attachScreenshot(page, testInfo, `${size} ${check.name}`);
+        // The page's own content (and its dialogs) first: the top bar is the shell's.
+        expect(await overflowing(page, 'main', true), 'wider than the page').toEqual([]);
+        expect(await overflowing(page, '[role="presentation"]'), 'wider than the window').toEqual([]);
+        expect(await controlsOffScreen(page), 'controls beyond the right edge').toEqual([]);
+        const { scroll, window } = await widths(page);
+        expect(
+          scroll,
+          `wider than the window: ${(await overflowing(page, 'body')).join(', ')}`,
+        ).toBeLessThanOrEqual(window);
+      });
+    }
+  });
+}
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test('390×844: a status page shows the fill level on the first screen', async ({ page }, testInfo) => {
+    await login(page, 'master');
+    await page.goto(device(LEVEL));
+    const graphic = page.getByTestId('fill-level-graphic').first();
+    await expect(graphic).toBeVisible();
+    await attachScreenshot(page, testInfo, 'status page');
+    const box = (await graphic.boundingBox())!;
+    // The whole fill graphic, percentage and bar, is there without scrolling.
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(844);
+    await expect(graphic).toBeInViewport({ ratio: 1 });
+    // The device's pages are one row that scrolls inside itself, not a column above the content.
+    const menu = page.getByRole('navigation', { name: 'Geräteseiten' });
+    expect((await menu.boundingBox())!.height).toBeLessThan(80);
+    expect((await widths(page)).scroll).toBeLessThanOrEqual(390);
+  });
+
+  test('390×844: a settings tab starts on the first screen and its table actions are reachable', async ({
+    page,
+  }, testInfo) => {
+    await login(page, 'master');
+    await page.goto(device(CUSTOMERS, '/settings/notification-recipients'));
+    const table = page.getByTestId('recipients-tab').getByRole('table');
+    await expect(table).toBeVisible();
+    await attachScreenshot(page, testInfo, 'recipients tab');
+    // The tab's content (its first row) begins in the upper half of the first screen.
+    const firstRow = table.locator('tbody tr').first();
+    expect((await firstRow.boundingBox())!.y).toBeLessThan(844 / 2);
+    await expect(firstRow).toBeInViewport();
+    // The row's action is on the screen and opens the entry's dialog, which fits the screen.
+    const edit = firstRow.getByRole('link', { name: /^Empfänger bearbeiten/ });
+    await expect(edit).toBeInViewport({ ratio: 1 });
+    await edit.click();
+    const opened = page.getByRole('dialog');
+    await expect(opened).toBeVisible();
+    const box = (await opened.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect((await widths(page)).scroll).toBeLessThanOrEqual(390);
+  });
+});
