@@ -1,5 +1,6 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { apiSession, login, type ApiSession } from './helpers.ts';
+import { DEVICE_PERMISSIONS } from '@tankportal/shared/devices';
 
 // Demo fleet (packages/server/src/seed/demo-fleet.ts): device 9 has one tank (and an open alarm),
 // device 39 a water tank and a water meter (a counter), device 6 belongs to `heizung-meier`, a
@@ -132,20 +133,6 @@ async function attachScreenshot(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
-const EVERY_PERMISSION = [
-  'VIEW_STATUS',
-  'VIEW_PROCESS',
-  'VIEW_CONSUMPTION',
-  'VIEW_CONFIGURATION',
-  'VIEW_MESSAGING',
-  'EDIT',
-  'CONFIGURATION',
-  'DELETE',
-  'QUERY',
-  'EXPORT',
-  'REF_DATE_QUERY',
-];
-
 // The tables get long rows: an access entry with every permission and a contact of the master's.
 let setUp: ApiSession;
 const cleanUp: string[] = [];
@@ -162,7 +149,7 @@ test.beforeAll(async ({ baseURL }) => {
     username: string;
   }[];
   const { id: userId } = users.find(({ username }) => username === 'baeckerei-korn')!;
-  await post(`/devices/${CUSTOMERS}/aces`, { user_id: userId, permissions: EVERY_PERMISSION });
+  await post(`/devices/${CUSTOMERS}/aces`, { user_id: userId, permissions: DEVICE_PERMISSIONS });
   await post('/contacts', {
     first_name: 'Friederike',
     last_name: 'Oberhausen-Wilhelmshöhe',

@@ -1,5 +1,5 @@
 import type { Locale } from './constants.ts';
-import type { AlarmType } from './devices.ts';
+import { ERROR_ALARM_TYPES, type AlarmType } from './devices.ts';
 import { unitSymbol } from './units.ts';
 
 /**
@@ -25,25 +25,10 @@ const errorCode = (language: Locale, code: string): AlarmText =>
         description: `The device reports error code ${code}. Please inform your device provider's service.`,
       };
 
-const ERROR_CODES = [
-  'e001',
-  'e002',
-  'e003',
-  'e004',
-  'e005',
-  'e006',
-  'e007',
-  'e008',
-  'e009',
-  'e010',
-  'e011',
-  'e012',
-] as const;
 const codes = (language: Locale) =>
-  Object.fromEntries(ERROR_CODES.map((code) => [code, errorCode(language, code.toUpperCase())])) as Record<
-    (typeof ERROR_CODES)[number],
-    AlarmText
-  >;
+  Object.fromEntries(
+    ERROR_ALARM_TYPES.map((code) => [code, errorCode(language, code.toUpperCase())]),
+  ) as Record<(typeof ERROR_ALARM_TYPES)[number], AlarmText>;
 
 export const ALARM_TEXTS: Readonly<Record<Locale, Readonly<Record<AlarmType, AlarmText>>>> = {
   de: {

@@ -44,15 +44,8 @@ export type ConfirmationStatus = (typeof CONFIRMATION_STATUSES)[number];
 
 export const ALARM_SCOPES = ['sensor', 'alarm_in', 'generic'] as const;
 export const ALARM_SEVERITIES = ['fatal', 'notice', 'unknown'] as const;
-export const ALARM_TYPES = [
-  'generic',
-  'temperature',
-  'power_failure',
-  'detection_loop',
-  'interruption',
-  'burner_error',
-  'custom',
-  'unknown',
+/** Alarms a device reports by its error code (E001 … E012). */
+export const ERROR_ALARM_TYPES = [
   'e001',
   'e002',
   'e003',
@@ -65,6 +58,17 @@ export const ALARM_TYPES = [
   'e010',
   'e011',
   'e012',
+] as const;
+export const ALARM_TYPES = [
+  'generic',
+  'temperature',
+  'power_failure',
+  'detection_loop',
+  'interruption',
+  'burner_error',
+  'custom',
+  'unknown',
+  ...ERROR_ALARM_TYPES,
   'measuring_error',
   'corrupt_data',
 ] as const;
