@@ -1,4 +1,5 @@
 import type { SxProps, Theme } from '@mui/material/styles';
+import { VISUALLY_HIDDEN } from './visually-hidden.ts';
 
 /**
  * A table whose rows become cards on a phone (below `sm`, issue 11): one card per row, each cell on
@@ -9,14 +10,7 @@ import type { SxProps, Theme } from '@mui/material/styles';
 export const cardsOnPhone: SxProps<Theme> = (theme) => ({
   [theme.breakpoints.down('sm')]: {
     display: 'block',
-    '& thead': {
-      position: 'absolute',
-      width: '1px',
-      height: '1px',
-      overflow: 'hidden',
-      clip: 'rect(0 0 0 0)',
-      whiteSpace: 'nowrap',
-    },
+    '& thead': VISUALLY_HIDDEN,
     '& tbody': { display: 'block' },
     '& tbody tr': {
       display: 'block',

@@ -28,19 +28,10 @@ import {
   type RecipientEventsBody,
 } from '@tankportal/shared/schemas/notification-recipients';
 import type { Contact } from '../../../../lib/api/contacts.ts';
+import { VISUALLY_HIDDEN } from '../../../../components/visually-hidden.ts';
 import { sharedSchemaResolver } from '../../../../lib/field-errors.ts';
 import type { RecipientEvent } from '../../api/recipients.ts';
 import { notifyOnceInInput, notifyOnceInSeconds } from './notify-once-in.ts';
-
-/** Read by screen readers, not shown. */
-const VISUALLY_HIDDEN = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 /** One event row of the form: the ticked channels and notifyOnceIn as typed, with its unit. */
 export interface EventInput {
