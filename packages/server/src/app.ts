@@ -50,6 +50,7 @@ import { queryRoutes } from './routes/v2/queries/queries.ts';
 import { createJobQueue } from './jobs/create-queue.ts';
 import { contactRoutes } from './routes/v2/contacts/contacts.ts';
 import { usersLookupRoutes } from './routes/v2/users/users-lookup.ts';
+import { userRoutes } from './routes/v2/users/users.ts';
 import { notificationRecipientRoutes } from './routes/v2/devices/notification-recipients.ts';
 import { aceRoutes } from './routes/v2/devices/aces.ts';
 import { deviceMetadataRoutes } from './routes/v2/devices/device-metadata.ts';
@@ -82,6 +83,7 @@ const AREAS = [
   publicDeviceRoutes,
   contactRoutes,
   usersLookupRoutes,
+  userRoutes,
   notificationRecipientRoutes,
   aceRoutes,
   deviceMetadataRoutes,

@@ -100,6 +100,12 @@ export class SessionStore {
     this.forgetUser(userId);
   }
 
+  /** A user locked or deleted: every session of it ends now (and none comes back if it is unlocked). */
+  async destroyAll(userId: number) {
+    await this.db.delete(sessions).where(eq(sessions.userId, userId));
+    this.forgetUser(userId);
+  }
+
   /** Drops cached sessions of a user (or impersonating that user) whose row or status changed. */
   forgetUser(userId: number) {
     for (const [id, session] of this.cache.entries()) {
