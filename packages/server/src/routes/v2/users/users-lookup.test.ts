@@ -124,3 +124,63 @@ describe('userManagedBy', () => {
     expect(await userManagedBy(db, master, 2_147_483_647)).toBe(false);
   });
 });
+
+describe('GET /v2/users?view=tree', () => {
+  type Node = {
+    id: number;
+    username: string;
+    parentUserId: number | null;
+    childCount: number;
+    ancestors?: { username: string }[];
+  };
+  const tree = async (username: string, query = '') => {
+    const response = await (await as(username)).get(`/api/v2/users?view=tree${query}`);
+    return { response, nodes: response.json() as Node[] };
+  };
+
+  it('starts at the actor for an admin and at the roots for a master, one level at a time', async () => {
+    const admin = await tree('admin');
+    expect(admin.nodes.map(({ username }) => username)).toEqual(['admin']);
+    expect(admin.nodes[0]).toMatchObject({ role: 'ROLE_ADMIN', status: 'ok', parentUserId: ids.master });
+    expect(admin.response.headers['x-total-count']).toBe('1');
+    const master = await tree('master');
+    expect(master.nodes.map(({ username }) => username)).toContain('master');
+    expect(master.nodes.every((node) => node.parentUserId === null)).toBe(true);
+
+    const level = await tree('admin', `&parent_user_id=${ids.user}`);
+    // The deleted sub-user is not shown, nor counted.
+    expect(level.nodes.map(({ username }) => username)).toEqual(['demo', 'lookup-app', 'lookup-sub']);
+    expect(level.nodes.find(({ username }) => username === 'lookup-sub')?.childCount).toBe(1);
+  });
+
+  it('pages a long level with its total', async () => {
+    const first = await tree('admin', `&parent_user_id=${ids.user}&per_page=2`);
+    expect(first.nodes).toHaveLength(2);
+    expect(first.response.headers['x-total-count']).toBe('3');
+    const second = await tree('admin', `&parent_user_id=${ids.user}&per_page=2&page=2`);
+    expect(second.nodes.map(({ username }) => username)).toEqual(['lookup-sub']);
+  });
+
+  it('gives each match of a search the path above it, up to what the actor sees', async () => {
+    const { nodes } = await tree('admin', '&search_term=firma');
+    expect(nodes.map(({ username }) => username)).toEqual(['lookup-firm']);
+    expect(nodes[0].ancestors?.map(({ username }) => username)).toEqual(['admin', 'user', 'lookup-sub']);
+    const master = await tree('master', '&search_term=firma');
+    expect(master.nodes[0].ancestors?.map(({ username }) => username)).toEqual([
+      'master',
+      'admin',
+      'user',
+      'lookup-sub',
+    ]);
+  });
+
+  it("keeps other admins' levels and users below ROLE_ADMIN out", async () => {
+    expect((await tree('admin', `&parent_user_id=${ids.otherAdmin}`)).response.statusCode).toBe(404);
+    expect((await tree('admin', '&search_term=lookup-other')).nodes).toEqual([]);
+    expect((await tree('user')).response.statusCode).toBe(403);
+    const tooLong = await tree('admin', '&per_page=1001');
+    expect(tooLong.response.json().fieldErrors).toEqual([
+      { path: 'perPage', code: 'max', args: { max: 1000 } },
+    ]);
+  });
+});

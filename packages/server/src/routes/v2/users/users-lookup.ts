@@ -1,17 +1,77 @@
-import { and, asc, inArray, not, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, ne, not, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { userOptionSchema, usersLookupQuery } from '@tankportal/shared/schemas/users-lookup';
+import { hasRole, ROLES } from '@tankportal/shared/roles';
+import {
+  USER_LOOKUP_DEFAULT_PER_PAGE,
+  userOptionSchema,
+  usersLookupQuery,
+  userTreeNodeSchema,
+  type UsersLookupQuery,
+  type UserTreeNode,
+} from '@tankportal/shared/schemas/users-lookup';
 import type { Api, AppContext } from '../../../context.ts';
 import { users } from '../../../db/schema.ts';
-import { managedUserIds } from '../../../policies/user-tree.ts';
+import { notFound } from '../../../http-error.ts';
+import { MAX_TREE_DEPTH, managedUserIds, userManagedBy } from '../../../policies/user-tree.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentUserOption } from '../../../presenters/user-option.ts';
+import type { UserRow } from '../../../repositories/users.ts';
 import { errorSchema } from '../../schemas.ts';
 
 /** `%` and `_` typed by the user are literal characters, not wildcards. */
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Users the actor manages, for pickers (contracts §2): access entries, device owner. */
+/** Users whose name, company or username contains the term. */
+function matching(term: string): SQL {
+  const pattern = likePattern(term);
+  return or(
+    sql`${users.username} ILIKE ${pattern}`,
+    sql`${users.firstName} ILIKE ${pattern}`,
+    sql`${users.lastName} ILIKE ${pattern}`,
+    sql`${users.company} ILIKE ${pattern}`,
+    sql`concat_ws(' ', ${users.firstName}, ${users.lastName}) ILIKE ${pattern}`,
+  )!;
+}
+
+const option = {
+  id: users.id,
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  company: users.company,
+};
+const treeNode = {
+  ...option,
+  parentUserId: users.parentUserId,
+  role: users.role,
+  status: users.status,
+  // Spelled out: Drizzle writes a lone table's columns unqualified, which would mean `c.id` here.
+  childCount: sql<number>`(SELECT count(*)::int FROM ${users} c
+    WHERE c.parent_user_id = "users"."id" AND c.status <> 'deleted')`,
+};
+
+type TreeRow = Awaited<ReturnType<typeof selectTree>>[number];
+function selectTree(db: AppContext['db'], where: SQL | undefined) {
+  return db.select(treeNode).from(users).where(where);
+}
+
+const presentNode = (row: TreeRow): UserTreeNode => ({
+  ...presentUserOption(row),
+  parentUserId: row.parentUserId,
+  role: row.role,
+  status: row.status === 'locked' ? 'locked' : 'ok',
+  childCount: row.childCount,
+});
+
+const byUsername = [asc(sql`lower(${users.username})`), asc(users.id)];
+
+/**
+ * `GET /v2/users` (contracts §2): users the actor manages (master: all; others: itself and its
+ * subtree), never deleted ones. Pickers ask by a term; the users tree (`view=tree`, admins,
+ * decision 038) loads one level at a time, in pages with `x-total-count`, or the users matching a
+ * term with the path above each, so that the tree shows where a match sits without loading the
+ * 10,000 users of a large dealer.
+ */
 export function usersLookupRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/users',
@@ -19,42 +79,134 @@ export function usersLookupRoutes(app: Api, { db }: AppContext) {
       onRequest: minimumRole('ROLE_USER'),
       schema: {
         tags: ['users'],
-        summary: 'Users the actor manages (master: all; others: itself and its subtree), by username',
+        summary:
+          'Users the actor manages (master: all; others: itself and its subtree), by username; view=tree for the users tree',
         querystring: usersLookupQuery,
-        response: { 200: z.array(userOptionSchema), 400: errorSchema, 403: errorSchema },
+        response: {
+          // The tree's shape first: the serializer takes the first schema an answer fits.
+          200: z.union([z.array(userTreeNodeSchema), z.array(userOptionSchema)]),
+          400: errorSchema,
+          403: errorSchema,
+          404: errorSchema,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const query = request.query;
+      if (query.view === 'tree') {
+        const actor = requireRole(request.actor, 'ROLE_ADMIN').user;
+        const { nodes, total } = await tree(actor, query);
+        reply.header('x-total-count', String(total));
+        return nodes;
+      }
       const actor = requireRole(request.actor, 'ROLE_USER').user;
-      const { searchTerm, perPage, exclude } = request.query;
-      const pattern = searchTerm ? likePattern(searchTerm) : undefined;
       const rows = await db
-        .select({
-          id: users.id,
-          username: users.username,
-          firstName: users.firstName,
-          lastName: users.lastName,
-          company: users.company,
-        })
+        .select(option)
         .from(users)
-        .where(
-          and(
-            sql`${users.id} IN (${managedUserIds(actor)})`,
-            exclude?.length ? not(inArray(users.id, exclude)) : undefined,
-            pattern
-              ? or(
-                  sql`${users.username} ILIKE ${pattern}`,
-                  sql`${users.firstName} ILIKE ${pattern}`,
-                  sql`${users.lastName} ILIKE ${pattern}`,
-                  sql`${users.company} ILIKE ${pattern}`,
-                  sql`concat_ws(' ', ${users.firstName}, ${users.lastName}) ILIKE ${pattern}`,
-                )
-              : undefined,
-          ),
-        )
-        .orderBy(asc(sql`lower(${users.username})`), asc(users.id))
-        .limit(perPage);
+        .where(managedFilter(actor, query))
+        .orderBy(...byUsername)
+        .limit(query.perPage ?? USER_LOOKUP_DEFAULT_PER_PAGE);
       return rows.map(presentUserOption);
     },
   );
+
+  /** The picker's and the search's filter: managed, alive, role, exclusions, term. */
+  function managedFilter(actor: UserRow, { searchTerm, exclude, role }: UsersLookupQuery): SQL {
+    return and(
+      sql`${users.id} IN (${managedUserIds(actor)})`,
+      exclude?.length ? not(inArray(users.id, exclude)) : undefined,
+      role
+        ? inArray(
+            users.role,
+            ROLES.filter((candidate) => hasRole(candidate, role)),
+          )
+        : undefined,
+      searchTerm ? matching(searchTerm) : undefined,
+    )!;
+  }
+
+  async function tree(actor: UserRow, query: UsersLookupQuery) {
+    const perPage = query.perPage ?? USER_LOOKUP_DEFAULT_PER_PAGE;
+    const offset = (query.page - 1) * perPage;
+    if (query.searchTerm) {
+      const where = managedFilter(actor, query);
+      const rows = await selectTree(db, where)
+        .orderBy(...byUsername)
+        .limit(perPage)
+        .offset(offset);
+      const [{ total }] = await db.select({ total: count() }).from(users).where(where);
+      const ancestors = await ancestorsOf(
+        actor,
+        rows.map((row) => row.id),
+      );
+      return {
+        nodes: rows.map((row) => ({ ...presentNode(row), ancestors: ancestors.get(row.id) ?? [] })),
+        total,
+      };
+    }
+    let where: SQL;
+    if (query.parentUserId !== undefined) {
+      if (!(await userManagedBy(db, actor, query.parentUserId))) throw notFound();
+      where = and(eq(users.parentUserId, query.parentUserId), ne(users.status, 'deleted'))!;
+    } else {
+      // The top of what the actor sees: a master the roots of the tree, anybody else itself.
+      where = hasRole(actor.role, 'ROLE_MASTER')
+        ? and(isNull(users.parentUserId), ne(users.status, 'deleted'))!
+        : eq(users.id, actor.id);
+    }
+    const rows = await selectTree(db, where)
+      .orderBy(...byUsername)
+      .limit(perPage)
+      .offset(offset);
+    const [{ total }] = await db.select({ total: count() }).from(users).where(where);
+    return { nodes: rows.map(presentNode), total };
+  }
+
+  /**
+   * For each user, the users above it up to the top the actor sees (the actor itself, or a root
+   * for a master), top first: one recursive query for all of them.
+   */
+  async function ancestorsOf(actor: UserRow, ids: number[]) {
+    const result = new Map<number, ReturnType<typeof presentUserOption>[]>();
+    if (ids.length === 0) return result;
+    const stopAtActor = hasRole(actor.role, 'ROLE_MASTER') ? sql`` : sql` AND a.id <> ${actor.id}::int`;
+    const rows = await db.execute<{
+      match_id: number;
+      depth: number;
+      id: number;
+      username: string;
+      first_name: string | null;
+      last_name: string | null;
+      company: string | null;
+    }>(sql`
+      WITH RECURSIVE anc(match_id, id, parent_user_id, depth) AS (
+        SELECT m.id, p.id, p.parent_user_id, 1
+        FROM ${users} m JOIN ${users} p ON p.id = m.parent_user_id
+        WHERE m.id IN (${sql.join(
+          ids.map((id) => sql`${id}::int`),
+          sql`, `,
+        )})${hasRole(actor.role, 'ROLE_MASTER') ? sql`` : sql` AND m.id <> ${actor.id}::int`}
+        UNION ALL
+        SELECT a.match_id, p.id, p.parent_user_id, a.depth + 1
+        FROM anc a JOIN ${users} p ON p.id = a.parent_user_id
+        WHERE a.depth < ${sql.raw(String(MAX_TREE_DEPTH))}${stopAtActor}
+      )
+      SELECT a.match_id, a.depth, u.id, u.username, u.first_name, u.last_name, u.company
+      FROM anc a JOIN ${users} u ON u.id = a.id
+      ORDER BY a.match_id, a.depth DESC`);
+    for (const row of rows.rows) {
+      const path = result.get(row.match_id) ?? [];
+      path.push(
+        presentUserOption({
+          id: row.id,
+          username: row.username,
+          firstName: row.first_name,
+          lastName: row.last_name,
+          company: row.company,
+        }),
+      );
+      result.set(row.match_id, path);
+    }
+    return result;
+  }
 }
