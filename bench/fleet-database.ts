@@ -28,7 +28,7 @@ export function fleetDatabaseUrl(): string {
   return url.toString();
 }
 
-async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -142,7 +142,7 @@ const PLACES: [string, string, string, number, number, string][] = [
   ['Basel', '4051', 'Freie Strasse', 47.5596, 7.5886, 'CH'],
 ];
 
-const FIRST_NAMES = [
+export const FIRST_NAMES = [
   'Anna',
   'Bernd',
   'Claudia',
@@ -154,7 +154,7 @@ const FIRST_NAMES = [
   'Ines',
   'Jörg',
 ];
-const LAST_NAMES = [
+export const LAST_NAMES = [
   'Müller',
   'Schmidt',
   'Schneider',
@@ -165,11 +165,19 @@ const LAST_NAMES = [
   'Becker',
   'Hoffmann',
 ];
-const TRADES = ['Heizungsbau', 'Bäckerei', 'Spedition', 'Landwirtschaft', 'Autohaus', 'Gärtnerei', 'Hotel'];
+export const TRADES = [
+  'Heizungsbau',
+  'Bäckerei',
+  'Spedition',
+  'Landwirtschaft',
+  'Autohaus',
+  'Gärtnerei',
+  'Hotel',
+];
 const PROJECTS = ['Winterdienst', 'Fuhrpark', 'Heizzentrale', 'Filialen Nord', 'Filialen Süd', 'Werk 2'];
 
-const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
-const textArray = (values: string[]) => `ARRAY[${values.map(literal).join(', ')}]`;
+export const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
+export const textArray = (values: string[]) => `ARRAY[${values.map(literal).join(', ')}]`;
 
 /**
  * Sensor kinds (as in the demo fleet): capacity, mean daily use (counters: increase) and the share of

@@ -90,6 +90,25 @@ export function managedUserIds(actor: ActorLike): SQL {
   return subtreeIds(actor.id, { self: 'include', deleted: 'exclude' });
 }
 
+/**
+ * SQL select (one column, `id`) of the users matching `condition` (on `users`) that the actor
+ * manages: the same answer as `managedUserIds` filtered by the condition, but walked upwards from
+ * the matches in one set-based recursion. For searches: the matches are few, while an admin's
+ * subtree may hold 10,000 users (bench/results/users-tree.md); a chain of ancestors is a handful.
+ */
+export function managedMatching(actor: ActorLike, condition: SQL): SQL {
+  if (hasRole(actor.role, 'ROLE_MASTER'))
+    return sql`SELECT id FROM ${users} WHERE status <> 'deleted' AND ${condition}`;
+  return sql`WITH RECURSIVE up(match_id, id, depth) AS (
+      SELECT id, id, 0 FROM ${users} WHERE status <> 'deleted' AND ${condition}
+      UNION ALL
+      SELECT up.match_id, p.parent_user_id, up.depth + 1 FROM up JOIN ${users} p ON p.id = up.id
+      WHERE p.parent_user_id IS NOT NULL AND up.id <> ${actor.id}::int
+        AND up.depth < ${sql.raw(String(MAX_TREE_DEPTH))}
+    )
+    SELECT match_id AS id FROM up WHERE id = ${actor.id}::int`;
+}
+
 /** A user id is a PostgreSQL integer; anything else names nobody and would fail the `::int` cast. */
 const isUserId = (id: number) => Number.isInteger(id) && id >= -2_147_483_648 && id <= 2_147_483_647;
 

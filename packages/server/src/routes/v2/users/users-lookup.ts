@@ -12,7 +12,12 @@ import {
 import type { Api, AppContext } from '../../../context.ts';
 import { users } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
-import { MAX_TREE_DEPTH, managedUserIds, userManagedBy } from '../../../policies/user-tree.ts';
+import {
+  MAX_TREE_DEPTH,
+  managedMatching,
+  managedUserIds,
+  userManagedBy,
+} from '../../../policies/user-tree.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentUserOption } from '../../../presenters/user-option.ts';
 import type { UserRow } from '../../../repositories/users.ts';
@@ -50,10 +55,13 @@ const treeNode = {
     WHERE c.parent_user_id = "users"."id" AND c.status <> 'deleted')`,
 };
 
-type TreeRow = Awaited<ReturnType<typeof selectTree>>[number];
-function selectTree(db: AppContext['db'], where: SQL | undefined) {
-  return db.select(treeNode).from(users).where(where);
-}
+/** A tree row as selected: the user's columns and its sub-user count. */
+type TreeRow = Pick<
+  UserRow,
+  'id' | 'username' | 'firstName' | 'lastName' | 'company' | 'parentUserId' | 'role' | 'status'
+> & {
+  childCount: number;
+};
 
 const presentNode = (row: TreeRow): UserTreeNode => ({
   ...presentUserOption(row),
@@ -112,8 +120,7 @@ export function usersLookupRoutes(app: Api, { db }: AppContext) {
 
   /** The picker's and the search's filter: managed, alive, role, exclusions, term. */
   function managedFilter(actor: UserRow, { searchTerm, exclude, role }: UsersLookupQuery): SQL {
-    return and(
-      sql`${users.id} IN (${managedUserIds(actor)})`,
+    const filter = and(
       exclude?.length ? not(inArray(users.id, exclude)) : undefined,
       role
         ? inArray(
@@ -121,20 +128,16 @@ export function usersLookupRoutes(app: Api, { db }: AppContext) {
             ROLES.filter((candidate) => hasRole(candidate, role)),
           )
         : undefined,
-      searchTerm ? matching(searchTerm) : undefined,
-    )!;
+    );
+    // With a term the matches are few: each is traced upwards instead of walking the subtree.
+    if (searchTerm)
+      return and(sql`${users.id} IN (${managedMatching(actor, matching(searchTerm))})`, filter)!;
+    return and(sql`${users.id} IN (${managedUserIds(actor)})`, filter)!;
   }
 
   async function tree(actor: UserRow, query: UsersLookupQuery) {
-    const perPage = query.perPage ?? USER_LOOKUP_DEFAULT_PER_PAGE;
-    const offset = (query.page - 1) * perPage;
     if (query.searchTerm) {
-      const where = managedFilter(actor, query);
-      const rows = await selectTree(db, where)
-        .orderBy(...byUsername)
-        .limit(perPage)
-        .offset(offset);
-      const [{ total }] = await db.select({ total: count() }).from(users).where(where);
+      const { rows, total } = await page(managedFilter(actor, query), query);
       const ancestors = await ancestorsOf(
         actor,
         rows.map((row) => row.id),
@@ -154,12 +157,27 @@ export function usersLookupRoutes(app: Api, { db }: AppContext) {
         ? and(isNull(users.parentUserId), ne(users.status, 'deleted'))!
         : eq(users.id, actor.id);
     }
-    const rows = await selectTree(db, where)
+    const { rows, total } = await page(where, query);
+    return { nodes: rows.map(presentNode), total };
+  }
+
+  /**
+   * One page of tree nodes and the number of all matching rows: the count rides on the rows as a
+   * window (one query, not two); a page past the end has no rows and is counted apart.
+   */
+  async function page(where: SQL, query: UsersLookupQuery) {
+    const perPage = query.perPage ?? USER_LOOKUP_DEFAULT_PER_PAGE;
+    const offset = (query.page - 1) * perPage;
+    const rows = await db
+      .select({ ...treeNode, total: sql<number>`(count(*) OVER ())::int` })
+      .from(users)
+      .where(where)
       .orderBy(...byUsername)
       .limit(perPage)
       .offset(offset);
+    if (rows.length > 0 || offset === 0) return { rows, total: rows[0]?.total ?? 0 };
     const [{ total }] = await db.select({ total: count() }).from(users).where(where);
-    return { nodes: rows.map(presentNode), total };
+    return { rows, total };
   }
 
   /**

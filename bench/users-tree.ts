@@ -1,0 +1,165 @@
+// Benchmark (issue 12, item 4): `GET /v2/users` for the users tree and a filtered search on a dealer
+// with 10,000 users in PostgreSQL: master > dealer (admin) > 3,000 customers > 7,000 sub-users, with
+// realistic names. Sequential requests (bench/latency.ts) as the dealer and as the master, against
+// a bare Fastify route timed the same way. Target: p95 < 50 ms. The database is made afresh each run
+// (a few seconds) and dropped afterwards.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '../packages/server/src/db/client.ts';
+import { ensureBaseData } from '../packages/server/src/seed/base-data.ts';
+import { hashPassword } from '../packages/server/src/policies/passwords.ts';
+import { startPortal, startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { FIRST_NAMES, LAST_NAMES, TRADES, literal, textArray, withClient } from './fleet-database.ts';
+import { json, ms, summarise, timedGet, type Latency } from './latency.ts';
+import { sessionCookie } from './session.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ADMIN_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const DATABASE = `tp_bench_users_${process.pid}`;
+const PASSWORD = 'tankportal';
+const CUSTOMERS = 3_000;
+const SUB_USERS = 7_000;
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 200);
+const PORT = 3911;
+const BARE_PORT = 3912;
+/** The embedded broker's, away from the bare server's and the machine's Mosquitto. */
+const MQTT_PORT = 3913;
+const BASE = `http://127.0.0.1:${PORT}`;
+const TARGET_MS = 50;
+/** Search terms as people type them: part of a name, a company, a customer number. */
+const TERMS = ['mül', 'schmidt', 'bäcker', 'anna', 'kunde-01', 'hotel weber', 'jörg', 'xyz'];
+
+async function createDatabase(): Promise<string> {
+  await withClient(ADMIN_URL, (client) => client.query(`CREATE DATABASE ${DATABASE}`));
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${DATABASE}`;
+  const database = await openDatabase({ url: url.toString() });
+  await ensureBaseData(database.db);
+  await database.close();
+  const hash = literal(await hashPassword(PASSWORD));
+  await withClient(url.toString(), (client) =>
+    client.query(`
+      INSERT INTO users (username, password_hash, role, first_name, last_name, company, whitelabel_id)
+      SELECT 'master', ${hash}, 'ROLE_MASTER', 'Maria', 'Master', 'Tank Portal', id FROM whitelabels WHERE is_default;
+      INSERT INTO users (username, password_hash, role, company, whitelabel_id, parent_user_id)
+      SELECT 'haendler', ${hash}, 'ROLE_ADMIN', 'Heizöl Handel Nord', whitelabel_id, id FROM users WHERE username = 'master';
+      INSERT INTO users (username, password_hash, role, first_name, last_name, company, whitelabel_id, parent_user_id)
+      SELECT 'kunde-' || lpad(i::text, 5, '0'), ${hash}, 'ROLE_USER',
+        (${textArray(FIRST_NAMES)})[1 + i % ${FIRST_NAMES.length}],
+        (${textArray(LAST_NAMES)})[1 + (i / 7) % ${LAST_NAMES.length}],
+        CASE WHEN i % 3 = 0 THEN (${textArray(TRADES)})[1 + i % ${TRADES.length}] || ' ' ||
+          (${textArray(LAST_NAMES)})[1 + (i / 7) % ${LAST_NAMES.length}] END,
+        p.whitelabel_id, p.id
+      FROM generate_series(1, ${CUSTOMERS}) i, users p WHERE p.username = 'haendler';
+      INSERT INTO users (username, password_hash, role, first_name, last_name, whitelabel_id, parent_user_id)
+      SELECT p.username || '-' || i / ${CUSTOMERS}, ${hash}, 'ROLE_USER',
+        (${textArray(FIRST_NAMES)})[1 + (i / 3) % ${FIRST_NAMES.length}], p.last_name, p.whitelabel_id, p.id
+      FROM generate_series(0, ${SUB_USERS - 1}) i
+      JOIN users p ON p.username = 'kunde-' || lpad((1 + i % ${CUSTOMERS})::text, 5, '0');
+      ANALYZE users;`),
+  );
+  return url.toString();
+}
+
+interface Row {
+  actor: string;
+  what: string;
+  matching: number;
+  latency: Latency;
+}
+
+async function measure(actor: string, what: string, urls: () => string): Promise<Row> {
+  const headers = { cookie: await sessionCookie(BASE, actor, PASSWORD) };
+  const first = await timedGet(urls(), headers);
+  const matching = Number(first.response.headers.get('x-total-count') ?? json<unknown[]>(first).length);
+  for (let i = 0; i < 10; i++) await timedGet(urls(), headers); // warm-up
+  const samples = [];
+  for (let i = 0; i < REPEAT; i++) samples.push(await timedGet(urls(), headers));
+  const latency = summarise(samples);
+  console.log(`${actor} ${what}: ${JSON.stringify(latency)}`);
+  return { actor, what, matching, latency };
+}
+
+const loadBefore = loadavg();
+const url = await createDatabase();
+const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-users-'));
+const bare = await startProcess(
+  'bench/bare-server.ts',
+  { PORT: String(BARE_PORT) },
+  `http://127.0.0.1:${BARE_PORT}/api/v2/users/me`,
+);
+const server = await startPortal(PORT, {
+  MQTT_PORT: String(MQTT_PORT),
+  DATA_DIR: dataDir,
+  DATABASE_URL: url,
+  DEMO_DATA: '0',
+  LOG_LEVEL: 'warn',
+});
+const rows: Row[] = [];
+let reference: Latency;
+try {
+  const bareSamples = [];
+  for (let i = 0; i < REPEAT; i++)
+    bareSamples.push(await timedGet(`http://127.0.0.1:${BARE_PORT}/api/v2/users/me`));
+  reference = summarise(bareSamples);
+  const dealer = json<{ id: number }[]>(
+    await timedGet(`${BASE}/api/v2/users?view=tree`, {
+      cookie: await sessionCookie(BASE, 'haendler', PASSWORD),
+    }),
+  )[0].id;
+  let turn = 0;
+  const term = () => encodeURIComponent(TERMS[turn++ % TERMS.length]);
+  const level = (page: number) =>
+    `${BASE}/api/v2/users?view=tree&parent_user_id=${dealer}&per_page=1000&page=${page}`;
+  let page = 0;
+  for (const actor of ['haendler', 'master']) {
+    rows.push(await measure(actor, 'tree: the top', () => `${BASE}/api/v2/users?view=tree`));
+    rows.push(
+      await measure(actor, `tree: the dealer's ${CUSTOMERS} customers, pages of 1,000`, () =>
+        level(1 + (page++ % 3)),
+      ),
+    );
+    rows.push(
+      await measure(
+        actor,
+        `tree: search (${TERMS.length} terms), first 100 matches with their paths`,
+        () => `${BASE}/api/v2/users?view=tree&per_page=100&search_term=${term()}`,
+      ),
+    );
+    rows.push(
+      await measure(actor, 'picker: search, 50 matches', () => `${BASE}/api/v2/users?search_term=${term()}`),
+    );
+  }
+} finally {
+  await stopProcess(server);
+  await stopProcess(bare);
+  rmSync(dataDir, { recursive: true, force: true });
+  await withClient(ADMIN_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`));
+}
+
+const verdict = (latency: Latency) => (latency.p95 < TARGET_MS ? 'met' : '**missed**');
+const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
+writeFileSync(
+  path.join(ROOT, 'bench/results/users-tree.md'),
+  `# users tree benchmark — last recorded run
+
+Recorded by \`npm run bench:users\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}).
+PostgreSQL with ${(2 + CUSTOMERS + SUB_USERS).toLocaleString('en')} users: master > haendler (admin) > ${CUSTOMERS.toLocaleString('en')} customers >
+${SUB_USERS.toLocaleString('en')} sub-users. ${REPEAT} sequential requests per row after 10 warm-up requests; the search rows
+cycle through ${TERMS.map((t) => `"${t}"`).join(', ')}. Target: p95 < ${TARGET_MS} ms (issue 12).
+Reference: a bare Fastify route timed the same way: p50 ${ms(reference!.p50)} ms, p95 ${ms(reference!.p95)} ms.
+Machine: ${cpus().length} cores; load average ${load(loadBefore)} before, ${load(loadavg())} after.
+
+| user | request | matching (x-total-count) | p50 ms | p95 ms | p99 ms | max ms | kB | target |
+|---|---|---|---|---|---|---|---|---|
+${rows
+  .map(
+    (row) =>
+      `| ${row.actor} | ${row.what} | ${row.matching} | ${ms(row.latency.p50)} | ${ms(row.latency.p95)} | ${ms(row.latency.p99)} | ${ms(row.latency.max)} | ${(row.latency.bytes / 1024).toFixed(1)} | ${verdict(row.latency)} |`,
+  )
+  .join('\n')}
+`,
+);
+console.log('written to bench/results/users-tree.md');
