@@ -20,7 +20,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from '@playwri
 import { startPortal, stopProcess } from '../packages/server/src/testing/server-process.ts';
 import { CHROMIUM_LAUNCH } from './browser.ts';
 import { holdE2eLock } from './e2e-lock.ts';
-import { sessionCookie } from './session.ts';
+import { browserCookies, sessionCookie } from './session.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PORT = Number(process.env.BENCH_PORT ?? 3160);
@@ -78,13 +78,7 @@ function firstFrameWatcher(selectors: string[]) {
 async function signedInContext(browser: Browser, cookie: string | null): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: VIEWPORT, locale: 'de-DE' });
   await context.addInitScript(firstFrameWatcher, [ROWS, FILL]);
-  if (cookie)
-    await context.addCookies(
-      cookie.split('; ').map((pair) => {
-        const [name, ...value] = pair.split('=');
-        return { name, value: value.join('='), url: BASE };
-      }),
-    );
+  if (cookie) await context.addCookies(browserCookies(cookie, BASE));
   return context;
 }
 

@@ -24,3 +24,11 @@ export async function sessionCookie(base: string, username: string, password: st
   }
   return [...cookies.values()].join('; ');
 }
+
+/** The cookies of `sessionCookie`'s header as a browser context takes them. */
+export function browserCookies(cookie: string, url: string) {
+  return cookie.split('; ').map((pair) => {
+    const [name, ...value] = pair.split('=');
+    return { name, value: value.join('='), url };
+  });
+}
