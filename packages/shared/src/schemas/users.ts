@@ -7,8 +7,9 @@ import {
 } from '../constants.ts';
 import { ROLES } from '../roles.ts';
 import { bodyId, requiredText, text } from './common.ts';
+import { addressBody, commentBody, optionalText } from './device-metadata.ts';
 
-/** portal-area §5 "User basedata lengths". */
+/** portal-area §5 "User basedata lengths" of the contact part (the address part is a device's). */
 export const BASEDATA_LIMITS = {
   company: 64,
   firstName: 64,
@@ -19,26 +20,15 @@ export const BASEDATA_LIMITS = {
   phoneNumber: 32,
   faxNumber: 32,
   taxId: 32,
-  street: 128,
-  streetNumber: 12,
-  postalCode: 8,
-  city: 64,
 } as const;
-
-/** A comment on a user: one text, as long as a device's comment may be. */
-export const USER_COMMENT_MAX_LENGTH = 4000;
 
 export const USER_STATUSES = ['ok', 'locked', 'deleted'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
 const invalid = { error: 'invalid', params: { code: 'invalid' as const } };
-
-/** An optional text: trimmed, at most `max` characters; blank is stored as null. */
-const optionalText = (max: number, pattern?: RegExp) => {
-  const base = z.string().trim().max(max);
-  const checked = pattern ? base.refine((value) => value === '' || pattern.test(value), invalid) : base;
-  return checked.nullish().transform((value) => value || null);
-};
+/** An optional text that, when given, must match `pattern`. */
+const optionalMatching = (max: number, pattern: RegExp) =>
+  optionalText(max).refine((value) => value === null || pattern.test(value), invalid);
 
 const username = () => requiredText().min(USERNAME_MIN_LENGTH).max(USERNAME_MAX_LENGTH);
 const newPassword = () =>
@@ -98,32 +88,23 @@ export const userBasedataBody = z.object({
     form: z.enum(['mr', 'mrs'], invalid).nullish().default(null),
     firstName: optionalText(L.firstName),
     lastName: optionalText(L.lastName),
-    email: optionalText(L.email, z.regexes.email),
+    email: optionalMatching(L.email, z.regexes.email),
     website: optionalText(L.website),
     cellNumber: optionalText(L.cellNumber),
     phoneNumber: optionalText(L.phoneNumber),
     faxNumber: optionalText(L.faxNumber),
     taxId: optionalText(L.taxId),
   }),
-  address: z.object({
-    street: optionalText(L.street),
-    streetNumber: optionalText(L.streetNumber),
-    postalCode: optionalText(L.postalCode),
-    city: optionalText(L.city),
-    countryCode: optionalText(2, /^[A-Za-z]{2}$/).transform((value) => value?.toUpperCase() ?? null),
+  // A device's address, but a user may leave the country open.
+  address: addressBody.extend({
+    countryCode: optionalMatching(2, /^[A-Za-z]{2}$/).transform((value) => value?.toUpperCase() ?? null),
   }),
 });
 export type UserBasedataBody = z.infer<typeof userBasedataBody>;
 export type UserBasedataInput = z.input<typeof userBasedataBody>;
 
-/** Body of `PUT /v2/users/{id}/comment`. */
-export const userCommentBody = z.object({
-  content: z
-    .string()
-    .max(USER_COMMENT_MAX_LENGTH)
-    .nullish()
-    .transform((value) => value?.trim() || null),
-});
+/** Body of `PUT /v2/users/{id}/comment`: as a device's comment, empty removes it. */
+export const userCommentBody = commentBody;
 
 /** Body of `PUT /v2/users/{id}/sync-access` (master): the user whose access entries are copied. */
 export const syncAccessBody = z.object({ syncWithUserId: bodyId() });
