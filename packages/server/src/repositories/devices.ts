@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm';
 import type { DeviceListQuery, SensorTotals } from '@tankportal/shared/schemas/devices';
 import type { Db } from '../db/client.ts';
-import { alarms, devices, sensors, users } from '../db/schema.ts';
+import { alarms, deviceAces, devices, sensors, users } from '../db/schema.ts';
 import { deviceVisibleTo } from '../policies/device-access.ts';
 import type { UserRow } from './users.ts';
 
@@ -58,7 +58,14 @@ const located = and(isNotNull(devices.locationLat), isNotNull(devices.locationLn
 function listConditions(actor: UserRow, query: DeviceListQuery): SQL[] {
   const conditions: SQL[] = [deviceVisibleTo(actor, query.permission)];
   if (query.type) conditions.push(inArray(devices.type, query.type));
-  if (query.userId) conditions.push(eq(devices.userId, query.userId));
+  // The devices of one user's access page (portal-area §2): owned by it or granted to it by an entry.
+  if (query.userId)
+    conditions.push(
+      or(
+        eq(devices.userId, query.userId),
+        sql`EXISTS (SELECT 1 FROM ${deviceAces} a WHERE a.device_id = ${devices.id} AND a.user_id = ${query.userId})`,
+      )!,
+    );
   if (query.notReportedSince !== undefined) {
     const since = new Date(Date.now() - query.notReportedSince * 1000);
     conditions.push(or(isNull(devices.lastReportedAt), lt(devices.lastReportedAt, since))!);

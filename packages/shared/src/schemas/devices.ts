@@ -52,6 +52,10 @@ export const deviceListQuery = z.object({
     .pipe(z.array(z.enum(DEVICE_TYPES)))
     .optional(),
   locationEnabledOnly: flag.optional(),
+  /**
+   * Only the devices this user owns or holds an access entry on (its access page); the rows then
+   * carry its entry as `userPermissions`. The user must be the actor or one it manages.
+   */
   userId: queryId().optional(),
   notReportedSince: queryInteger().optional(),
 });
@@ -132,6 +136,12 @@ const address = z.object({
   countryCode: z.string(),
 });
 
+/** One user's access entry on a device: its id (for edit and delete) and what it grants. */
+const userPermissionsSchema = z.object({
+  aceId: z.number(),
+  permissions: z.array(z.enum(DEVICE_PERMISSIONS)),
+});
+
 export const deviceSummarySchema = z.object({
   id: z.number(),
   type: z.enum(DEVICE_TYPES),
@@ -149,6 +159,11 @@ export const deviceSummarySchema = z.object({
   location: z.object({ lat: z.number(), lng: z.number(), updatedAt: z.date().nullable() }).nullable(),
   permissions: z.array(z.enum(DEVICE_PERMISSIONS)),
   sensors: z.array(sensorSchema),
+  /**
+   * In a list filtered by `user_id`: that user's access entry on the device, null where it owns the
+   * device (and holds every permission). Absent otherwise.
+   */
+  userPermissions: userPermissionsSchema.nullable().optional(),
 });
 export type DeviceSummary = z.infer<typeof deviceSummarySchema>;
 
@@ -168,9 +183,8 @@ export const deviceMapEntrySchema = z.strictObject({
 export type DeviceMapEntry = z.infer<typeof deviceMapEntrySchema>;
 
 export const deviceDetailSchema = deviceSummarySchema.extend({
-  userPermissions: z
-    .object({ aceId: z.number(), permissions: z.array(z.enum(DEVICE_PERMISSIONS)) })
-    .nullable(),
+  /** The actor's own access entry on the device, if it holds one. */
+  userPermissions: userPermissionsSchema.nullable(),
   alarms: z.array(alarmSchema),
   thresholdStatus: z.string(),
   thresholdSensor: z.enum(THRESHOLD_SENSOR_MODES),

@@ -9,7 +9,13 @@ import {
   SENSOR_TOTALS_HEADER,
 } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
+import { and, eq, inArray } from 'drizzle-orm';
+import { deviceAces } from '../../../db/schema.ts';
+import type { Db } from '../../../db/client.ts';
+import { notFound } from '../../../http-error.ts';
 import { devicePermissions } from '../../../policies/device-access.ts';
+import { userManagedBy } from '../../../policies/user-tree.ts';
+import type { UserRow } from '../../../repositories/users.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentDeviceMapEntry, presentDeviceSummary } from '../../../presenters/device.ts';
 import {
@@ -31,6 +37,26 @@ const asciiJson = (value: unknown) =>
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 
+/**
+ * `user_id` names whose access page is asked for: the actor itself or a user it manages. Anybody
+ * else is 404, as an unknown user: who holds which entries is the business of who manages them.
+ */
+async function checkListedUser(db: Db, actor: UserRow, userId: number | undefined) {
+  if (userId !== undefined && userId !== actor.id && !(await userManagedBy(db, actor, userId)))
+    throw notFound();
+}
+
+/** The entries of one user on the given devices, by device id. */
+async function entriesOf(db: Db, userId: number, deviceIds: number[]) {
+  const rows = deviceIds.length
+    ? await db
+        .select()
+        .from(deviceAces)
+        .where(and(eq(deviceAces.userId, userId), inArray(deviceAces.deviceId, deviceIds)))
+    : [];
+  return new Map(rows.map((ace) => [ace.deviceId, { aceId: ace.id, permissions: ace.permissions }]));
+}
+
 export function deviceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices',
@@ -44,6 +70,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
           '`view=map` and `location_enabled_only=true` every located one, compact and unpaged',
         querystring: deviceListRouteQuery,
         response: {
+          404: errorSchema,
           // The map's compact entries are strict objects: a full row never passes for one.
           200: z.union([z.array(deviceMapEntrySchema), z.array(deviceSummarySchema)]),
           400: errorSchema,
@@ -53,6 +80,8 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
     },
     async (request, reply) => {
       const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const { userId } = request.query;
+      await checkListedUser(db, actor, userId);
       if (request.query.view === 'map') {
         const located = await listMapDevices(db, actor, request.query);
         const count = String(located.length);
@@ -61,17 +90,19 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       }
       const { rows, total, locationEnabled, sensorTotals } = await listDevices(db, actor, request.query);
       const ids = rows.map((row) => row.device.id);
-      const [sensors, permissions] = await Promise.all([
+      const [sensors, permissions, entries] = await Promise.all([
         sensorsOfDevices(db, ids),
         devicePermissions(db, actor, ids),
+        userId === undefined ? undefined : entriesOf(db, userId, ids),
       ]);
       reply
         .header('x-total-count', String(total))
         .header('x-location-enabled-devices-count', String(locationEnabled))
         .header(SENSOR_TOTALS_HEADER, asciiJson(sensorTotals));
-      return rows.map(({ device, owner }) =>
-        presentDeviceSummary(device, owner, sensors.get(device.id) ?? [], permissions.get(device.id)!),
-      );
+      return rows.map(({ device, owner }) => ({
+        ...presentDeviceSummary(device, owner, sensors.get(device.id) ?? [], permissions.get(device.id)!),
+        ...(entries && { userPermissions: entries.get(device.id) ?? null }),
+      }));
     },
   );
 
@@ -83,10 +114,14 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
         tags: ['devices'],
         summary: 'Ids of every device matching the list filters, in list order',
         querystring: deviceListQuery,
-        response: { 200: z.array(z.number()), 400: errorSchema },
+        response: { 200: z.array(z.number()), 400: errorSchema, 404: errorSchema },
       },
     },
-    async (request) => listDeviceIds(db, requireRole(request.actor, 'ROLE_DEMO').user, request.query),
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      await checkListedUser(db, actor, request.query.userId);
+      return listDeviceIds(db, actor, request.query);
+    },
   );
 
   app.get(

@@ -295,7 +295,9 @@ describe('PUT /v2/users/{id}/sync-access (master)', () => {
     const source = await buildUser(db, { username: 'sync-source', parent: 'user' });
     const target = await buildUser(db, { username: 'sync-target', parent: 'user' });
     const [a, b] = [await buildDevice(db, ids.admin), await buildDevice(db, ids.admin)];
+    const targetsOwn = await buildDevice(db, target.id);
     await grant(db, a.id, source.id, ['VIEW_STATUS', 'QUERY']);
+    await grant(db, targetsOwn.id, source.id, ['VIEW_STATUS']);
     await grant(db, b.id, target.id, ['VIEW_STATUS']);
     const master = await as('master');
     const response = await master.put(`/api/v2/users/${target.id}/sync-access`, {
@@ -327,5 +329,36 @@ describe('GET /v2/users/{id}/logins (master)', () => {
     const results = response.json().map((entry: { result: string }) => entry.result);
     expect(results.slice(0, 2)).toEqual(['invalidCredentials', 'success']);
     expect((await (await as('admin')).get(`/api/v2/users/${ids['customer-a']}/logins`)).statusCode).toBe(403);
+  });
+});
+
+describe('GET /v2/devices?user_id= (the access page of a user)', () => {
+  it("lists the devices a user owns or holds an entry on, with that entry's id", async () => {
+    const db = t.database.db;
+    const holder = await buildUser(db, { username: 'access-holder', parent: 'user' });
+    const owned = await buildDevice(db, holder.id);
+    const shared = await buildDevice(db, ids.admin);
+    await buildDevice(db, ids.admin);
+    const ace = await grant(db, shared.id, holder.id, ['VIEW_STATUS', 'EDIT']);
+    const admin = await as('admin');
+    const response = await admin.get(`/api/v2/devices?user_id=${holder.id}&per_page=100&page=1`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-total-count']).toBe('2');
+    const rows = response.json() as { id: number; userPermissions: unknown; permissions: string[] }[];
+    expect(rows.map(({ id, userPermissions }) => ({ id, userPermissions }))).toEqual([
+      { id: owned.id, userPermissions: null },
+      { id: shared.id, userPermissions: { aceId: ace.id, permissions: ['VIEW_STATUS', 'EDIT'] } },
+    ]);
+    expect(rows[1].permissions).toContain('DELETE');
+    const granted = await admin.get(`/api/v2/devices/ids?user_id=${holder.id}`);
+    expect(granted.json()).toEqual([owned.id, shared.id]);
+  });
+
+  it("keeps a user's entries from those who do not manage it (404)", async () => {
+    const other = await as('other-admin');
+    expect((await other.get(`/api/v2/devices?user_id=${ids['customer-a']}`)).statusCode).toBe(404);
+    expect((await other.get(`/api/v2/devices/ids?user_id=${ids['customer-a']}`)).statusCode).toBe(404);
+    const user = await as('user');
+    expect((await user.get(`/api/v2/devices?user_id=${ids.user}`)).statusCode).toBe(200);
   });
 });

@@ -334,7 +334,10 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
         await tx.delete(deviceAces).where(eq(deviceAces.userId, user.id));
         await tx.execute(sql`
           INSERT INTO ${deviceAces} (device_id, user_id, permissions)
-          SELECT device_id, ${user.id}::int, permissions FROM ${deviceAces} WHERE user_id = ${source.id}::int`);
+          SELECT a.device_id, ${user.id}::int, a.permissions FROM ${deviceAces} a
+          JOIN ${devices} d ON d.id = a.device_id
+          -- On its own devices the target holds every permission already: no entry there.
+          WHERE a.user_id = ${source.id}::int AND d.user_id <> ${user.id}::int`);
       });
       return reply.code(204).send(null);
     },
