@@ -30,6 +30,20 @@ export function assignableRoles(role: Role): Role[] {
   return roles;
 }
 
+/**
+ * portal-area §4, §6: master and admin may act as a user below them in rank (admins: in their own
+ * subtree). The server decides; the web shows the button by the same rule.
+ */
+export function mayImpersonate(
+  real: { role: Role; id: number },
+  target: { role: Role; id: number },
+  targetIsInSubtreeOfReal: boolean,
+): boolean {
+  if (real.id === target.id || roleRank(target.role) >= roleRank(real.role)) return false;
+  if (hasRole(real.role, 'ROLE_MASTER')) return true;
+  return hasRole(real.role, 'ROLE_ADMIN') && targetIsInSubtreeOfReal;
+}
+
 /** Short forms used by screens and route tables. */
 export const SHORT_ROLE = {
   demo: 'ROLE_DEMO',

@@ -1,5 +1,5 @@
 import type { Role } from '@tankportal/shared/roles';
-import { hasRole, roleRank } from '@tankportal/shared/roles';
+import { hasRole } from '@tankportal/shared/roles';
 import { forbidden, unauthorized } from '../http-error.ts';
 import type { Actor } from './actor.ts';
 
@@ -16,25 +16,4 @@ export function requireRole(actor: Actor | null, minimum: Role): Actor {
  */
 export function isReadOnlyAccount(actor: Actor): boolean {
   return !hasRole(actor.user.role, 'ROLE_APP_USER');
-}
-
-/** portal-area §6 / issue: master and admin may act as a user below them (admins: own subtree). */
-export function mayImpersonate(
-  real: { role: Role; id: number },
-  target: { role: Role; id: number },
-  targetIsInSubtreeOfReal: boolean,
-): boolean {
-  if (real.id === target.id || roleRank(target.role) >= roleRank(real.role)) return false;
-  if (hasRole(real.role, 'ROLE_MASTER')) return true;
-  return hasRole(real.role, 'ROLE_ADMIN') && targetIsInSubtreeOfReal;
-}
-
-/**
- * Route onRequest hook: the request needs a signed-in actor of at least `minimum`. It runs before
- * the body is read and validated, so an anonymous call answers 401 whatever it sends.
- */
-export function minimumRole(minimum: Role) {
-  return async (request: { actor: Actor | null }) => {
-    requireRole(request.actor, minimum);
-  };
 }

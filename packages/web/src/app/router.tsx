@@ -18,7 +18,7 @@ const DevicesRoutes = lazy(() => import('./routes/devices-routes.tsx'));
 const PublicStatusPage = lazy(() =>
   withAllTexts(import('../features/devices/components/public/public-status-page.tsx')),
 );
-const UsersPage = lazy(() => import('../features/users/components/users-page.tsx'));
+const UsersRoutes = lazy(() => import('../features/users/components/users-routes.tsx'));
 const MessagesPage = lazy(() => import('../features/messages/components/messages-page.tsx'));
 const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page.tsx'));
 const ProfilePage = lazy(() => import('../features/settings/components/profile-page.tsx'));
@@ -59,7 +59,7 @@ const router = createBrowserRouter([
         errorElement: pageError,
         children: [
           { path: '/devices/*', element: <DevicesRoutes />, errorElement: pageError },
-          { path: '/users/*', element: guarded('ROLE_ADMIN', <UsersPage />), errorElement: pageError },
+          { path: '/users/*', element: guarded('ROLE_ADMIN', <UsersRoutes />), errorElement: pageError },
           { path: '/messages/*', element: guarded('ROLE_ADMIN', <MessagesPage />), errorElement: pageError },
           { path: '/contacts/*', element: guarded('ROLE_USER', <ContactsPage />), errorElement: pageError },
           {

@@ -10,6 +10,12 @@ export const userKeys = {
   /** The signed-in user (lib/session.ts). */
   me: () => [...userKeys.all, 'me'] as const,
   picker: (filter: unknown) => [...userKeys.all, 'picker', filter] as const,
+  /** The users tree: its levels and searches. */
+  tree: () => [...userKeys.all, 'tree'] as const,
+  /** One user of the users area: its detail and login history. */
+  one: (userId: number) => [...userKeys.all, 'one', userId] as const,
+  /** The devices users may access (their access pages), changed by any access entry. */
+  deviceAccess: () => [...userKeys.all, 'device-access'] as const,
 };
 
 /** The user picker's search apart from the typed term. */

@@ -9,8 +9,8 @@ export const TREE_PAGE_SIZE = 200;
 export const SEARCH_PAGE_SIZE = 100;
 
 const treeKeys = {
-  level: (parentUserId: number | null) => [...userKeys.all, 'tree', 'level', parentUserId] as const,
-  search: (term: string) => [...userKeys.all, 'tree', 'search', term] as const,
+  level: (parentUserId: number | null) => [...userKeys.tree(), 'level', parentUserId] as const,
+  search: (term: string) => [...userKeys.tree(), 'search', term] as const,
 };
 
 /**

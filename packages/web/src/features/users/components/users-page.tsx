@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -7,7 +8,10 @@ import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
 import TextField from '@mui/material/TextField';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import SearchIcon from '@mui/icons-material/Search';
@@ -34,24 +38,40 @@ export default function UsersPage() {
   const term = useDebouncedValue(filter.trim(), FILTER_DEBOUNCE_MS);
   return (
     <Page title={t('users.title')}>
-      <TextField
-        value={filter}
-        onChange={(event) => setFilter(event.target.value)}
-        label={t('users.filter')}
-        placeholder={t('users.filterHint')}
-        size="small"
-        sx={{ mb: 2, width: { xs: '100%', sm: 360 } }}
-        slotProps={{
-          htmlInput: { maxLength: 128 },
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <SearchIcon />
-              </InputAdornment>
-            ),
-          },
-        }}
-      />
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        justifyContent="space-between"
+        alignItems={{ sm: 'flex-start' }}
+      >
+        <TextField
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+          label={t('users.filter')}
+          placeholder={t('users.filterHint')}
+          size="small"
+          sx={{ mb: 2, width: { xs: '100%', sm: 360 } }}
+          slotProps={{
+            htmlInput: { maxLength: 128 },
+            input: {
+              startAdornment: (
+                <InputAdornment position="start">
+                  <SearchIcon />
+                </InputAdornment>
+              ),
+            },
+          }}
+        />
+        <Button
+          variant="contained"
+          startIcon={<PersonAddIcon />}
+          component={RouterLink}
+          to="/users/new"
+          sx={{ alignSelf: { xs: 'flex-start', sm: 'auto' }, mb: 2 }}
+        >
+          {t('users.add')}
+        </Button>
+      </Stack>
       {term ? <SearchResults term={term} /> : <Tree />}
     </Page>
   );
@@ -207,13 +227,16 @@ function Row({ depth, children }: { depth: number; children: ReactNode }) {
   );
 }
 
+/** The user's username (a link to its account) and name. */
 function UserLabel({ user, strong = false }: { user: UserOption; strong?: boolean }) {
   return (
     <Typography
       component="span"
       sx={{ fontWeight: strong ? 700 : 400, overflowWrap: 'anywhere', minWidth: 0 }}
     >
-      {user.username}
+      <Link component={RouterLink} to={`/users/${user.id}/account`} underline="hover">
+        {user.username}
+      </Link>
       {user.name && (
         <Typography component="span" color="text.secondary">
           {` · ${user.name}`}

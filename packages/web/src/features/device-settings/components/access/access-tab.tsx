@@ -24,10 +24,10 @@ import { pathId } from '../../../../lib/path-id.ts';
 import { errorText } from '../../../../lib/error-texts.ts';
 import { Loading } from '../../../../components/loading.tsx';
 import { useCurrentUser } from '../../../../lib/session.ts';
-import { useAceMutations, useAces } from '../../api/aces.ts';
+import { useAceMutations, useAces } from '../../../../lib/api/aces.ts';
 import type { DeviceDetailView } from '../../../../lib/api/devices.ts';
 import { devicePath } from '../../../../lib/device-path.ts';
-import { EditAceDialog } from './edit-ace-dialog.tsx';
+import { EditAceDialog } from '../../../../components/access/edit-ace-dialog.tsx';
 import { NewAceDialog } from './new-ace-dialog.tsx';
 
 /**

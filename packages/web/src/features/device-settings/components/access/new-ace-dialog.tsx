@@ -10,8 +10,8 @@ import type { DevicePermission } from '@tankportal/shared/devices';
 import { aceBody } from '@tankportal/shared/schemas/aces';
 import { UserPicker, userPickerLabel, type PickedUser } from '../../../../components/pickers/user-picker.tsx';
 import { FormDialog } from '../../../../components/dialogs/form-dialog.tsx';
-import { useAceMutations } from '../../api/aces.ts';
-import { PermissionsField } from './permissions-field.tsx';
+import { useAceMutations } from '../../../../lib/api/aces.ts';
+import { PermissionsField } from '../../../../components/access/permissions-field.tsx';
 
 interface NewAceDialogProps {
   deviceId: number;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, FormProvider, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
 import Stack from '@mui/material/Stack';
@@ -10,14 +10,12 @@ import {
   type MetadataBody,
 } from '@tankportal/shared/schemas/device-metadata';
 import { FormDialog } from '../../../../components/dialogs/form-dialog.tsx';
-import { CountryPicker } from '../../../../components/pickers/country-picker.tsx';
+import { AddressFields } from '../../../../components/forms/address-fields.tsx';
 import { UserPicker, type PickedUser } from '../../../../components/pickers/user-picker.tsx';
 import { useSaveErrorHandler } from '../../../../components/forms/save-error.ts';
 import { sharedSchemaResolver } from '../../../../lib/field-errors.ts';
 import type { DeviceDetailView } from '../../../../lib/api/devices.ts';
 import { useSaveMetadata } from '../../api/metadata.ts';
-
-const ADDRESS_FIELDS = ['street', 'streetNumber', 'postalCode', 'city'] as const;
 
 interface BaseDataDialogProps {
   device: DeviceDetailView;
@@ -33,7 +31,7 @@ export function BaseDataDialog({ device, canChangeUser, onSaved, onClose }: Base
   const { enqueueSnackbar } = useSnackbar();
   const save = useSaveMetadata(device.id);
   const [owner, setOwner] = useState<PickedUser | null>(device.user);
-  const { register, control, handleSubmit, setError, formState } = useForm<MetadataBody>({
+  const form = useForm<MetadataBody>({
     defaultValues: {
       name: device.name,
       project: device.project ?? '',
@@ -48,6 +46,7 @@ export function BaseDataDialog({ device, canChangeUser, onSaved, onClose }: Base
     },
     resolver: sharedSchemaResolver(metadataBody, t),
   });
+  const { register, control, handleSubmit, setError, formState } = form;
   const onSaveError = useSaveErrorHandler(setError);
   const { errors } = formState;
 
@@ -65,77 +64,53 @@ export function BaseDataDialog({ device, canChangeUser, onSaved, onClose }: Base
     );
 
   return (
-    <FormDialog
-      title={t('device-metadata.baseData.title')}
-      maxWidth="sm"
-      onClose={onClose}
-      onSubmit={handleSubmit(submit)}
-      saveDisabled={save.isPending}
-      dirty={formState.isDirty}
-    >
-      <Stack spacing={2} sx={{ pt: 1 }}>
-        {canChangeUser && (
-          <Controller
-            control={control}
-            name="userId"
-            render={({ field, fieldState }) => (
-              <UserPicker
-                value={owner}
-                onChange={(user) => {
-                  setOwner(user);
-                  field.onChange(user?.id ?? null);
-                }}
-                inputRef={field.ref}
-                label={t('device-metadata.baseData.user')}
-                required
-                error={!!fieldState.error}
-                helperText={fieldState.error?.message}
-              />
-            )}
-          />
-        )}
-        <TextField
-          label={t('device-metadata.baseData.name')}
-          required
-          autoFocus
-          error={!!errors.name}
-          helperText={errors.name?.message}
-          {...register('name')}
-        />
-        <TextField
-          label={t('device-metadata.baseData.project')}
-          error={!!errors.project}
-          helperText={errors.project?.message}
-          {...register('project')}
-        />
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          {ADDRESS_FIELDS.map((field) => (
-            <TextField
-              key={field}
-              label={t(`device-metadata.baseData.${field}`)}
-              error={!!errors.address?.[field]}
-              helperText={errors.address?.[field]?.message}
-              sx={{ flex: field === 'street' || field === 'city' ? '2 1 14rem' : '1 1 7rem' }}
-              {...register(`address.${field}`)}
-            />
-          ))}
-        </Stack>
-        <Controller
-          control={control}
-          name="address.countryCode"
-          render={({ field, fieldState }) => (
-            <CountryPicker
-              value={field.value}
-              onChange={field.onChange}
-              inputRef={field.ref}
-              label={t('device-metadata.baseData.country')}
-              required
-              error={!!fieldState.error}
-              helperText={fieldState.error?.message}
+    <FormProvider {...form}>
+      <FormDialog
+        title={t('device-metadata.baseData.title')}
+        maxWidth="sm"
+        onClose={onClose}
+        onSubmit={handleSubmit(submit)}
+        saveDisabled={save.isPending}
+        dirty={formState.isDirty}
+      >
+        <Stack spacing={2} sx={{ pt: 1 }}>
+          {canChangeUser && (
+            <Controller
+              control={control}
+              name="userId"
+              render={({ field, fieldState }) => (
+                <UserPicker
+                  value={owner}
+                  onChange={(user) => {
+                    setOwner(user);
+                    field.onChange(user?.id ?? null);
+                  }}
+                  inputRef={field.ref}
+                  label={t('device-metadata.baseData.user')}
+                  required
+                  error={!!fieldState.error}
+                  helperText={fieldState.error?.message}
+                />
+              )}
             />
           )}
-        />
-      </Stack>
-    </FormDialog>
+          <TextField
+            label={t('device-metadata.baseData.name')}
+            required
+            autoFocus
+            error={!!errors.name}
+            helperText={errors.name?.message}
+            {...register('name')}
+          />
+          <TextField
+            label={t('device-metadata.baseData.project')}
+            error={!!errors.project}
+            helperText={errors.project?.message}
+            {...register('project')}
+          />
+          <AddressFields countryRequired />
+        </Stack>
+      </FormDialog>
+    </FormProvider>
   );
 }

@@ -1,17 +1,14 @@
 import type { ReactElement, ReactNode } from 'react';
 import { Navigate, Route, Routes, useNavigate } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import { useAddressFacts } from '../../../../components/address-facts.tsx';
 import { FactList } from '../../../../components/fact-list.tsx';
-import type { Country } from '../../../../components/pickers/country-picker.tsx';
 import { userPickerLabel } from '../../../../components/pickers/user-picker.tsx';
-import { useLocale } from '../../../../lib/i18n.ts';
-import { lookupQuery } from '../../../../lib/lookups.ts';
 import { useHasRole } from '../../../../lib/session.ts';
 import { useWhitelabel } from '../../../../lib/whitelabel.ts';
 import { hasDevicePermission, type DeviceDetailView } from '../../../../lib/api/devices.ts';
@@ -21,7 +18,7 @@ import { BaseDataDialog } from './base-data-dialog.tsx';
 import { COMMENT_TEXTS, CommentDialog } from './comment-dialog.tsx';
 import { FlagDialog } from './flag-dialog.tsx';
 import { DeleteDeviceDialog, ResetDataDialog, ResetGpsDialog } from './lifecycle-dialogs.tsx';
-import { MetadataSection } from './metadata-section.tsx';
+import { EditSection } from '../../../../components/edit-section.tsx';
 import { RawMessageDialog } from './raw-message-dialog.tsx';
 
 /** What the signed-in user may do here (devices-area §2, §6; contracts §6). */
@@ -41,12 +38,6 @@ function useAbilities(device: DeviceDetailView) {
   };
 }
 
-function addressLines(address: DeviceDetailView['address']): string[] {
-  const street = [address.street, address.streetNumber].filter(Boolean).join(' ');
-  const place = [address.postalCode, address.city].filter(Boolean).join(' ');
-  return [street, place].filter(Boolean);
-}
-
 /**
  * /devices/{id}/settings/metadata: base data, public URL, active flag, comments and the device's
  * lifecycle actions; every change happens in a dialog sub-route. The spec's reference-date query
@@ -54,11 +45,9 @@ function addressLines(address: DeviceDetailView['address']): string[] {
  */
 export default function MetadataTab({ device, reload }: { device: DeviceDetailView; reload: () => void }) {
   const { t } = useTranslation();
-  const locale = useLocale();
   const navigate = useNavigate();
   const abilities = useAbilities(device);
   const { isMaster, canEdit } = abilities;
-  const countries = (useQuery(lookupQuery('countries')).data ?? []) as Country[];
   const savePublicUrl = useSavePublicUrl(device.id);
   const saveActiveFlag = useSaveActiveFlag(device.id);
 
@@ -72,7 +61,7 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
   const only = (allowed: boolean, dialog: ReactElement) =>
     allowed ? dialog : <Navigate to={base} replace />;
   const none = t('device-metadata.none');
-  const country = countries.find((entry) => entry.code === device.address.countryCode);
+  const addressFacts = useAddressFacts(device.address, none);
   const publicUrl = device.publicUrlAccessEnabled && device.publicUrl;
   const flags = [
     {
@@ -97,7 +86,7 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
 
   return (
     <Stack spacing={2} data-testid="metadata-tab">
-      <MetadataSection
+      <EditSection
         id="metadata-base-data"
         title={t('device-metadata.baseData.title')}
         editPath={canEdit ? at('edit') : undefined}
@@ -107,20 +96,11 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
             ['user', t('device-metadata.baseData.user'), userPickerLabel(device.user)],
             ['name', t('device-metadata.baseData.name'), device.name],
             ['project', t('device-metadata.baseData.project'), device.project || none],
-            [
-              'address',
-              t('device-metadata.baseData.address'),
-              addressLines(device.address).map((line) => <div key={line}>{line}</div>),
-            ],
-            [
-              'country',
-              t('device-metadata.baseData.country'),
-              country ? country.name[locale] : device.address.countryCode || none,
-            ],
+            ...addressFacts,
           ]}
           rowTestIdPrefix="fact"
         />
-      </MetadataSection>
+      </EditSection>
 
       <FlagSection
         path="public-url"
@@ -248,7 +228,7 @@ function FlagSection({
 }) {
   const { t } = useTranslation();
   return (
-    <MetadataSection
+    <EditSection
       id={`metadata-${path}`}
       title={t(`device-metadata.${section}.title`)}
       editPath={editPath}
@@ -257,7 +237,7 @@ function FlagSection({
         {t(`device-metadata.${section}.${state}`)}
       </Typography>
       {children}
-    </MetadataSection>
+    </EditSection>
   );
 }
 
@@ -274,7 +254,7 @@ function CommentSection({
   const { t } = useTranslation();
   const { section } = COMMENT_TEXTS[kind];
   return (
-    <MetadataSection
+    <EditSection
       id={`metadata-${kind}`}
       title={t(`device-metadata.${section}.title`)}
       editPath={editPath}
@@ -282,7 +262,7 @@ function CommentSection({
       <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid={`${kind}-text`}>
         {content || t(`device-metadata.${section}.empty`)}
       </Typography>
-    </MetadataSection>
+    </EditSection>
   );
 }
 

@@ -1,7 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Ace, AceBody, AceUpdateBody } from '@tankportal/shared/schemas/aces';
-import { api } from '../../../lib/api-client.ts';
-import { deviceKeys } from '../../../lib/api/devices.ts';
+import { api } from '../api-client.ts';
+import { deviceKeys } from './devices.ts';
+import { userKeys } from './users.ts';
 
 /** The access entries of a device (contracts §4); every call needs DELETE on the device. */
 
@@ -31,7 +32,12 @@ export function useAce(deviceId: number, aceId: number, enabled = true) {
  */
 export function useAceMutations(deviceId: number) {
   const queryClient = useQueryClient();
-  const onSuccess = () => queryClient.invalidateQueries({ queryKey: deviceKeys.aces(deviceId) });
+  // The device's entries and the access pages of users (an entry is a row of both).
+  const onSuccess = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: deviceKeys.aces(deviceId) }),
+      queryClient.invalidateQueries({ queryKey: userKeys.deviceAccess() }),
+    ]);
   const meta = { errorToast: false } as const;
   const create = useMutation({
     mutationFn: (body: AceBody) => api<Ace>('POST', acesPath(deviceId), { body }),

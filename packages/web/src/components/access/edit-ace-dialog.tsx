@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
 import type { DevicePermission } from '@tankportal/shared/devices';
 import { aceUpdateBody, type Ace } from '@tankportal/shared/schemas/aces';
-import { FormDialog } from '../../../../components/dialogs/form-dialog.tsx';
-import { EditDialogLoader } from '../../../../components/dialogs/edit-dialog-loader.tsx';
-import { useAce, useAceMutations } from '../../api/aces.ts';
+import { FormDialog } from '../dialogs/form-dialog.tsx';
+import { EditDialogLoader } from '../dialogs/edit-dialog-loader.tsx';
+import { useAce, useAceMutations } from '../../lib/api/aces.ts';
 import { PermissionsField } from './permissions-field.tsx';
 
 interface EditAceDialogProps {
@@ -21,7 +21,8 @@ interface EditAceDialogProps {
 }
 
 /**
- * /settings/access/{aceId}: the permissions of one entry. An entry that does not load (404:
+ * The permissions of one access entry (a device's /settings/access/{aceId}, a user's
+ * /users/{id}/access/{deviceId}/{aceId}). An entry that does not load (404:
  * gone meanwhile) closes the dialog (devices-area §8); so does the signed-in user's own entry.
  */
 export function EditAceDialog({ deviceId, aceId, actorId, closeTo, onClose }: EditAceDialogProps) {

@@ -8,7 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import EditIcon from '@mui/icons-material/Edit';
 
-interface MetadataSectionProps {
+interface EditSectionProps {
   /** Also the section's test id and the id its heading labels it by. */
   id: string;
   title: string;
@@ -17,8 +17,11 @@ interface MetadataSectionProps {
   children: ReactNode;
 }
 
-/** One block of the metadata tab: heading, content, and the edit button that opens its dialog. */
-export function MetadataSection({ id, title, editPath, children }: MetadataSectionProps) {
+/**
+ * One block of a page of facts (a device's metadata, a user's account): heading, content, and the
+ * edit button that opens its dialog.
+ */
+export function EditSection({ id, title, editPath, children }: EditSectionProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
@@ -35,7 +38,7 @@ export function MetadataSection({ id, title, editPath, children }: MetadataSecti
         </Typography>
         {editPath && (
           <Button size="small" startIcon={<EditIcon />} onClick={() => void navigate(editPath)}>
-            {t('device-metadata.edit')}
+            {t('common.edit')}
           </Button>
         )}
       </Stack>

@@ -1,0 +1,96 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnackbar } from 'notistack';
+import Button from '@mui/material/Button';
+import Step from '@mui/material/Step';
+import StepLabel from '@mui/material/StepLabel';
+import Stepper from '@mui/material/Stepper';
+import Typography from '@mui/material/Typography';
+import type { DevicePermission } from '@tankportal/shared/devices';
+import { aceBody } from '@tankportal/shared/schemas/aces';
+import { PermissionsField } from '../../../../components/access/permissions-field.tsx';
+import { FormDialog } from '../../../../components/dialogs/form-dialog.tsx';
+import { DevicePicker, devicePickerLabel } from '../../../../components/pickers/device-picker.tsx';
+import { useAceMutations } from '../../../../lib/api/aces.ts';
+import type { PickedDevice } from '../../../../lib/api/devices.ts';
+import { useUserDeviceIds, type UserView } from '../../api/user.ts';
+
+/**
+ * /users/{id}/access/new in two steps (portal-area §4): a device on which the signed-in user may
+ * manage access (DELETE), then the permissions. A device the user already reaches (its own, or one
+ * with an entry) is not taken again: its entry is edited in the list instead.
+ */
+export function NewAccessDialog({ user, onClose }: { user: UserView; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { enqueueSnackbar } = useSnackbar();
+  const [device, setDevice] = useState<PickedDevice | null>(null);
+  const [step, setStep] = useState<0 | 1>(0);
+  const [permissions, setPermissions] = useState<DevicePermission[]>([]);
+  const { create } = useAceMutations(device?.id ?? 0);
+  const reached = useUserDeviceIds(user.id).data;
+  const taken = device !== null && !!reached?.includes(device.id);
+  const body = aceBody.safeParse({ userId: user.id, permissions });
+  const submit = () => {
+    if (!body.success || !device) return;
+    // A refused save re-enables the button without a message (portal-area §7).
+    create.mutate(body.data, {
+      onSuccess: () => {
+        enqueueSnackbar(t('device-access.responses.created'), { variant: 'success' });
+        onClose();
+      },
+    });
+  };
+  return (
+    <FormDialog
+      title={t('users.access.newTitle', { username: user.username })}
+      maxWidth="md"
+      onClose={onClose}
+      dirty={device !== null || permissions.length > 0}
+      onSubmit={() => {
+        if (step === 1) submit();
+        else if (device && !taken && reached) setStep(1);
+      }}
+      actions={
+        step === 0 ? (
+          <Button type="submit" variant="contained" disabled={!device || taken || !reached}>
+            {t('device-access.new.next')}
+          </Button>
+        ) : (
+          <>
+            <Button onClick={() => setStep(0)}>{t('device-access.new.back')}</Button>
+            <Button type="submit" variant="contained" disabled={!body.success || create.isPending}>
+              {t('common.save')}
+            </Button>
+          </>
+        )
+      }
+    >
+      <Stepper activeStep={step} sx={{ mb: 3 }}>
+        <Step>
+          <StepLabel>{t('users.access.stepDevice')}</StepLabel>
+        </Step>
+        <Step>
+          <StepLabel>{t('device-access.new.stepPermissions')}</StepLabel>
+        </Step>
+      </Stepper>
+      {step === 0 ? (
+        <DevicePicker
+          value={device}
+          onChange={setDevice}
+          permission="DELETE"
+          required
+          autoFocus
+          error={taken}
+          helperText={taken ? t('users.access.taken', { username: user.username }) : undefined}
+        />
+      ) : (
+        <>
+          <Typography variant="subtitle1" gutterBottom data-testid="new-access-device">
+            {device && devicePickerLabel(device)}
+          </Typography>
+          <PermissionsField value={permissions} onChange={setPermissions} />
+        </>
+      )}
+    </FormDialog>
+  );
+}
