@@ -58,8 +58,8 @@ export function BasedataDialog({
     defaultValues: {
       contact: {
         ...blanks(texts),
-        legalType: legalType ?? '',
-        form: salutation ?? '',
+        legalType,
+        form: salutation,
       } as UserBasedataInput['contact'],
       address: blanks(user.address),
     },

@@ -1,0 +1,276 @@
+import { expect, request, test, type Page } from '@playwright/test';
+import { apiSession, login, type ApiSession } from './helpers.ts';
+
+// Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
+test.describe.configure({ timeout: 90_000 });
+
+// The pages of one user (portal-area §2 Users): account, device access, login history. Demo tree:
+// master > admin > user > demo, and the admin's customers; device 6 belongs to `heizung-meier`.
+const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
+const PASSWORD = 'Heizoel-Lieferung-2026';
+
+async function createUser(api: ApiSession, username: string, parentUsername: string, role = 'ROLE_USER') {
+  const [parent] = (await (
+    await api.context.get('/api/v2/users', { params: { search_term: parentUsername } })
+  ).json()) as { id: number; username: string }[];
+  expect(parent.username).toBe(parentUsername);
+  const response = await api.context.post('/api/v2/users', {
+    headers: api.headers,
+    data: {
+      username,
+      parent_user_id: parent.id,
+      role,
+      active: true,
+      password: PASSWORD,
+      password_repeat: PASSWORD,
+    },
+  });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { id: number }).id;
+}
+
+/** One sign-in attempt through the API, as a browser makes it. */
+async function signIn(baseURL: string, username: string, password: string) {
+  const context = await request.newContext({ baseURL });
+  const start = await context.get('/api/v2/whitelabels/current');
+  await context.post('/api/v2/login', {
+    headers: { 'x-csrf-token': start.headers()['x-csrf-token'] },
+    data: { username, password },
+  });
+  await context.dispose();
+}
+
+const userIdFromUrl = (page: Page) => Number(/\/users\/(\d+)\//.exec(page.url())![1]);
+
+async function createInDialog(page: Page, username: string) {
+  const dialog = page.getByRole('dialog', { name: 'Neuer Benutzer' });
+  await dialog.getByLabel(/^Benutzername/).fill(username);
+  // A password is proposed: the two fields agree and are long enough.
+  await expect(dialog.getByLabel(/^Passwort/).first()).not.toHaveValue('');
+  await dialog.getByRole('button', { name: 'Benutzer anlegen' }).click();
+  await expect(page.getByText('Benutzer angelegt.')).toBeVisible();
+  await expect(page).toHaveURL(/\/users\/\d+\/account$/);
+  await expect(page.getByTestId('user-info-bar')).toContainText(username);
+}
+
+test.describe('user pages', () => {
+  test('an admin creates a customer with a sub-user, edits login, base data and comment, locks and deletes them', async ({
+    page,
+  }) => {
+    const customer = unique('kunde');
+    const sub = unique('hausmeister');
+    await login(page, 'admin');
+    await page.goto('/users');
+    await page.getByRole('link', { name: 'Benutzer anlegen' }).click();
+    await expect(page).toHaveURL(/\/users\/new$/);
+    // The parent is the admin itself at first.
+    await expect(page.getByRole('combobox', { name: 'Übergeordneter Benutzer' })).toHaveValue(/^admin/);
+    await createInDialog(page, customer);
+    const customerId = userIdFromUrl(page);
+
+    // A sub-user from the info bar: its parent is the viewed user.
+    await page.getByRole('button', { name: 'Unterbenutzer anlegen' }).click();
+    await expect(page.getByRole('combobox', { name: 'Übergeordneter Benutzer' })).toHaveValue(customer);
+    await createInDialog(page, sub);
+    await expect(page.getByTestId('login-parentUser')).toContainText(customer);
+    const subId = userIdFromUrl(page);
+
+    // Both in the tree, the sub-user under its parent.
+    await page.goto('/users');
+    await page.getByLabel('Benutzer filtern').fill(sub);
+    await expect(page.getByRole('treeitem', { name: sub, level: 3 })).toBeVisible();
+    await expect(page.getByRole('treeitem', { name: customer, level: 2 })).toBeVisible();
+    await page.getByRole('link', { name: customer }).click();
+    await expect(page).toHaveURL(new RegExp(`/users/${customerId}/account$`));
+
+    // Login: a taken username is refused on its field; then the user is locked.
+    await page.getByTestId('user-login').getByRole('button', { name: 'Bearbeiten' }).click();
+    const login_ = page.getByRole('dialog', { name: 'Login' });
+    await login_.getByLabel(/^Benutzername/).fill('user');
+    await login_.getByRole('button', { name: 'Speichern' }).click();
+    await expect(
+      login_.getByText('Dieser Benutzername kann nicht vergeben werden.', { exact: false }),
+    ).toBeVisible();
+    await login_.getByLabel(/^Benutzername/).fill(customer);
+    await login_.getByLabel('Aktiv (darf sich anmelden)').uncheck();
+    await login_.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText('Benutzer gespeichert.')).toBeVisible();
+    await expect(page.getByTestId('login-status')).toContainText('gesperrt');
+    await expect(page.getByTestId('user-info-bar').getByText('gesperrt')).toBeVisible();
+
+    // Base data: a wrong e-mail is named on its field; the saved parts show on the page.
+    await page.getByTestId('user-basedata').getByRole('button', { name: 'Bearbeiten' }).click();
+    const basedata = page.getByRole('dialog', { name: 'Stammdaten' });
+    await basedata.getByLabel('Firma').fill('Heizöl Schmidt GmbH');
+    await basedata.getByLabel('Vorname').fill('Sabine');
+    await basedata.getByLabel('Nachname').fill('Schmidt');
+    await basedata.getByLabel('E-Mail').fill('sabine(at)schmidt');
+    await basedata.getByLabel('Straße').fill('Hafenstraße');
+    await basedata.getByLabel('PLZ').fill('28217');
+    await basedata.getByLabel('Ort').fill('Bremen');
+    await basedata.getByRole('button', { name: 'Speichern' }).click();
+    await expect(basedata.getByText('Ungültiges Format für E-Mail-Adresse.')).toBeVisible();
+    await basedata.getByLabel('E-Mail').fill('sabine@schmidt.example');
+    await basedata.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText('Stammdaten gespeichert.')).toBeVisible();
+    await expect(page.getByTestId('basedata-company')).toContainText('Heizöl Schmidt GmbH');
+    await expect(page.getByTestId('basedata-address')).toContainText('28217 Bremen');
+    await expect(page.getByTestId('user-info-bar')).toContainText('Sabine Schmidt');
+
+    // Comment.
+    await page.getByTestId('user-comment').getByRole('button', { name: 'Bearbeiten' }).click();
+    const comment = page.getByRole('dialog', { name: 'Kommentar' });
+    await comment.getByLabel('Kommentar').fill('Lieferung nur vormittags.');
+    await comment.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText('Kommentar gespeichert.')).toBeVisible();
+    await expect(page.getByTestId('user-comment')).toContainText('Lieferung nur vormittags.');
+
+    // Delete: refused while the sub-user exists, and the dialog says why.
+    await page.getByRole('button', { name: 'Benutzer löschen' }).click();
+    let confirm = page.getByRole('dialog', { name: 'Benutzer löschen' });
+    const button = confirm.getByRole('button', { name: 'Benutzer löschen' });
+    await expect(button).toBeDisabled();
+    await confirm.getByLabel(`„${customer}“`, { exact: false }).fill(customer.slice(0, -1));
+    await expect(button).toBeDisabled();
+    await confirm.getByLabel(`„${customer}“`, { exact: false }).fill(customer);
+    await button.click();
+    await expect(confirm.getByRole('alert')).toHaveText(
+      'Der Benutzer hat noch 1 Unterbenutzer: Verschieben oder löschen Sie ihn zuerst.',
+    );
+    await confirm.getByRole('button', { name: 'Abbrechen' }).click();
+
+    // The sub-user first, then the customer.
+    for (const [id, username] of [
+      [subId, sub],
+      [customerId, customer],
+    ] as const) {
+      await page.goto(`/users/${id}/account/delete`);
+      confirm = page.getByRole('dialog', { name: 'Benutzer löschen' });
+      await confirm.getByLabel(`„${username}“`, { exact: false }).fill(username);
+      await confirm.getByRole('button', { name: 'Benutzer löschen' }).click();
+      await expect(page.getByText('Benutzer gelöscht.')).toBeVisible();
+      await expect(page).toHaveURL(/\/users$/);
+    }
+    await page.goto(`/users/${customerId}/account`);
+    await expect(page).toHaveURL(/\/users$/);
+  });
+
+  test('a master grants and edits device access in two steps, syncs it from another user and reads the login history', async ({
+    page,
+    baseURL,
+  }) => {
+    const api = await apiSession(baseURL!);
+    const target = unique('zugriff');
+    const source = unique('vorlage');
+    const targetId = await createUser(api, target, 'admin');
+    const sourceId = await createUser(api, source, 'admin');
+    for (const device of [7, 8]) {
+      const granted = await api.context.post(`/api/v2/devices/${device}/aces`, {
+        headers: api.headers,
+        data: { user_id: sourceId, permissions: ['VIEW_STATUS', 'VIEW_PROCESS'] },
+      });
+      expect(granted.status()).toBe(201);
+    }
+    // The target fails to sign in once, then signs in: the login history has both.
+    for (const password of ['falsch', PASSWORD]) await signIn(baseURL!, target, password);
+
+    await login(page, 'master');
+    await page.goto(`/users/${targetId}/access`);
+    await expect(page.getByTestId('user-access-empty')).toBeVisible();
+
+    // Step 1: the device; step 2: the permissions.
+    await page.getByRole('button', { name: 'Zugriff hinzufügen' }).click();
+    const dialog = page.getByRole('dialog', { name: `Zugriff für ${target}` });
+    const next = dialog.getByRole('button', { name: 'Weiter' });
+    await expect(next).toBeDisabled();
+    const picker = dialog.getByRole('combobox', { name: /Gerät/ });
+    await picker.fill('6');
+    await page.getByRole('option', { name: /^6 – / }).click();
+    await next.click();
+    await expect(dialog.getByTestId('new-access-device')).toContainText('6 –');
+    const save = dialog.getByRole('button', { name: 'Speichern' });
+    await expect(save).toBeDisabled();
+    await dialog.getByLabel('Status ansehen').check();
+    await save.click();
+    await expect(page.getByText('Zugriff angelegt.')).toBeVisible();
+    const row = page.getByTestId('user-access-6');
+    await expect(row).toContainText('Status ansehen');
+    await expect(row).not.toContainText('Prozesskurve ansehen');
+
+    // Edit the entry.
+    await row.getByRole('link', { name: /^Bearbeiten/ }).click();
+    const edit = page.getByRole('dialog', { name: `Zugriff von ${target}` });
+    await edit.getByLabel('Prozesskurve ansehen').check();
+    await edit.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText('Zugriff gespeichert.')).toBeVisible();
+    await expect(row).toContainText('Prozesskurve ansehen');
+
+    // A device the user already reaches is not taken twice.
+    await page.getByRole('button', { name: 'Zugriff hinzufügen' }).click();
+    await dialog.getByRole('combobox', { name: /Gerät/ }).fill('6');
+    await page.getByRole('option', { name: /^6 – / }).click();
+    await expect(
+      dialog.getByText(`${target} hat bereits Zugriff auf dieses Gerät.`, { exact: false }),
+    ).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Weiter' })).toBeDisabled();
+    await dialog.getByRole('button', { name: 'Abbrechen' }).click();
+
+    // Sync: the entries become the source's, after the username is typed.
+    await page.getByRole('button', { name: 'Von anderem Benutzer übernehmen' }).click();
+    const sync = page.getByRole('dialog', { name: `Zugriffsrechte für ${target} übernehmen` });
+    const confirmSync = sync.getByRole('button', { name: 'Zugriffsrechte übernehmen' });
+    await sync.getByRole('combobox', { name: /Zugriffsrechte übernehmen von/ }).fill(source);
+    await page.getByRole('option', { name: new RegExp(`^${source}`) }).click();
+    await expect(confirmSync).toBeDisabled();
+    await sync.getByLabel(`„${target}“`, { exact: false }).fill(target);
+    await confirmSync.click();
+    await expect(page.getByText('Zugriffsrechte übernommen.')).toBeVisible();
+    await expect(page.getByTestId('user-access-6')).toHaveCount(0);
+    await expect(page.getByTestId('user-access-7')).toContainText('Prozesskurve ansehen');
+    await expect(page.getByTestId('user-access-8')).toBeVisible();
+
+    // Delete one entry.
+    await page
+      .getByTestId('user-access-8')
+      .getByRole('button', { name: /^Löschen/ })
+      .click();
+    await page
+      .getByRole('dialog', { name: 'Zugriff löschen' })
+      .getByRole('button', { name: 'Zugriff löschen' })
+      .click();
+    await expect(page.getByText('Zugriff gelöscht.')).toBeVisible();
+    await expect(page.getByTestId('user-access-8')).toHaveCount(0);
+
+    // The login history (master only).
+    await page.getByRole('link', { name: 'Login-Historie' }).click();
+    const history = page.getByTestId('login-history');
+    await expect(history.getByRole('row')).toHaveCount(3);
+    await expect(history.getByRole('row').nth(1)).toContainText('angemeldet');
+    await expect(history.getByRole('row').nth(2)).toContainText('falsches Passwort');
+    await api.context.dispose();
+  });
+
+  test('an admin is refused the pages of users outside its subtree', async ({ page, baseURL }) => {
+    const api = await apiSession(baseURL!);
+    const otherAdmin = unique('haendler');
+    await createUser(api, otherAdmin, 'master', 'ROLE_ADMIN');
+    const foreignId = await createUser(api, unique('fremdkunde'), otherAdmin);
+    await api.context.dispose();
+
+    await login(page, 'admin');
+    for (const path of ['account', 'access', 'login-history']) {
+      await page.goto(`/users/${foreignId}/${path}`);
+      await expect(page).toHaveURL(/\/users$/);
+      await expect(
+        page.getByText('Diesen Benutzer gibt es nicht (mehr), oder Sie verwalten ihn nicht.'),
+      ).toBeVisible();
+    }
+    // Not in the tree either, and no login history for admins.
+    await page.getByLabel('Benutzer filtern').fill(otherAdmin);
+    await expect(page.getByRole('status')).toHaveText(`Kein Benutzer passt zu „${otherAdmin}“.`);
+    await page.goto('/users');
+    await page.getByRole('link', { name: 'heizung-meier' }).click();
+    await expect(page.getByRole('link', { name: 'Login-Historie' })).toHaveCount(0);
+    await expect(page.getByTestId('user-api')).toHaveCount(0);
+  });
+});
