@@ -228,11 +228,7 @@ function FlagSection({
 }) {
   const { t } = useTranslation();
   return (
-    <EditSection
-      id={`metadata-${path}`}
-      title={t(`device-metadata.${section}.title`)}
-      editPath={editPath}
-    >
+    <EditSection id={`metadata-${path}`} title={t(`device-metadata.${section}.title`)} editPath={editPath}>
       <Typography variant="body2" data-testid={`${path}-state`}>
         {t(`device-metadata.${section}.${state}`)}
       </Typography>
@@ -254,11 +250,7 @@ function CommentSection({
   const { t } = useTranslation();
   const { section } = COMMENT_TEXTS[kind];
   return (
-    <EditSection
-      id={`metadata-${kind}`}
-      title={t(`device-metadata.${section}.title`)}
-      editPath={editPath}
-    >
+    <EditSection id={`metadata-${kind}`} title={t(`device-metadata.${section}.title`)} editPath={editPath}>
       <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap' }} data-testid={`${kind}-text`}>
         {content || t(`device-metadata.${section}.empty`)}
       </Typography>
