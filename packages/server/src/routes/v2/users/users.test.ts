@@ -362,3 +362,46 @@ describe('GET /v2/devices?user_id= (the access page of a user)', () => {
     expect((await user.get(`/api/v2/devices?user_id=${ids.user}`)).statusCode).toBe(200);
   });
 });
+
+describe('every users call, by who asks', () => {
+  type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+  // Each call on `other-customer` (below `other-admin`, outside the demo admin's subtree).
+  const calls = (id: number): [Method, string, unknown, 'admin' | 'master'][] => [
+    ['GET', `/api/v2/users/${id}`, undefined, 'admin'],
+    [
+      'PUT',
+      `/api/v2/users/${id}/login`,
+      { username: 'x-renamed', parent_user_id: id, role: 'ROLE_USER', active: false },
+      'admin',
+    ],
+    ['PUT', `/api/v2/users/${id}/basedata`, { contact: { company: 'Changed' }, address: {} }, 'admin'],
+    ['PUT', `/api/v2/users/${id}/comment`, { content: 'changed' }, 'admin'],
+    ['DELETE', `/api/v2/users/${id}`, undefined, 'admin'],
+    ['PUT', `/api/v2/users/${id}/sync-access`, { sync_with_user_id: ids.user }, 'master'],
+    ['GET', `/api/v2/users/${id}/logins`, undefined, 'master'],
+    ['POST', `/api/v2/users/${id}/auth-token`, undefined, 'master'],
+    ['DELETE', `/api/v2/users/${id}/auth-token`, undefined, 'master'],
+  ];
+
+  it('answers anonymous 401, user and demo 403, an admin outside its subtree 404 (403 on master calls), and changes nothing', async () => {
+    const db = t.database.db;
+    const target = ids['other-customer'];
+    const device = await buildDevice(db, ids['other-admin']);
+    await grant(db, device.id, target, ['VIEW_STATUS']);
+    const before = await userRow(target);
+    const acesBefore = await db.select().from(deviceAces).where(eq(deviceAces.userId, target));
+    const askers: [string, TestClient, (minimum: 'admin' | 'master') => number][] = [
+      ['anonymous', await anonymous(), () => 401],
+      ['demo', await as('demo'), () => 403],
+      ['user', await as('user'), () => 403],
+      ['admin', await as('admin'), (minimum) => (minimum === 'master' ? 403 : 404)],
+    ];
+    for (const [who, client, expected] of askers)
+      for (const [method, url, body, minimum] of calls(target)) {
+        const response = await client.request(method, url, body);
+        expect(response.statusCode, `${who} ${method} ${url}`).toBe(expected(minimum));
+      }
+    expect(await userRow(target)).toEqual(before);
+    expect(await db.select().from(deviceAces).where(eq(deviceAces.userId, target))).toEqual(acesBefore);
+  });
+});

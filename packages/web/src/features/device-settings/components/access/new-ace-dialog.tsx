@@ -1,17 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
-import Button from '@mui/material/Button';
-import Step from '@mui/material/Step';
-import StepLabel from '@mui/material/StepLabel';
-import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
 import type { DevicePermission } from '@tankportal/shared/devices';
 import { aceBody } from '@tankportal/shared/schemas/aces';
 import { UserPicker, userPickerLabel, type PickedUser } from '../../../../components/pickers/user-picker.tsx';
-import { FormDialog } from '../../../../components/dialogs/form-dialog.tsx';
-import { useAceMutations } from '../../../../lib/api/aces.ts';
 import { PermissionsField } from '../../../../components/access/permissions-field.tsx';
+import { TwoStepDialog } from '../../../../components/access/two-step-dialog.tsx';
+import { useAceMutations } from '../../../../lib/api/aces.ts';
 
 interface NewAceDialogProps {
   deviceId: number;
@@ -44,39 +40,17 @@ export function NewAceDialog({ deviceId, exclude, onClose }: NewAceDialogProps) 
   };
 
   return (
-    <FormDialog
+    <TwoStepDialog
       title={t('device-access.new.title')}
-      maxWidth="md"
-      onClose={onClose}
+      steps={[t('device-access.new.stepUser'), t('device-access.new.stepPermissions')]}
+      step={step}
+      onStepChange={setStep}
+      canAdvance={user !== null}
+      canSave={body.success && !create.isPending}
+      onSave={submit}
       dirty={user !== null || permissions.length > 0}
-      onSubmit={() => {
-        if (step === 0) {
-          if (user) setStep(1);
-        } else submit();
-      }}
-      actions={
-        step === 0 ? (
-          <Button type="submit" variant="contained" disabled={!user}>
-            {t('device-access.new.next')}
-          </Button>
-        ) : (
-          <>
-            <Button onClick={() => setStep(0)}>{t('device-access.new.back')}</Button>
-            <Button type="submit" variant="contained" disabled={!body.success || create.isPending}>
-              {t('common.save')}
-            </Button>
-          </>
-        )
-      }
+      onClose={onClose}
     >
-      <Stepper activeStep={step} sx={{ mb: 3 }}>
-        <Step>
-          <StepLabel>{t('device-access.new.stepUser')}</StepLabel>
-        </Step>
-        <Step>
-          <StepLabel>{t('device-access.new.stepPermissions')}</StepLabel>
-        </Step>
-      </Stepper>
       {step === 0 ? (
         <UserPicker value={user} onChange={setUser} exclude={exclude} required autoFocus />
       ) : (
@@ -87,6 +61,6 @@ export function NewAceDialog({ deviceId, exclude, onClose }: NewAceDialogProps) 
           <PermissionsField value={permissions} onChange={setPermissions} />
         </>
       )}
-    </FormDialog>
+    </TwoStepDialog>
   );
 }

@@ -1,15 +1,11 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
-import Button from '@mui/material/Button';
-import Step from '@mui/material/Step';
-import StepLabel from '@mui/material/StepLabel';
-import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
 import type { DevicePermission } from '@tankportal/shared/devices';
 import { aceBody } from '@tankportal/shared/schemas/aces';
 import { PermissionsField } from '../../../../components/access/permissions-field.tsx';
-import { FormDialog } from '../../../../components/dialogs/form-dialog.tsx';
+import { TwoStepDialog } from '../../../../components/access/two-step-dialog.tsx';
 import { DevicePicker, devicePickerLabel } from '../../../../components/pickers/device-picker.tsx';
 import { useAceMutations } from '../../../../lib/api/aces.ts';
 import type { PickedDevice } from '../../../../lib/api/devices.ts';
@@ -41,38 +37,17 @@ export function NewAccessDialog({ user, onClose }: { user: UserView; onClose: ()
     });
   };
   return (
-    <FormDialog
+    <TwoStepDialog
       title={t('users.access.newTitle', { username: user.username })}
-      maxWidth="md"
-      onClose={onClose}
+      steps={[t('users.access.stepDevice'), t('device-access.new.stepPermissions')]}
+      step={step}
+      onStepChange={setStep}
+      canAdvance={device !== null && !taken && reached !== undefined}
+      canSave={body.success && !create.isPending}
+      onSave={submit}
       dirty={device !== null || permissions.length > 0}
-      onSubmit={() => {
-        if (step === 1) submit();
-        else if (device && !taken && reached) setStep(1);
-      }}
-      actions={
-        step === 0 ? (
-          <Button type="submit" variant="contained" disabled={!device || taken || !reached}>
-            {t('device-access.new.next')}
-          </Button>
-        ) : (
-          <>
-            <Button onClick={() => setStep(0)}>{t('device-access.new.back')}</Button>
-            <Button type="submit" variant="contained" disabled={!body.success || create.isPending}>
-              {t('common.save')}
-            </Button>
-          </>
-        )
-      }
+      onClose={onClose}
     >
-      <Stepper activeStep={step} sx={{ mb: 3 }}>
-        <Step>
-          <StepLabel>{t('users.access.stepDevice')}</StepLabel>
-        </Step>
-        <Step>
-          <StepLabel>{t('device-access.new.stepPermissions')}</StepLabel>
-        </Step>
-      </Stepper>
       {step === 0 ? (
         <DevicePicker
           value={device}
@@ -91,6 +66,6 @@ export function NewAccessDialog({ user, onClose }: { user: UserView; onClose: ()
           <PermissionsField value={permissions} onChange={setPermissions} />
         </>
       )}
-    </FormDialog>
+    </TwoStepDialog>
   );
 }

@@ -6,6 +6,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import type { UseMutationResult } from '@tanstack/react-query';
 import {
+  BASEDATA_LIMITS,
   userBasedataBody,
   type UserBasedataBody,
   type UserBasedataInput,
@@ -16,17 +17,8 @@ import { useSaveErrorHandler } from '../../../../components/forms/save-error.ts'
 import { sharedSchemaResolver } from '../../../../lib/field-errors.ts';
 import type { UserView } from '../../api/user.ts';
 
-const TEXT_FIELDS = [
-  'company',
-  'firstName',
-  'lastName',
-  'email',
-  'website',
-  'cellNumber',
-  'phoneNumber',
-  'faxNumber',
-  'taxId',
-] as const;
+/** The contact's text parts, in the order of their lengths' table (portal-area §5). */
+const TEXT_FIELDS = Object.keys(BASEDATA_LIMITS) as (keyof typeof BASEDATA_LIMITS)[];
 const INPUT_MODES: Partial<Record<(typeof TEXT_FIELDS)[number], string>> = {
   email: 'email',
   website: 'url',
