@@ -73,6 +73,16 @@ const CHECKS: Check[] = [
   { name: 'user settings: contacts', path: '/settings/contacts', ready: (page) => page.getByRole('table') },
   { name: 'contacts', path: '/contacts', ready: (page) => page.getByRole('table') },
   { name: 'user settings: new contact dialog', path: '/settings/contacts/new', ready: dialog },
+  // The users area, on the customer `baeckerei-korn` ({korn}: its id, looked up first).
+  { name: 'users tree', path: '/users', ready: (page) => page.getByRole('tree') },
+  { name: 'users: new user dialog', path: '/users/new', ready: dialog },
+  { name: 'user account', path: '/users/{korn}/account', ready: byId('user-account') },
+  { name: 'user account: login dialog', path: '/users/{korn}/account/login', ready: dialog },
+  { name: 'user account: base data dialog', path: '/users/{korn}/account/basedata', ready: dialog },
+  { name: 'user access', path: '/users/{korn}/access', ready: byId('user-access-table') },
+  { name: 'user access: new entry dialog', path: '/users/{korn}/access/new', ready: dialog },
+  { name: 'user access: sync dialog', path: '/users/{korn}/access/sync', ready: dialog },
+  { name: 'user login history', path: '/users/{korn}/login-history', ready: byId('user-area') },
 ];
 
 /**
@@ -135,6 +145,7 @@ async function attachScreenshot(page: Page, testInfo: TestInfo, name: string) {
 
 // The tables get long rows: an access entry with every permission and a contact of the master's.
 let setUp: ApiSession;
+let korn = 0;
 const cleanUp: string[] = [];
 test.beforeAll(async ({ baseURL }) => {
   setUp = await apiSession(baseURL!);
@@ -149,6 +160,7 @@ test.beforeAll(async ({ baseURL }) => {
     username: string;
   }[];
   const { id: userId } = users.find(({ username }) => username === 'baeckerei-korn')!;
+  korn = userId;
   await post(`/devices/${CUSTOMERS}/aces`, { user_id: userId, permissions: DEVICE_PERMISSIONS });
   await post('/contacts', {
     first_name: 'Friederike',
@@ -180,7 +192,7 @@ for (const viewport of VIEWPORTS) {
 
     for (const check of CHECKS) {
       test(`${check.name} (${check.path})`, async ({ baseURL }, testInfo) => {
-        await page.goto(`${baseURL}${check.path}`);
+        await page.goto(`${baseURL}${check.path.replace('{korn}', String(korn))}`);
         await expect(check.ready(page).first()).toBeVisible();
         await expect(page.getByRole('progressbar')).toHaveCount(0);
         // Charts and fonts settle before the page is measured.

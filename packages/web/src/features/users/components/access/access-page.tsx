@@ -147,7 +147,7 @@ function AccessTable({
             const label = `${row.id} – ${row.name}`;
             return (
               <TableRow key={row.id} data-testid={`user-access-${row.id}`}>
-                <TableCell data-label={t('users.access.device')}>
+                <TableCell data-label={t('users.access.device')} sx={{ minWidth: { sm: 180 } }}>
                   <Link component={RouterLink} to={`/devices/${row.id}`}>
                     {label}
                   </Link>
