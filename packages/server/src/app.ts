@@ -55,6 +55,7 @@ import { notificationRecipientRoutes } from './routes/v2/devices/notification-re
 import { aceRoutes } from './routes/v2/devices/aces.ts';
 import { deviceMetadataRoutes } from './routes/v2/devices/device-metadata.ts';
 import { createDeviceRoutes } from './routes/v2/devices/create-device.ts';
+import { messageRoutes } from './routes/v2/messages/messages.ts';
 import { rawMessageRoutes } from './routes/v2/messages/raw-messages.ts';
 import { deviceConfigurationRoutes } from './routes/v2/devices/configuration.ts';
 
@@ -89,6 +90,7 @@ const AREAS = [
   deviceMetadataRoutes,
   createDeviceRoutes,
   rawMessageRoutes,
+  messageRoutes,
   deviceConfigurationRoutes,
 ];
 
