@@ -73,6 +73,9 @@ const CHECKS: Check[] = [
   { name: 'user settings: contacts', path: '/settings/contacts', ready: (page) => page.getByRole('table') },
   { name: 'contacts', path: '/contacts', ready: (page) => page.getByRole('table') },
   { name: 'user settings: new contact dialog', path: '/settings/contacts/new', ready: dialog },
+  { name: 'device messages', path: device(LEVEL, '/messages'), ready: byId('message-filters') },
+  { name: 'device messages: send dialog', path: device(LEVEL, '/messages/send'), ready: dialog },
+  { name: 'messages', path: '/messages', ready: byId('message-filters') },
   // The users area, on the customer `baeckerei-korn` ({korn}: its id, looked up first).
   { name: 'users tree', path: '/users', ready: (page) => page.getByRole('tree') },
   { name: 'users: new user dialog', path: '/users/new', ready: dialog },

@@ -8,6 +8,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import DashboardIcon from '@mui/icons-material/Dashboard';
+import ForumIcon from '@mui/icons-material/Forum';
 import SettingsIcon from '@mui/icons-material/Settings';
 import ShowChartIcon from '@mui/icons-material/ShowChart';
 import { Loading } from '../../components/loading.tsx';
@@ -29,6 +30,7 @@ import { DeviceSideMenu, type DeviceMenuEntry } from './device-side-menu.tsx';
 const ConsumptionPage = lazy(
   () => import('../../features/devices/components/device/consumption/consumption-page.tsx'),
 );
+const MessagesPage = lazy(() => import('../../features/messages/components/device-messages-page.tsx'));
 // The settings (forms, dialogs) are a chunk of their own as well; each tab loads lazily within.
 const SettingsPage = lazy(() => import('./device-settings-page.tsx'));
 
@@ -41,8 +43,7 @@ interface DevicePageProps {
 /**
  * The pages under /devices/{id} (devices-area §2), each owned by its feature and put together
  * here: the side menu and the routes follow this one table. `path` is the route below the device
- * root ('' for the status page), `permission` the device permission that opens it. Messages
- * (VIEW_MESSAGING) join the table with their page.
+ * root ('' for the status page), `permission` the device permission that opens it.
  */
 const DEVICE_PAGES: (DeviceMenuEntry & { path: string; Page: ComponentType<DevicePageProps> })[] = [
   {
@@ -68,6 +69,15 @@ const DEVICE_PAGES: (DeviceMenuEntry & { path: string; Page: ComponentType<Devic
     permission: 'VIEW_CONSUMPTION',
     Icon: BarChartIcon,
     Page: ConsumptionPage,
+  },
+  {
+    page: 'messages',
+    // The detail and send dialogs are sub-routes of the page.
+    path: 'messages/*',
+    label: 'device.menu.messages',
+    permission: 'VIEW_MESSAGING',
+    Icon: ForumIcon,
+    Page: MessagesPage,
   },
   {
     page: 'settings',

@@ -4,12 +4,9 @@ import type {
   CommentBody,
   MetadataBody,
   PublicUrlBody,
-  RawMessage,
-  RawMessageBody,
 } from '@tankportal/shared/schemas/device-metadata';
 import { api } from '../../../lib/api-client.ts';
 import { deviceKeys, type DeviceDetailView } from '../../../lib/api/devices.ts';
-import type { JsonOf } from '../../../lib/api/json.ts';
 
 /**
  * The metadata tab's calls (contracts §6). The saves answer the device detail; the tab reloads
@@ -96,14 +93,5 @@ export function useResetGps(deviceId: number) {
     mutationFn: () => api<void>('POST', `/v2/devices/${deviceId}/reset-gps-data`),
     // The map shows the device's location.
     onSuccess: () => queryClient.invalidateQueries({ queryKey: deviceKeys.map() }),
-  });
-}
-
-/** POST /v2/messages: a raw message to the device (iot and lx_iot: ROLE_MASTER). */
-export function useSendRawMessage() {
-  return useMutation({
-    mutationFn: (body: RawMessageBody) => api<JsonOf<RawMessage>>('POST', '/v2/messages', { body }),
-    // devices-area §8: a message send failure has its own words, whatever the server said.
-    meta: { errorToast: 'unlessFieldErrors', errorText: 'device-metadata.rawMessage.failed' },
   });
 }

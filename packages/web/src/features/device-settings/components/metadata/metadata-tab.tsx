@@ -19,7 +19,7 @@ import { COMMENT_TEXTS, CommentDialog } from './comment-dialog.tsx';
 import { FlagDialog } from './flag-dialog.tsx';
 import { DeleteDeviceDialog, ResetDataDialog, ResetGpsDialog } from './lifecycle-dialogs.tsx';
 import { EditSection } from '../../../../components/edit-section.tsx';
-import { RawMessageDialog } from './raw-message-dialog.tsx';
+import { SendMessageDialog } from '../../../../components/dialogs/send-message-dialog.tsx';
 
 /** What the signed-in user may do here (devices-area §2, §6; contracts §6). */
 function useAbilities(device: DeviceDetailView) {
@@ -199,7 +199,7 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
           path="raw-message"
           element={
             abilities.rawMessageType ? (
-              <RawMessageDialog deviceId={device.id} type={abilities.rawMessageType} onClose={close} />
+              <SendMessageDialog deviceId={device.id} type={abilities.rawMessageType} onClose={close} />
             ) : (
               <Navigate to={base} replace />
             )

@@ -1,0 +1,124 @@
+import { expect, test } from '@playwright/test';
+import { startFakeGateway, type FakeGateway, type GatewaySms } from '../packages/simulator/src/gateway.ts';
+import { devicePorts } from './device-side.ts';
+import { apiSession, login } from './helpers.ts';
+
+test.describe.configure({ timeout: 90_000 });
+
+// Device 11 of the demo fleet: an SMS device of `admin` that no other journey touches (its log is
+// empty at first), sent to through Lionel; the server's gateway API points at the fake gateway
+// started here, which records what it receives.
+const SMS_DEVICE = 11;
+const received: GatewaySms[] = [];
+let gateway: FakeGateway;
+
+test.beforeAll(async ({ baseURL }) => {
+  gateway = await startFakeGateway(devicePorts(Number(new URL(baseURL!).port)).gateway, (sms) =>
+    received.push(sms),
+  );
+});
+test.afterAll(async () => {
+  await gateway.close();
+});
+
+test.describe('messages', () => {
+  test('an admin sends SMS to a device, which the gateway receives; filters and walks the device messages', async ({
+    page,
+  }) => {
+    await login(page, 'admin');
+    await page.goto(`/devices/${SMS_DEVICE}`);
+    await page
+      .getByRole('navigation', { name: 'Geräteseiten' })
+      .getByRole('link', { name: 'Nachrichten' })
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/devices/${SMS_DEVICE}/messages$`));
+    const log = page.getByTestId('message-log');
+    await expect(log).toBeVisible();
+
+    const texts = ['STATUS?', 'INTERVALL 6H', 'ABFRAGE'];
+    for (const text of texts) {
+      await log.getByRole('button', { name: 'SMS senden' }).click();
+      const dialog = page.getByRole('dialog', { name: 'SMS senden' });
+      const content = dialog.getByLabel(/^Inhalt/);
+      // 160 characters at most: more is named on the field.
+      await content.fill('x'.repeat(161));
+      await dialog.getByRole('button', { name: 'Senden' }).click();
+      await expect(dialog.getByText('höchstens 160 Zeichen', { exact: false })).toBeVisible();
+      await content.fill(text);
+      await expect(dialog.getByText(`${text.length} von 160 Zeichen`)).toBeVisible();
+      await dialog.getByRole('button', { name: 'Senden' }).click();
+      await expect(page.getByText('Nachricht gesendet.').first()).toBeVisible();
+      await expect(dialog).toBeHidden();
+    }
+    await expect.poll(() => received.map((sms) => sms.text)).toEqual(expect.arrayContaining(texts));
+
+    // The log: newest first, sent, outgoing; the total above.
+    await expect(log.getByText('3 Nachrichten')).toBeVisible();
+    const rows = log.getByTestId('message-table').locator('tbody tr');
+    await expect(rows).toHaveCount(3);
+    await expect(rows.first()).toContainText('ABFRAGE');
+    await expect(rows.first()).toContainText('gesendet');
+    await expect(rows.first()).toContainText('ausgehend');
+
+    // Filters: no incoming message; all outgoing ones.
+    await log.getByRole('combobox', { name: 'Richtung' }).click();
+    await page.getByRole('option', { name: 'eingehend' }).click();
+    await expect(log.getByTestId('messages-empty')).toHaveText('Keine Nachrichten passen zum Filter.');
+    await log.getByRole('combobox', { name: 'Richtung' }).click();
+    await page.getByRole('option', { name: 'ausgehend' }).click();
+    await expect(rows).toHaveCount(3);
+    // Future days cannot be chosen.
+    await expect(log.getByLabel('Bis')).toHaveAttribute('max', /^\d{4}-\d{2}-\d{2}$/);
+
+    // The detail walks the loaded list, its ends disabled.
+    await rows.first().click();
+    const detail = page.getByRole('dialog', { name: /^Nachricht \d+$/ });
+    await expect(detail.getByTestId('message-content')).toHaveText('ABFRAGE');
+    await expect(detail.getByRole('button', { name: 'Vorherige Nachricht' })).toBeDisabled();
+    await detail.getByRole('button', { name: 'Nächste Nachricht' }).click();
+    await expect(detail.getByTestId('message-content')).toHaveText('INTERVALL 6H');
+    await detail.getByRole('button', { name: 'Nächste Nachricht' }).click();
+    await expect(detail.getByTestId('message-content')).toHaveText('STATUS?');
+    await expect(detail.getByRole('button', { name: 'Nächste Nachricht' })).toBeDisabled();
+    await expect(detail.getByTestId('message-status')).toContainText('gesendet');
+    await detail.getByRole('button', { name: 'Schließen' }).click();
+    await expect(detail).toBeHidden();
+  });
+
+  test('the global log pages an admin by next and previous, SMS by default; a user has none', async ({
+    page,
+    baseURL,
+  }) => {
+    // 55 more SMS to the device (the first journey sent 3): more than a page of 50.
+    const api = await apiSession(baseURL!, 'admin');
+    for (let i = 1; i <= 55; i++) {
+      const sent = await api.context.post('/api/v2/messages', {
+        headers: api.headers,
+        data: { type: 'sms', device_id: SMS_DEVICE, content: `Rundruf ${i}` },
+      });
+      expect(sent.status()).toBe(201);
+    }
+    await api.context.dispose();
+
+    await login(page, 'admin');
+    await page.getByRole('link', { name: 'Nachrichten' }).click();
+    await expect(page).toHaveURL(/\/messages$/);
+    const log = page.getByTestId('message-log');
+    await expect(log.getByRole('combobox', { name: 'Typ' })).toHaveText('SMS');
+    await log.getByRole('combobox', { name: 'Pro Seite' }).click();
+    await page.getByRole('option', { name: '50', exact: true }).click();
+    const rows = log.getByTestId('message-table').locator('tbody tr');
+    await expect(rows).toHaveCount(50);
+    await expect(rows.first()).toContainText('Rundruf 55');
+    await expect(log.getByRole('button', { name: 'Zurück' })).toBeDisabled();
+    await log.getByRole('button', { name: 'Weiter' }).click();
+    await expect(log.getByText('Seite 2')).toBeVisible();
+    await expect(rows.first()).toContainText('Rundruf 5');
+    await log.getByRole('button', { name: 'Zurück' }).click();
+    await expect(rows.first()).toContainText('Rundruf 55');
+
+    await page.context().clearCookies();
+    await login(page, 'user');
+    await expect(page.getByRole('link', { name: 'Nachrichten' })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,71 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { MessageType } from '@tankportal/shared/devices';
+import { MESSAGE_HEADERS, type Message, type MessageListQuery } from '@tankportal/shared/schemas/messages';
+import { api, apiResponse } from '../../../lib/api-client.ts';
+import type { JsonOf } from '../../../lib/api/json.ts';
+import { messageKeys } from '../../../lib/api/messages.ts';
+
+export type MessageView = JsonOf<Message>;
+
+/** What the filters of a message list hold (dates as the date fields give them, yyyy-MM-dd). */
+export interface MessageFilter {
+  from: string;
+  to: string;
+  type?: MessageType;
+  direction?: MessageListQuery['direction'];
+  status?: MessageListQuery['status'];
+  mode?: MessageListQuery['mode'];
+  perPage: number;
+  page: number;
+  /** The newest message of the list when its first page loaded: later pages stay put. */
+  maxId?: number;
+}
+
+export interface MessagePage {
+  items: MessageView[];
+  /** Device context only: every message matching the filter. */
+  total: number | null;
+  hasMore: boolean;
+  maxId: number;
+}
+
+/** A day of the date fields as the instant its local day starts, or ends. */
+const dayStart = (day: string) => new Date(`${day}T00:00:00`).toISOString();
+const dayEnd = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
+
+/** GET /v2/messages: a device's messages (with their total) or the global log (has-more only). */
+export function useMessages(filter: MessageFilter, deviceId?: number) {
+  const { from, to, maxId, ...rest } = filter;
+  const query = {
+    ...rest,
+    from: from ? dayStart(from) : undefined,
+    to: to ? dayEnd(to) : undefined,
+    maxId,
+    deviceId,
+    totalCount: deviceId === undefined ? undefined : 1,
+  };
+  return useQuery({
+    queryKey: messageKeys.list(query),
+    queryFn: async ({ signal }): Promise<MessagePage> => {
+      const { data, headers } = await apiResponse<MessageView[]>('GET', '/v2/messages', { query, signal });
+      const total = headers.get(MESSAGE_HEADERS.totalCount);
+      return {
+        items: data,
+        total: total === null ? null : Number(total),
+        hasMore: headers.get(MESSAGE_HEADERS.hasMore) === '1',
+        maxId: Number(headers.get(MESSAGE_HEADERS.maxId) ?? 0),
+      };
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /v2/messages/{id}: one message (a link to a message that is not in the loaded list). */
+export function useMessage(messageId: number | null) {
+  return useQuery({
+    queryKey: messageKeys.one(messageId ?? 0),
+    queryFn: ({ signal }) => api<MessageView>('GET', `/v2/messages/${messageId}`, { signal }),
+    enabled: messageId !== null,
+    retry: false,
+  });
+}

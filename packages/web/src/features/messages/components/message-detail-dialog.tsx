@@ -1,0 +1,128 @@
+import { useNavigate, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import { EditDialogLoader } from '../../../components/dialogs/edit-dialog-loader.tsx';
+import { FactList, type Fact } from '../../../components/fact-list.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useLocale } from '../../../lib/i18n.ts';
+import { pathId } from '../../../lib/path-id.ts';
+import { useMessage, type MessageView } from '../api/messages.ts';
+
+/**
+ * `{base}/{messageId}`: one message with every field; previous and next walk the loaded, filtered
+ * list (disabled at its ends). A message not in the list (a link) is loaded on its own; one that does
+ * not load closes the dialog.
+ */
+export function MessageDetailDialog({
+  items,
+  base,
+  onClose,
+}: {
+  items: MessageView[];
+  base: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const messageId = pathId(useParams().messageId);
+  const index = items.findIndex((message) => message.id === messageId);
+  const loaded = useMessage(index === -1 ? messageId : null);
+  if (index !== -1)
+    return <Detail message={items[index]} items={items} index={index} base={base} onClose={onClose} />;
+  return (
+    <EditDialogLoader
+      query={messageId === null ? null : loaded}
+      closeTo={base}
+      notFoundText={t('messages.notFound')}
+    >
+      {(message) => <Detail message={message} items={[]} index={-1} base={base} onClose={onClose} />}
+    </EditDialogLoader>
+  );
+}
+
+function Detail({
+  message,
+  items,
+  index,
+  base,
+  onClose,
+}: {
+  message: MessageView;
+  items: MessageView[];
+  index: number;
+  base: string;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const open = (at: number) => void navigate(`${base}/${items[at].id}`, { replace: true });
+  const time = (value: string | null) => (value ? formatDateTime(value, locale) : '–');
+  const facts: Fact[] = [
+    ['createdAt', t('messages.fields.createdAt'), time(message.createdAt)],
+    ['receivedAt', t('messages.fields.receivedAt'), time(message.receivedAt)],
+    ['sentAt', t('messages.fields.sentAt'), time(message.sentAt)],
+    [
+      'device',
+      t('messages.columns.device'),
+      message.device ? `${message.device.id} – ${message.device.name}` : t('messages.noDevice'),
+    ],
+    ['type', t('messages.fields.type'), t(`messages.types.${message.type}`)],
+    ['direction', t('messages.fields.direction'), t(`messages.directions.${message.direction}`)],
+    ['mode', t('messages.fields.mode'), t(`messages.modes.${message.mode}`)],
+    ['status', t('messages.fields.status'), t(`messages.statuses.${message.status}`)],
+    ['indication', t('messages.columns.indication'), message.indication ?? '–'],
+    ['from', t('messages.fields.from_'), [message.from, message.fromType].filter(Boolean).join(' · ') || '–'],
+    ['to', t('messages.fields.to_'), [message.to, message.toType].filter(Boolean).join(' · ') || '–'],
+    ['username', t('messages.fields.username'), message.username ?? '–'],
+    ['report', t('messages.fields.report'), message.report ?? '–'],
+  ];
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="md" fullScreen={phone} aria-labelledby="message-title">
+      <DialogTitle id="message-title">{t('messages.detailTitle', { id: message.id })}</DialogTitle>
+      <DialogContent dividers>
+        <FactList rows={facts} rowTestIdPrefix="message" testId="message-facts" />
+        <Box
+          component="pre"
+          data-testid="message-content"
+          sx={{
+            mt: 2,
+            p: 1.5,
+            bgcolor: 'action.hover',
+            borderRadius: 1,
+            whiteSpace: 'pre-wrap',
+            overflowWrap: 'anywhere',
+            fontSize: '0.875rem',
+          }}
+        >
+          {message.content || t('messages.placeholders.empty')}
+        </Box>
+      </DialogContent>
+      <DialogActions sx={{ flexWrap: 'wrap' }}>
+        <Button startIcon={<ChevronLeftIcon />} disabled={index <= 0} onClick={() => open(index - 1)}>
+          {t('messages.previousMessage')}
+        </Button>
+        <Button
+          endIcon={<ChevronRightIcon />}
+          disabled={index === -1 || index >= items.length - 1}
+          onClick={() => open(index + 1)}
+        >
+          {t('messages.nextMessage')}
+        </Button>
+        <Box sx={{ flex: 1 }} />
+        <Button variant="contained" onClick={onClose}>
+          {t('common.close')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
