@@ -14,6 +14,8 @@ export interface ServerConfig {
   trustProxy: boolean;
   logLevel: string;
   sessionIdleMinutes: number;
+  /** Days the message log keeps a message (jobs/definitions/purge-messages.ts); 0 keeps all. */
+  messageRetentionDays: number;
   sessionMaxHours: number;
   loginMaxFailuresPerUsername: number;
   loginMaxFailuresPerIp: number;
@@ -80,6 +82,13 @@ function smtpUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+/**
+ * Two years of the message log: a dealer answers "did my tank report last winter?" and bills SMS per
+ * period from it (issue 15), and 100,000 devices at 6 reports a day stay near 440 million rows
+ * (docs/scaling.md).
+ */
+export const DEFAULT_MESSAGE_RETENTION_DAYS = 730;
+
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -101,6 +110,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || 'info',
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 8 * 60),
+    messageRetentionDays: integer(env, 'MESSAGE_RETENTION_DAYS', DEFAULT_MESSAGE_RETENTION_DAYS),
     sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 7 * 24),
     loginMaxFailuresPerUsername: integer(env, 'LOGIN_MAX_FAILURES_PER_USERNAME', 10),
     loginMaxFailuresPerIp: integer(env, 'LOGIN_MAX_FAILURES_PER_IP', 50),

@@ -2,9 +2,10 @@ import type { JobDefinition } from '../queue.ts';
 import type { RecurringJob } from '../scheduler.ts';
 import { deliverNotification } from './deliver-notification.ts';
 import { purgeJobs } from './purge-jobs.ts';
+import { purgeMessages } from './purge-messages.ts';
 
 /** Every job this release runs: a worker claims only jobs named here. */
 export const JOB_DEFINITIONS: JobDefinition[] = [deliverNotification];
 
 /** Every recurring job this release schedules (scheduler.ts); their queue jobs run as any other. */
-export const RECURRING_JOBS: RecurringJob[] = [purgeJobs];
+export const RECURRING_JOBS: RecurringJob[] = [purgeJobs, purgeMessages];
