@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { startFakeGateway, type FakeGateway, type GatewaySms } from '../packages/simulator/src/gateway.ts';
-import { devicePorts } from './device-side.ts';
+import { devicePorts, SMS_WEBHOOK_TOKEN } from './device-side.ts';
 import { apiSession, login } from './helpers.ts';
 
 test.describe.configure({ timeout: 90_000 });
@@ -13,8 +13,12 @@ const received: GatewaySms[] = [];
 let gateway: FakeGateway;
 
 test.beforeAll(async ({ baseURL }) => {
-  gateway = await startFakeGateway(devicePorts(Number(new URL(baseURL!).port)).gateway, (sms) =>
-    received.push(sms),
+  // It reports each SMS delivered, as the real gateways do (the delivery report webhook).
+  gateway = await startFakeGateway(
+    devicePorts(Number(new URL(baseURL!).port)).gateway,
+    (sms) => received.push(sms),
+    '127.0.0.1',
+    { server: baseURL!, tokens: { lionel: SMS_WEBHOOK_TOKEN, '1nce': SMS_WEBHOOK_TOKEN } },
   );
 });
 test.afterAll(async () => {
@@ -57,8 +61,12 @@ test.describe('messages', () => {
     const rows = log.getByTestId('message-table').locator('tbody tr');
     await expect(rows).toHaveCount(3);
     await expect(rows.first()).toContainText('ABFRAGE');
-    await expect(rows.first()).toContainText('gesendet');
     await expect(rows.first()).toContainText('ausgehend');
+    // Sent, then delivered by the gateway's report: the log shows it after a refresh.
+    await expect(async () => {
+      await log.getByRole('button', { name: 'Aktualisieren' }).click();
+      for (const row of await rows.all()) await expect(row).toContainText('zugestellt', { timeout: 1000 });
+    }).toPass({ timeout: 15_000 });
 
     // Filters: no incoming message; all outgoing ones.
     await log.getByRole('combobox', { name: 'Richtung' }).click();
@@ -80,7 +88,8 @@ test.describe('messages', () => {
     await detail.getByRole('button', { name: 'Nächste Nachricht' }).click();
     await expect(detail.getByTestId('message-content')).toHaveText('STATUS?');
     await expect(detail.getByRole('button', { name: 'Nächste Nachricht' })).toBeDisabled();
-    await expect(detail.getByTestId('message-status')).toContainText('gesendet');
+    await expect(detail.getByTestId('message-status')).toContainText('zugestellt');
+    await expect(detail.getByTestId('message-report')).toContainText('delivery report: DELIVERED');
     await detail.getByRole('button', { name: 'Schließen' }).click();
     await expect(detail).toBeHidden();
   });

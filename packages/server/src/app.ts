@@ -37,6 +37,7 @@ import { deviceRoutes } from './routes/v2/devices/devices.ts';
 import { registerNetIngest } from './ingest/net-http.ts';
 import { createIngestServices } from './ingest/ingest-context.ts';
 import { loggerOptions, type LogStream } from './plugins/logging.ts';
+import { registerSmsDeliveryReports } from './ingest/sms-delivery-reports.ts';
 import { registerSmsWebhooks } from './ingest/sms-webhooks.ts';
 import { lookupRoutes } from './routes/v2/lookups/lookups.ts';
 import { systemNotificationRoutes } from './routes/v2/system-notifications/system-notifications.ts';
@@ -153,6 +154,7 @@ export async function buildApp(
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   registerNetIngest(app, context);
   registerSmsWebhooks(app, context, config.smsWebhookTokens);
+  registerSmsDeliveryReports(app, db, config.smsWebhookTokens);
 
   await serveWebApp(app, options.webDist ?? WEB_DIST);
   app.decorate('context', context);

@@ -8,6 +8,14 @@ export interface GatewaySms {
   text: string;
 }
 
+/** Where the fake gateway reports what became of each SMS, as the real gateways do. */
+export interface DeliveryReports {
+  /** The portal, e.g. `http://127.0.0.1:3000`. */
+  server: string;
+  /** The gateways' webhook tokens (x-webhook-token). */
+  tokens: { lionel?: string; '1nce'?: string };
+}
+
 export interface FakeGateway {
   port: number;
   close(): Promise<void>;
@@ -30,15 +38,37 @@ function answer(response: ServerResponse, status: number, body: unknown) {
 }
 
 /**
+ * The delivery report of an SMS handed to its device: Lionel `POST /ingest/sms/lionel/delivery
+ * { messageId, status }`, 1NCE `POST /ingest/sms/1nce/delivery { id, status }` (docs/protocols.md).
+ * A report the portal does not take is not sent again (a real gateway would retry for a while).
+ */
+async function reportDelivery(
+  { server, tokens }: DeliveryReports,
+  provider: GatewaySms['provider'],
+  id: string,
+) {
+  const token = tokens[provider];
+  if (!token) return;
+  const body = provider === 'lionel' ? { messageId: id, status: 'DELIVERED' } : { id, status: 'DELIVERED' };
+  await fetch(`${server}/ingest/sms/${provider}/delivery`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-webhook-token': token },
+    body: JSON.stringify(body),
+  }).catch(() => undefined);
+}
+
+/**
  * The outbound APIs of both SMS gateways on one port, as the server calls them
  * (packages/server/src/channels/sms-gateways.ts): Lionel `POST /messages { to, text }` and 1NCE
  * `POST /v1/sims/{iccid}/sms { payload }`, each answered `{ id }`. Any bearer token is accepted.
- * Every SMS is handed to `onSms` after the answer, as a real gateway delivers after accepting.
+ * Every SMS is handed to `onSms` after the answer, as a real gateway delivers after accepting, and,
+ * with `deliveryReports`, reported delivered to the portal.
  */
 export async function startFakeGateway(
   port: number,
   onSms: (sms: GatewaySms) => void,
   host = '127.0.0.1',
+  deliveryReports?: DeliveryReports,
 ): Promise<FakeGateway> {
   let sequence = 0;
   const server = createServer(async (request, response) => {
@@ -56,8 +86,13 @@ export async function startFakeGateway(
         ? { provider: '1nce', to: decodeURIComponent(once![1]), text: body.payload }
         : null;
     if (!sms) return answer(response, 400, { error: 'malformed' });
-    answer(response, 200, { id: `sim-${++sequence}` });
-    setImmediate(() => onSms(sms));
+    // Ids unique across runs, as a real gateway's are.
+    const id = `sim-${process.pid}-${Date.now().toString(36)}-${++sequence}`;
+    answer(response, 200, { id });
+    setImmediate(() => {
+      onSms(sms);
+      if (deliveryReports) void reportDelivery(deliveryReports, sms.provider, id);
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -127,10 +127,15 @@ export async function simulate(options: SimulationOptions): Promise<SimulationSt
   const gateway =
     options.gatewayPort === undefined
       ? null
-      : await startFakeGateway(options.gatewayPort, (sms) => {
-          const index = byIdent.get(sms.to);
-          if (index !== undefined && parseQuerySms(sms.text) !== null) answerQuery(index);
-        });
+      : await startFakeGateway(
+          options.gatewayPort,
+          (sms) => {
+            const index = byIdent.get(sms.to);
+            if (index !== undefined && parseQuerySms(sms.text) !== null) answerQuery(index);
+          },
+          '127.0.0.1',
+          { server: options.server, tokens: options.smsTokens },
+        );
 
   options.onReady?.();
   const stopAt = options.durationSeconds > 0 ? started + options.durationSeconds * 1000 : Infinity;

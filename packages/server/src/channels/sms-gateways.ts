@@ -14,6 +14,28 @@ export interface SentSms {
   gatewayMessageId: string;
 }
 
+/** What the log notes of an SMS a gateway accepted: its answer, and the key its delivery report names. */
+export interface AcceptedSms {
+  report: string;
+  /**
+   * `messages.gateway_message_id`: provider and the gateway's id, by which the delivery report
+   * webhook (ingest/sms-delivery-reports.ts) finds the message.
+   */
+  gatewayMessageId: string;
+}
+
+export const deliveryKey = (provider: SmsGateway['provider'], gatewayMessageId: string) =>
+  `${provider}:${gatewayMessageId}`;
+
+/** Sends and answers what the log notes of it. */
+export async function sendSms(gateway: SmsGateway, sms: OutboundSms): Promise<AcceptedSms> {
+  const { gatewayMessageId } = await gateway.send(sms);
+  return {
+    report: `gateway message id ${gatewayMessageId}`,
+    gatewayMessageId: deliveryKey(gateway.provider, gatewayMessageId),
+  };
+}
+
 export class SmsGatewayError extends Error {
   /** True when trying again later may succeed (network trouble, 5xx, 429). */
   readonly retryable: boolean;

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { sendSms, type AcceptedSms } from '../channels/sms-gateways.ts';
 import { formatQuerySms } from '@tankportal/shared/protocols/sms';
 import type { Db } from '../db/client.ts';
 import { messages, queries } from '../db/schema.ts';
@@ -18,7 +19,8 @@ interface Outgoing {
   toType: 'cell_number' | 'iccid';
   gatewayId: number | null;
   /** Hands the query to the gateway or broker; resolves with what the channel answered. */
-  deliver: () => Promise<string | null>;
+  /** Hands it over; an SMS answers what the log notes of it (a published MQTT message: null). */
+  deliver: () => Promise<AcceptedSms | null>;
 }
 
 type Addressing = { ok: true; outgoing: Outgoing } | { ok: false; outgoing: Outgoing; reason: string };
@@ -57,10 +59,7 @@ async function address(
     toIdent: to,
     toType,
     gatewayId,
-    deliver: async () => {
-      const sent = await channels.smsGateway(provider).send({ to: to!, text });
-      return `gateway message id ${sent.gatewayMessageId}`;
-    },
+    deliver: () => sendSms(channels.smsGateway(provider), { to: to!, text }),
   };
   if (!to)
     return {
@@ -87,7 +86,7 @@ export async function sendQuery(
   let failure = addressing.ok ? null : addressing.reason;
   // For the user (translated by the web); `failure` keeps the details for the message log.
   let failureKind: QueryFailure | null = addressing.ok ? null : 'no_address';
-  let answer: string | null = null;
+  let answer: AcceptedSms | null = null;
   if (addressing.ok) {
     // Marked sent before the handover: a device may answer before the gateway or broker returns,
     // and that answer must find its query.
@@ -116,7 +115,8 @@ export async function sendQuery(
       toType: outgoing.toType,
       gatewayId: outgoing.gatewayId,
       userId,
-      report: failure ?? answer,
+      report: failure ?? answer?.report ?? null,
+      gatewayMessageId: answer?.gatewayMessageId,
       sentAt: failure ? null : new Date(),
     })
     .returning({ id: messages.id });

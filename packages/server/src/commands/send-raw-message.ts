@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import { messages } from '../db/schema.ts';
 import type { DeviceChannels } from '../channels/device-channels.ts';
 import { commandTopic } from '../channels/mqtt-topics.ts';
+import { sendSms, type AcceptedSms } from '../channels/sms-gateways.ts';
 import { outboundAddress } from './outbound-gateway.ts';
 import { invalidFields } from '../http-error.ts';
 import type { DeviceRow } from '../repositories/devices.ts';
@@ -14,7 +15,8 @@ interface Addressed {
   toIdent: string;
   toType: 'cell_number' | 'iccid' | 'thing_name';
   gatewayId: number | null;
-  deliver: () => Promise<string | null>;
+  /** Hands it over; an SMS answers what the log notes of it (a published MQTT message: null). */
+  deliver: () => Promise<AcceptedSms | null>;
 }
 
 async function addressed(
@@ -31,10 +33,7 @@ async function addressed(
       toIdent: to,
       toType,
       gatewayId,
-      deliver: async () => {
-        const sent = await channels.smsGateway(provider).send({ to, text: body.content });
-        return `gateway message id ${sent.gatewayMessageId}`;
-      },
+      deliver: () => sendSms(channels.smsGateway(provider), { to, text: body.content }),
     };
   }
   const ident = body.type === 'iot' ? device.thingName : device.iccid;
@@ -68,7 +67,7 @@ export async function sendRawMessage(
     throw invalidFields([{ path: 'deviceId', code: 'invalid', args: { reason: 'type' } }]);
   const target = await addressed(db, channels, device, body);
   let failure: string | null = null;
-  let answer: string | null = null;
+  let answer: AcceptedSms | null = null;
   try {
     answer = await target.deliver();
   } catch (error) {
@@ -87,7 +86,8 @@ export async function sendRawMessage(
       toType: target.toType,
       gatewayId: target.gatewayId,
       userId,
-      report: failure ?? answer,
+      report: failure ?? answer?.report ?? null,
+      gatewayMessageId: answer?.gatewayMessageId,
       sentAt: failure ? null : new Date(),
     })
     .returning();

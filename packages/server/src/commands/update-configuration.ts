@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, ne } from 'drizzle-orm';
+import { sendSms } from '../channels/sms-gateways.ts';
 import type { FieldError } from '@tankportal/shared/field-errors';
 import {
   formatConfigurationSms,
@@ -323,10 +324,13 @@ async function sendConfigurationSms(
   let sent = 0;
   for (const [index, text] of texts.entries()) {
     let report = failure && index > 0 ? `not sent: ${failure}` : failure;
+    let gatewayMessageId: string | undefined;
     if (!failure) {
       try {
-        const answer = await channels.smsGateway(address.provider).send({ to: address.to!, text });
-        report = `gateway message id ${answer.gatewayMessageId}`;
+        ({ report, gatewayMessageId } = await sendSms(channels.smsGateway(address.provider), {
+          to: address.to!,
+          text,
+        }));
         sent += 1;
       } catch (error) {
         // The parts after a refused one are not tried: the gateway would refuse them too.
@@ -345,6 +349,7 @@ async function sendConfigurationSms(
       toType: address.toType,
       gatewayId: address.gatewayId,
       report,
+      gatewayMessageId,
       sentAt: ok ? new Date() : null,
     });
   }

@@ -88,7 +88,7 @@ async function recordUnknownSender(ingest: IngestContext, sender: Sender, text: 
     .onConflictDoUpdate({ target: [messages.type, messages.dedupKey], set: latest });
 }
 
-function tokenMatches(expected: string, given: string | string[] | undefined): boolean {
+export function tokenMatches(expected: string, given: string | string[] | undefined): boolean {
   if (typeof given !== 'string') return false;
   const a = Buffer.from(expected);
   const b = Buffer.from(given);

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { devices, messages, smsGateways } from '../db/schema.ts';
 import { ChannelUnavailableError } from '../channels/device-channels.ts';
-import { SmsGatewayError } from '../channels/sms-gateways.ts';
+import { sendSms, SmsGatewayError } from '../channels/sms-gateways.ts';
 import type { JobDeps } from '../jobs/deps.ts';
 import { PermanentJobError, type JobRun } from '../jobs/queue.ts';
 import { MailNotConfiguredError, MailRejectedError } from './mailer.ts';
@@ -44,7 +44,7 @@ async function smsGatewayFor(deps: JobDeps, deviceId: number | null) {
 async function send(
   message: MessageRow,
   deps: JobDeps,
-): Promise<{ report: string; gatewayId?: number | null }> {
+): Promise<{ report: string; gatewayId?: number | null; gatewayMessageId?: string }> {
   if (!message.toIdent) throw new PermanentJobError('the message has no address');
   if (message.type === 'mail') {
     const { subject, text } = mailParts(message.content);
@@ -53,8 +53,7 @@ async function send(
   }
   if (message.type === 'sms') {
     const { gatewayId, gateway } = await smsGatewayFor(deps, message.deviceId);
-    const sent = await gateway.send({ to: message.toIdent, text: message.content });
-    return { report: `gateway message id ${sent.gatewayMessageId}`, gatewayId };
+    return { ...(await sendSms(gateway, { to: message.toIdent, text: message.content })), gatewayId };
   }
   throw new PermanentJobError(`notifications are not sent as ${message.type}`);
 }
@@ -81,10 +80,16 @@ export async function deliverMessage(messageId: number, run: JobRun, deps: JobDe
   const [message] = await deps.db.select().from(messages).where(eq(messages.id, messageId));
   if (!message || message.status !== 'created') return;
   try {
-    const { report, gatewayId } = await send(message, deps);
+    const { report, gatewayId, gatewayMessageId } = await send(message, deps);
     await deps.db
       .update(messages)
-      .set({ status: 'sent', sentAt: new Date(), report, ...(gatewayId ? { gatewayId } : {}) })
+      .set({
+        status: 'sent',
+        sentAt: new Date(),
+        report,
+        gatewayMessageId,
+        ...(gatewayId ? { gatewayId } : {}),
+      })
       .where(eq(messages.id, messageId));
   } catch (error) {
     const reason = (error as Error).message;

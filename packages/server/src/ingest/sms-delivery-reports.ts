@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { toFieldError } from '@tankportal/shared/field-errors';
+import type { Db } from '../db/client.ts';
+import { messages } from '../db/schema.ts';
+import { errorBody } from '../http-error.ts';
+import { deliveryKey } from '../channels/sms-gateways.ts';
+import { storableText } from './malformed-excerpt.ts';
+import { tokenMatches } from './sms-webhooks.ts';
+
+/** What a gateway says became of an SMS it accepted. */
+type Outcome = 'delivered' | 'delivery_failed';
+
+interface DeliveryReport {
+  /** The gateway's id of the SMS, as its API answered when it took it. */
+  id: string;
+  outcome: Outcome;
+  /** The gateway's own word for it, kept in the message's report. */
+  detail: string;
+}
+
+const FAILED = ['UNDELIVERABLE', 'EXPIRED', 'REJECTED', 'FAILED'] as const;
+
+// Lionel posts `{ messageId, status }`, 1NCE `{ id, status }` (docs/protocols.md).
+const WEBHOOKS = {
+  lionel: {
+    path: '/ingest/sms/lionel/delivery',
+    body: z.object({
+      messageId: z.string().min(1).max(200),
+      status: z.enum(['DELIVERED', ...FAILED]),
+      reason: z.string().max(500).optional(),
+    }),
+    toReport: (body: { messageId: string; status: string; reason?: string }): DeliveryReport => ({
+      id: body.messageId,
+      outcome: body.status === 'DELIVERED' ? 'delivered' : 'delivery_failed',
+      detail: [body.status, body.reason].filter(Boolean).join(': '),
+    }),
+  },
+  '1nce': {
+    path: '/ingest/sms/1nce/delivery',
+    body: z.object({
+      id: z.union([z.string().min(1).max(200), z.number().int()]),
+      status: z.enum(['DELIVERED', 'FAILED']),
+      error: z.string().max(500).optional(),
+    }),
+    toReport: (body: { id: string | number; status: string; error?: string }): DeliveryReport => ({
+      id: String(body.id),
+      outcome: body.status === 'DELIVERED' ? 'delivered' : 'delivery_failed',
+      detail: [body.status, body.error].filter(Boolean).join(': '),
+    }),
+  },
+} as const;
+
+/**
+ * Moves the outgoing SMS the report names from `sent` (or `gateway`) to `delivered` or
+ * `delivery_failed`. An id no message of this gateway has, or a message already past `sent`,
+ * changes nothing: a report cannot invent a message nor undo a final state.
+ */
+async function applyReport(db: Db, provider: keyof typeof WEBHOOKS, report: DeliveryReport) {
+  const updated = await db
+    .update(messages)
+    .set({
+      status: report.outcome,
+      report: sql`concat_ws(' | ', ${messages.report}, ${`delivery report: ${storableText(report.detail)}`}::text)`,
+    })
+    .where(
+      and(
+        eq(messages.gatewayMessageId, deliveryKey(provider, storableText(report.id))),
+        eq(messages.type, 'sms'),
+        eq(messages.direction, 'out'),
+        inArray(messages.status, ['sent', 'gateway']),
+      ),
+    )
+    .returning({ id: messages.id });
+  return updated.length;
+}
+
+/**
+ * The gateways' delivery report webhooks (issue 13, item 2), authenticated like the inbound SMS
+ * webhooks by the gateway's token in `x-webhook-token`; a gateway without one is switched off (503).
+ * Every well-formed report answers 200, so that the gateway does not send it again.
+ */
+export function registerSmsDeliveryReports(
+  app: FastifyInstance,
+  db: Db,
+  tokens: { lionel?: string; '1nce'?: string },
+) {
+  for (const [provider, webhook] of Object.entries(WEBHOOKS) as [
+    keyof typeof WEBHOOKS,
+    (typeof WEBHOOKS)[keyof typeof WEBHOOKS],
+  ][]) {
+    app.post(webhook.path, { bodyLimit: 4096 }, async (request, reply) => {
+      const token = tokens[provider];
+      if (!token) return reply.code(503).send(errorBody(503, `The ${provider} webhook is not configured`));
+      if (!tokenMatches(token, request.headers['x-webhook-token']))
+        return reply.code(401).send(errorBody(401, 'Wrong webhook token'));
+      const body = webhook.body.safeParse(request.body);
+      if (!body.success)
+        return reply
+          .code(400)
+          .send(errorBody(400, 'Malformed delivery report', body.error.issues.map(toFieldError)));
+      const report = webhook.toReport(body.data as never);
+      const changed = await applyReport(db, provider, report);
+      return reply.code(200).send({ status: changed ? report.outcome : 'unchanged' });
+    });
+  }
+}
