@@ -77,7 +77,7 @@ async function ensureDatabase(): Promise<string> {
   await database.close();
   const hash = await hashPassword(FLEET_PASSWORD);
   await withClient(url, async (client) => {
-    await generate(client, hash, console.log, { devices: DEVICES, measurements: DEVICES * 2 });
+    await generate(client, hash, console.log, { devices: DEVICES, measurements: 1_000_000 });
     const { rows } = await client.query<{ indexdef: string; indexname: string }>(
       `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'messages' AND indexname <> 'messages_pkey'`,
     );

@@ -76,6 +76,13 @@ const CHECKS: Check[] = [
   { name: 'device messages', path: device(LEVEL, '/messages'), ready: byId('message-filters') },
   { name: 'device messages: send dialog', path: device(LEVEL, '/messages/send'), ready: dialog },
   { name: 'messages', path: '/messages', ready: byId('message-filters') },
+  { name: 'system: notifications', path: '/system/notifications', ready: byId('system-notifications') },
+  { name: 'system: new notification dialog', path: '/system/notifications/new', ready: dialog },
+  {
+    name: 'system: unassigned devices',
+    path: '/system/unassigned-devices',
+    ready: (page) => page.getByRole('group'),
+  },
   // The users area, on the customer `baeckerei-korn` ({korn}: its id, looked up first).
   { name: 'users tree', path: '/users', ready: (page) => page.getByRole('tree') },
   { name: 'users: new user dialog', path: '/users/new', ready: dialog },

@@ -26,6 +26,7 @@ const CredentialsDialog = lazy(() => import('../features/settings/components/cre
 const SystemNotificationsPage = lazy(
   () => import('../features/system/components/system-notifications-page.tsx'),
 );
+const UnassignedDevicesPage = lazy(() => import('../features/system/components/unassigned-devices-page.tsx'));
 
 const guarded = (minimum: Role, element: ReactNode) => <RequireRole minimum={minimum}>{element}</RequireRole>;
 
@@ -83,8 +84,13 @@ const router = createBrowserRouter([
             element: guarded('ROLE_MASTER', <Navigate to="/system/notifications" replace />),
           },
           {
-            path: '/system/notifications',
+            path: '/system/notifications/*',
             element: guarded('ROLE_MASTER', <SystemNotificationsPage />),
+            errorElement: pageError,
+          },
+          {
+            path: '/system/unassigned-devices',
+            element: guarded('ROLE_MASTER', <UnassignedDevicesPage />),
             errorElement: pageError,
           },
           { path: '*', element: <Navigate to="/devices" replace /> },

@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { moment, queryInteger } from '@tankportal/shared/schemas/common';
+import { moment, pathId, queryInteger } from '@tankportal/shared/schemas/common';
 import type { Api, AppContext } from '../../../context.ts';
 import { measurements, monthlyConsumption, sensors, unassignedDevices } from '../../../db/schema.ts';
+import { notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
@@ -207,4 +208,27 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
           .orderBy(desc(unassignedDevices.lastReportedAt)),
     );
   }
+
+  app.delete(
+    '/devices/unassigned/:id',
+    {
+      onRequest: minimumRole('ROLE_MASTER'),
+      schema: {
+        tags: ['devices'],
+        summary:
+          'Removes a sender from the unassigned list (master); it is listed again when it reports again',
+        params: z.object({ id: pathId() }),
+        response: { 204: z.null(), 401: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      // One row per sender (store-report.ts recordUnassigned): the removal is immediate, no job.
+      const removed = await db
+        .delete(unassignedDevices)
+        .where(eq(unassignedDevices.id, request.params.id))
+        .returning({ id: unassignedDevices.id });
+      if (!removed.length) throw notFound();
+      return reply.code(204).send(null);
+    },
+  );
 }

@@ -9,26 +9,11 @@ import type { JsonOf } from '../../../lib/api/json.ts';
 // Create device (devices-area §4, contracts §6): the unassigned senders a new device may take its
 // ident from, the SMS gateways, the creation and the assignment to a user afterwards.
 
-/** A sender the system does not know yet (`GET /v2/devices/unassigned/{kind}`). */
-export interface UnassignedDevice {
-  id: number;
-  /** Its ident code (net), thing name (IoT) or ICCID (LX-IoT). */
-  ident: string;
-  host: string | null;
-  lastReportedAt: string;
-}
-
-export type UnassignedKind = 'net' | 'iot' | 'lx_iot';
-
-/** Admins only; a failure to load is swallowed (devices-area §8): the choice then offers nothing. */
-export function useUnassignedDevices(kind: UnassignedKind | null) {
-  return useQuery({
-    queryKey: deviceKeys.unassigned(kind),
-    queryFn: ({ signal }) =>
-      api<UnassignedDevice[]>('GET', `/v2/devices/unassigned/${kind!.replace('_', '-')}`, { signal }),
-    enabled: kind !== null,
-  });
-}
+export {
+  useUnassignedDevices,
+  type UnassignedDevice,
+  type UnassignedKind,
+} from '../../../lib/api/unassigned-devices.ts';
 
 /** One entry of the SMS gateway lookup (portal-area §3). */
 export interface SmsGateway {

@@ -1,5 +1,6 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
+import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
@@ -7,8 +8,17 @@ import { SEVERITY_ALERT, type Locale } from '@tankportal/shared/constants';
 import { formatDateTime } from '../../../lib/format.ts';
 import type { SystemNotification } from '../api/system-notifications.ts';
 
-/** Notifications with their severity as alert style (portal-area §9). */
-export function SystemNotificationList({ notifications }: { notifications: SystemNotification[] }) {
+/**
+ * Notifications with their severity as alert style (portal-area §9); with `onRevoke` (the system
+ * page) each has a revoke button.
+ */
+export function SystemNotificationList({
+  notifications,
+  onRevoke,
+}: {
+  notifications: SystemNotification[];
+  onRevoke?: (notification: SystemNotification) => void;
+}) {
   const { t, i18n } = useTranslation();
   if (notifications.length === 0) return <Typography sx={{ p: 2 }}>{t('notifications.empty')}</Typography>;
   return (
@@ -18,6 +28,13 @@ export function SystemNotificationList({ notifications }: { notifications: Syste
           key={notification.id}
           severity={SEVERITY_ALERT[notification.severity]}
           data-severity={notification.severity}
+          action={
+            onRevoke && (
+              <Button color="inherit" size="small" onClick={() => onRevoke(notification)}>
+                {t('notifications.revoke')}
+              </Button>
+            )
+          }
         >
           <AlertTitle>
             {t(`notifications.severity.${notification.severity}`)} ·{' '}

@@ -1,0 +1,81 @@
+import { expect, test } from '@playwright/test';
+import { login } from './helpers.ts';
+
+test.describe.configure({ timeout: 60_000 });
+
+// The system area (portal-area §2, master): notifications for every user, unassigned devices.
+test.describe('system area', () => {
+  test('a master creates a notification that another user sees in the top bar, then revokes it', async ({
+    page,
+    browser,
+  }) => {
+    const text = `Wartung am Sonntag ${Date.now()}: das Portal ist von 6 bis 7 Uhr nicht erreichbar.`;
+    await login(page, 'master');
+    await page.getByRole('link', { name: 'System' }).click();
+    await expect(page).toHaveURL(/\/system\/notifications$/);
+    await page.getByRole('button', { name: 'Neue Meldung' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Neue Meldung' });
+    await expect(dialog.getByRole('combobox', { name: 'Schweregrad' })).toHaveText('Information');
+    await dialog.getByRole('button', { name: 'Speichern' }).click();
+    await expect(dialog.getByText('Dieser Wert darf nicht leer sein.')).toBeVisible();
+    await dialog.getByLabel(/^Meldung/).fill(text);
+    await dialog.getByRole('combobox', { name: 'Schweregrad' }).click();
+    await page.getByRole('option', { name: 'Kritisch' }).click();
+    await dialog.getByRole('button', { name: 'Speichern' }).click();
+    await expect(page.getByText('Meldung erstellt.')).toBeVisible();
+    const notice = page.getByTestId('system-notifications').getByRole('alert').filter({ hasText: text });
+    await expect(notice).toHaveAttribute('data-severity', 'critical');
+
+    // Another user sees it in the top bar.
+    const other = await browser.newPage();
+    await login(other, 'user');
+    await other.getByRole('button', { name: 'Systemmeldungen' }).click();
+    await expect(other.getByText(text)).toBeVisible();
+
+    await notice.getByRole('button', { name: 'Zurückziehen' }).click();
+    await page
+      .getByRole('dialog', { name: 'Meldung zurückziehen' })
+      .getByRole('button', { name: 'Zurückziehen' })
+      .click();
+    await expect(page.getByText('Meldung zurückgezogen.')).toBeVisible();
+    await expect(notice).toHaveCount(0);
+    await other.reload();
+    await other.getByRole('button', { name: 'Systemmeldungen' }).click();
+    await expect(other.getByText(text)).toHaveCount(0);
+    await other.close();
+  });
+
+  test('a master removes an unassigned device after typing its number', async ({ page, request }) => {
+    const identCode = `NET-FREMD-${Date.now()}`;
+    const report = await request.post('/ingest/net/v1', {
+      data: {
+        identCode,
+        secret: 'anything',
+        messageId: `e2e-system-${identCode}`,
+        measuredAt: new Date().toISOString(),
+        sensors: [{ sequence: 1, value: 1000 }],
+      },
+    });
+    expect(report.status()).toBe(404);
+
+    await login(page, 'master');
+    await page.goto('/system/unassigned-devices');
+    await expect(page.getByRole('button', { name: 'Netzwerk' })).toHaveAttribute('aria-pressed', 'true');
+    const row = page.getByTestId('unassigned-table').getByRole('row').filter({ hasText: identCode });
+    await expect(row).toBeVisible();
+    const number = (await row.getByRole('cell').first().textContent())!.trim();
+    await row.getByRole('button', { name: `Entfernen: ${identCode}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Entfernen' });
+    const confirm = dialog.getByRole('button', { name: 'Entfernen' });
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel(`„${number}“`, { exact: false }).fill(`${number}9`);
+    await expect(confirm).toBeDisabled();
+    await dialog.getByLabel(`„${number}“`, { exact: false }).fill(number);
+    await confirm.click();
+    await expect(page.getByText('Gerät gelöscht.')).toBeVisible();
+    await expect(row).toHaveCount(0);
+    // The other lists are there too.
+    await page.getByRole('button', { name: 'LX-IoT' }).click();
+    await expect(page.getByRole('button', { name: 'LX-IoT' })).toHaveAttribute('aria-pressed', 'true');
+  });
+});
