@@ -131,3 +131,62 @@ test.describe('messages', () => {
     await expect(page.getByRole('link', { name: 'Nachrichten' })).toHaveCount(0);
   });
 });
+
+test.describe('releasing a message', () => {
+  test('a master releases the SMS of an unknown number once a device has that number', async ({
+    page,
+    request,
+    baseURL,
+  }) => {
+    const number = `+49170${String(Date.now()).slice(-7)}`;
+    const sms = await request.post('/ingest/sms/lionel', {
+      headers: { 'x-webhook-token': SMS_WEBHOOK_TOKEN },
+      data: { messageId: `e2e-release-${number}`, from: number, text: 'TP1;77;20261124060000;S1=2500' },
+    });
+    expect(await sms.json()).toEqual({ status: 'unknown_sender' });
+
+    await login(page, 'master');
+    await page.goto('/messages');
+    const log = page.getByTestId('message-log');
+    await log.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: 'unbekannt' }).click();
+    await log.getByTestId('message-table').locator('tbody tr').filter({ hasText: number }).click();
+    const detail = page.getByRole('dialog', { name: /^Nachricht \d+$/ });
+    await detail.getByRole('button', { name: 'Freigeben' }).click();
+    await expect(
+      page.getByText(
+        'Ein Fehler ist aufgetreten, die Nachricht konnte nicht freigegeben werden. Noch hat kein Gerät diesen Absender',
+        { exact: false },
+      ),
+    ).toBeVisible();
+
+    // The device with that number is created; the release now processes the SMS.
+    const api = await apiSession(baseURL!);
+    const gateways = (await (await api.context.get('/api/v2/sms-gateways')).json()) as {
+      id: number;
+      provider: string;
+    }[];
+    const lionel = gateways.find((gateway) => gateway.provider === 'lionel')!.id;
+    const created = await api.context.post('/api/v2/devices', {
+      headers: api.headers,
+      data: {
+        type: 'sms',
+        sms_gateway_type: 'lionel',
+        name: 'Freigabe',
+        address: { country_code: 'DE' },
+        cell_number: number,
+        inbound_gateway_id: lionel,
+        outbound_gateway_id: lionel,
+      },
+    });
+    expect(created.status()).toBe(201);
+    await detail.getByRole('button', { name: 'Freigeben' }).click();
+    await expect(page.getByText('Nachricht freigegeben: als Meldung verarbeitet.')).toBeVisible();
+    await expect(detail.getByTestId('message-status')).toContainText('freigegeben');
+    const { device } = (await created.json()) as { device: { id: number } };
+    expect(
+      (await api.context.delete(`/api/v2/devices/${device.id}`, { headers: api.headers })).status(),
+    ).toBe(204);
+    await api.context.dispose();
+  });
+});

@@ -17,6 +17,7 @@ import { deviceVisibleTo, requireDevicePermission } from '../../../policies/devi
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import type { UserRow } from '../../../repositories/users.ts';
 import { errorSchema } from '../../schemas.ts';
+import { releaseMessage } from '../../../commands/release-message.ts';
 
 const SORT_COLUMNS = {
   createdAt: messages.createdAt,
@@ -105,7 +106,8 @@ function ordering(query: MessageListQuery): SQL[] {
  * it; numbered pages with `x-total-count` when `total_count=1`) and the global log (admins and up;
  * next and previous by `x-has-more-results`, never counting the whole log).
  */
-export function messageRoutes(app: Api, { db }: AppContext) {
+export function messageRoutes(app: Api, context: AppContext) {
+  const { db } = context;
   app.get(
     '/messages',
     {
@@ -175,6 +177,34 @@ export function messageRoutes(app: Api, { db }: AppContext) {
       if (row.message.deviceId === null) {
         if (!hasRole(actor.role, 'ROLE_MASTER')) throw notFound();
       } else await requireDevicePermission(db, actor, row.message.deviceId, 'VIEW_MESSAGING');
+      return presentMessage(row);
+    },
+  );
+
+  app.post(
+    '/messages/:id/release',
+    {
+      onRequest: minimumRole('ROLE_MASTER'),
+      schema: {
+        tags: ['messages'],
+        summary:
+          'Processes an unprocessed inbound SMS again (unreadable, or of an unknown sender): released, or 409 with why not (master)',
+        params: z.object({ id: z.string() }),
+        response: {
+          200: messageSchema,
+          401: errorSchema,
+          403: errorSchema,
+          404: errorSchema,
+          409: errorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      const id = messageId().safeParse(request.params.id);
+      if (!id.success) throw notFound();
+      const released = await releaseMessage(context, id.data, actor.username);
+      const [row] = await joined(db).where(eq(messages.id, released.id));
       return presentMessage(row);
     },
   );

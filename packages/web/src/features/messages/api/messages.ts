@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MessageType } from '@tankportal/shared/devices';
 import { MESSAGE_HEADERS, type Message, type MessageListQuery } from '@tankportal/shared/schemas/messages';
 import { api, apiResponse } from '../../../lib/api-client.ts';
@@ -69,3 +69,23 @@ export function useMessage(messageId: number | null) {
     retry: false,
   });
 }
+
+/** POST /v2/messages/{id}/release (master): an unprocessed inbound SMS processed again. */
+export function useReleaseMessage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (messageId: number) => api<MessageView>('POST', `/v2/messages/${messageId}/release`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: messageKeys.all }),
+    // The dialog says why a release failed (portal-area §8 and the reason).
+    meta: { errorToast: false },
+  });
+}
+
+/** What the server may answer for a message it cannot release (decision 040). */
+export const RELEASE_REFUSALS = [
+  'not_releasable',
+  'no_sender',
+  'unknown_sender',
+  'unreadable',
+  'refused',
+] as const;

@@ -1,4 +1,5 @@
 import { useNavigate, useParams } from 'react-router';
+import { useSnackbar } from 'notistack';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -15,7 +16,9 @@ import { FactList, type Fact } from '../../../components/fact-list.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/i18n.ts';
 import { pathId } from '../../../lib/path-id.ts';
-import { useMessage, type MessageView } from '../api/messages.ts';
+import { RELEASE_REFUSALS, useMessage, useReleaseMessage, type MessageView } from '../api/messages.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useHasRole } from '../../../lib/session.ts';
 
 /**
  * `{base}/{messageId}`: one message with every field; previous and next walk the loaded, filtered
@@ -66,6 +69,12 @@ function Detail({
   const navigate = useNavigate();
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const open = (at: number) => void navigate(`${base}/${items[at].id}`, { replace: true });
+  const isMaster = useHasRole('ROLE_MASTER');
+  const releasable =
+    isMaster &&
+    message.type === 'sms' &&
+    message.direction === 'in' &&
+    (message.status === 'parsing_failed' || message.status === 'unknown');
   const time = (value: string | null) => (value ? formatDateTime(value, locale) : '–');
   const facts: Fact[] = [
     ['createdAt', t('messages.fields.createdAt'), time(message.createdAt)],
@@ -119,10 +128,44 @@ function Detail({
           {t('messages.nextMessage')}
         </Button>
         <Box sx={{ flex: 1 }} />
+        {releasable && <ReleaseButton messageId={message.id} />}
         <Button variant="contained" onClick={onClose}>
           {t('common.close')}
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/** Processes the SMS again (master); success and failure as toasts, the failure with its reason. */
+function ReleaseButton({ messageId }: { messageId: number }) {
+  const { t } = useTranslation();
+  const { enqueueSnackbar } = useSnackbar();
+  const release = useReleaseMessage();
+  const reasonOf = (error: unknown) => {
+    const reason = error instanceof ApiError ? error.body?.fieldErrors?.[0]?.args?.reason : undefined;
+    return RELEASE_REFUSALS.find((known) => known === reason);
+  };
+  return (
+    <Button
+      variant="outlined"
+      loading={release.isPending}
+      onClick={() =>
+        release.mutate(messageId, {
+          onSuccess: () => enqueueSnackbar(t('messages.responses.released'), { variant: 'success' }),
+          onError: (error) => {
+            const reason = reasonOf(error);
+            enqueueSnackbar(
+              [t('messages.responses.releaseFailed'), reason && t(`messages.releaseRefusals.${reason}`)]
+                .filter(Boolean)
+                .join(' '),
+              { variant: 'error' },
+            );
+          },
+        })
+      }
+    >
+      {t('messages.release')}
+    </Button>
   );
 }
