@@ -186,4 +186,21 @@ describe('POST /v2/messages SMS (admin with EDIT)', () => {
     expect((await send('admin', { type: 'sms', device_id: ids.net, content: 'x' })).statusCode).toBe(400);
     expect({ messages: await messageCount(), sms: gateway.requests.length }).toEqual(before);
   });
+
+  it('refuses an SMS device without a number, sending and logging nothing', async () => {
+    const [user] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+    const silent = await buildDevice(t.database.db, user.id, {
+      identCode: null,
+      type: 'sms',
+      identType: 'cell_number',
+      cellNumber: null,
+    });
+    const before = { messages: await messageCount(), sms: gateway.requests.length };
+    const response = await send('admin', { type: 'sms', device_id: silent.id, content: 'x' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fieldErrors).toEqual([
+      { path: 'deviceId', code: 'invalid', args: { reason: 'no_ident' } },
+    ]);
+    expect({ messages: await messageCount(), sms: gateway.requests.length }).toEqual(before);
+  });
 });
