@@ -2,12 +2,12 @@
 // 50,000,000 measurements in PostgreSQL (bench/fleet-database.ts), as a master and as admins with a
 // subtree, in sequential timed requests against the real server in a child process. Reference in the
 // same run: a bare Fastify route timed the same way. Targets: list p95 < 50 ms, process p95 < 150 ms.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startPortal, startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { startPortalUnderTest } from './portal-under-test.ts';
 import {
   DENSE_DEVICE_IDENT,
   DENSE_SERIES_ROWS,
@@ -199,18 +199,13 @@ async function fleetFacts(url: string) {
 const fleet = await ensureFleetDatabase();
 console.log(fleet.marker);
 const facts = await fleetFacts(fleet.url);
-const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-devices-'));
-const bare = await startProcess(
-  'bench/bare-server.ts',
-  { PORT: String(BARE_PORT) },
-  `http://127.0.0.1:${BARE_PORT}/api/v2/users/me`,
-);
-const server = await startPortal(PORT, {
-  DATA_DIR: dataDir,
-  DATABASE_URL: fleet.url,
-  DEMO_DATA: '0',
-  LOG_LEVEL: 'warn',
+const portal = await startPortalUnderTest({
+  name: 'devices',
+  port: PORT,
+  barePort: BARE_PORT,
+  databaseUrl: fleet.url,
 });
+const { server } = portal;
 let reference: Latency;
 const actors: ActorResult[] = [];
 let dense: { latency: Latency; cpu: CpuPerRequest };
@@ -223,9 +218,7 @@ try {
     actors.push(await measureActor(username, rand, cpu));
   dense = await measureDenseDevice(cpu);
 } finally {
-  await stopProcess(server);
-  await stopProcess(bare);
-  rmSync(dataDir, { recursive: true, force: true });
+  await portal.stop();
 }
 
 const loadAfter = loadavg()[0];

@@ -5,14 +5,14 @@
 // (bench/latency.ts) against a bare Fastify route timed the same way. Target: p95 < 100 ms each.
 // Generating takes minutes: the database is kept between runs while its marker names this
 // generator's version (BENCH_REGENERATE=1 makes it afresh).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../packages/server/src/db/client.ts';
 import { ensureBaseData } from '../packages/server/src/seed/base-data.ts';
 import { hashPassword } from '../packages/server/src/policies/passwords.ts';
-import { startPortal, startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { startPortalUnderTest } from './portal-under-test.ts';
 import { FLEET_PASSWORD, FLEET_USERS, generate, withClient } from './fleet-database.ts';
 import { ms, summarise, timedGet, type Latency } from './latency.ts';
 import { sessionCookie } from './session.ts';
@@ -157,26 +157,17 @@ const deviceIds = await withClient(url, async (client) => {
     admin: await byOwner(FLEET_USERS.admin),
   };
 });
-const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-messages-'));
-const bare = await startProcess(
-  'bench/bare-server.ts',
-  { PORT: String(BARE_PORT) },
-  `http://127.0.0.1:${BARE_PORT}/api/v2/users/me`,
-);
-const server = await startPortal(PORT, {
-  MQTT_PORT: String(MQTT_PORT),
-  DATA_DIR: dataDir,
-  DATABASE_URL: url,
-  DEMO_DATA: '0',
-  LOG_LEVEL: 'warn',
+const portal = await startPortalUnderTest({
+  name: 'messages',
+  port: PORT,
+  barePort: BARE_PORT,
+  mqttPort: MQTT_PORT,
+  databaseUrl: url,
 });
 const rows: Row[] = [];
 let reference: Latency;
 try {
-  const bareSamples = [];
-  for (let i = 0; i < REPEAT; i++)
-    bareSamples.push(await timedGet(`http://127.0.0.1:${BARE_PORT}/api/v2/users/me`));
-  reference = summarise(bareSamples);
+  reference = await portal.reference(REPEAT);
   let turn = 0;
   const list = (query: string) => () =>
     `${BASE}/api/v2/messages?per_page=100&${query}&page=${1 + (turn++ % 3)}`;
@@ -213,9 +204,7 @@ try {
     );
   }
 } finally {
-  await stopProcess(server);
-  await stopProcess(bare);
-  rmSync(dataDir, { recursive: true, force: true });
+  await portal.stop();
 }
 
 const worst = Math.max(...rows.map((row) => row.latency.p95));

@@ -3,14 +3,14 @@
 // realistic names. Sequential requests (bench/latency.ts) as the dealer and as the master, against
 // a bare Fastify route timed the same way. Target: p95 < 50 ms. The database is made afresh each run
 // (a few seconds) and dropped afterwards.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../packages/server/src/db/client.ts';
 import { ensureBaseData } from '../packages/server/src/seed/base-data.ts';
 import { hashPassword } from '../packages/server/src/policies/passwords.ts';
-import { startPortal, startProcess, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { startPortalUnderTest } from './portal-under-test.ts';
 import { FIRST_NAMES, LAST_NAMES, TRADES, literal, textArray, withClient } from './fleet-database.ts';
 import { json, ms, summarise, timedGet, type Latency } from './latency.ts';
 import { chromium } from '@playwright/test';
@@ -158,27 +158,18 @@ async function measureInChromium() {
 
 const loadBefore = loadavg();
 const url = await createDatabase();
-const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-users-'));
-const bare = await startProcess(
-  'bench/bare-server.ts',
-  { PORT: String(BARE_PORT) },
-  `http://127.0.0.1:${BARE_PORT}/api/v2/users/me`,
-);
-const server = await startPortal(PORT, {
-  MQTT_PORT: String(MQTT_PORT),
-  DATA_DIR: dataDir,
-  DATABASE_URL: url,
-  DEMO_DATA: '0',
-  LOG_LEVEL: 'warn',
+const portal = await startPortalUnderTest({
+  name: 'users',
+  port: PORT,
+  barePort: BARE_PORT,
+  mqttPort: MQTT_PORT,
+  databaseUrl: url,
 });
 const rows: Row[] = [];
 let reference: Latency;
 let browserFigures: Awaited<ReturnType<typeof measureInChromium>>;
 try {
-  const bareSamples = [];
-  for (let i = 0; i < REPEAT; i++)
-    bareSamples.push(await timedGet(`http://127.0.0.1:${BARE_PORT}/api/v2/users/me`));
-  reference = summarise(bareSamples);
+  reference = await portal.reference(REPEAT);
   const dealer = json<{ id: number }[]>(
     await timedGet(`${BASE}/api/v2/users?view=tree`, {
       cookie: await sessionCookie(BASE, 'haendler', PASSWORD),
@@ -209,9 +200,7 @@ try {
   }
   browserFigures = await measureInChromium();
 } finally {
-  await stopProcess(server);
-  await stopProcess(bare);
-  rmSync(dataDir, { recursive: true, force: true });
+  await portal.stop();
   await withClient(ADMIN_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`));
 }
 

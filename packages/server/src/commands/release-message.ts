@@ -1,12 +1,13 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { reportV1 } from '@tankportal/shared/protocols/report';
 import { parseMeasurementSms, SmsFormatError } from '@tankportal/shared/protocols/sms';
 import type { FieldError } from '@tankportal/shared/field-errors';
-import { devices, messages } from '../db/schema.ts';
+import { messages } from '../db/schema.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import type { IngestContext } from '../ingest/ingest-context.ts';
 import type { Sender } from '../ingest/ingest-item.ts';
 import { storeReport } from '../ingest/store-report.ts';
+import { smsDeviceOf } from '../ingest/sms-webhooks.ts';
 
 /** Inbound SMS that were kept but not processed: unreadable, or from a sender no device had. */
 const RELEASABLE = ['parsing_failed', 'unknown'] as const;
@@ -30,12 +31,7 @@ export async function releaseMessage(ingest: IngestContext, messageId: number, u
   if (!message.fromIdent || (message.fromType !== 'cell_number' && message.fromType !== 'iccid'))
     throw refused('no_sender', 'The message names no sender.');
   const sender: Sender = { type: 'sms', identType: message.fromType, ident: message.fromIdent };
-  const identColumn = sender.identType === 'iccid' ? devices.iccid : devices.cellNumber;
-  const [device] = await ingest.db
-    .select({ id: devices.id })
-    .from(devices)
-    .where(and(eq(identColumn, sender.ident), eq(devices.type, 'sms')))
-    .limit(1);
+  const device = await smsDeviceOf(ingest.db, sender);
   if (!device) throw refused('unknown_sender', 'Still no device has this sender.');
   let report;
   try {

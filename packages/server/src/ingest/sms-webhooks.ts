@@ -4,6 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { toFieldError } from '@tankportal/shared/field-errors';
 import type { IngestContext } from './ingest-context.ts';
+import type { Db } from '../db/client.ts';
 import { devices, messages } from '../db/schema.ts';
 import { errorBody } from '../http-error.ts';
 import { logParsingFailed, parseReport, refusalError, senderKey, storeReport } from './store-report.ts';
@@ -88,6 +89,17 @@ async function recordUnknownSender(ingest: IngestContext, sender: Sender, text: 
     .onConflictDoUpdate({ target: [messages.type, messages.dedupKey], set: latest });
 }
 
+/** The SMS device a sender is: Lionel's by its cell number, 1NCE's by its SIM's ICCID. */
+export async function smsDeviceOf(db: Db, sender: Sender): Promise<{ id: number } | undefined> {
+  const identColumn = sender.identType === 'iccid' ? devices.iccid : devices.cellNumber;
+  const [device] = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(eq(identColumn, sender.ident), eq(devices.type, 'sms')))
+    .limit(1);
+  return device;
+}
+
 export function tokenMatches(expected: string, given: string | string[] | undefined): boolean {
   if (typeof given !== 'string') return false;
   const a = Buffer.from(expected);
@@ -115,12 +127,7 @@ export function registerSmsWebhooks(
         return reply.code(400).send(errorBody(400, 'Malformed webhook', body.error.issues.map(toFieldError)));
       const { sender, text, id } = webhook.toSms(body.data);
 
-      const identColumn = sender.identType === 'iccid' ? devices.iccid : devices.cellNumber;
-      const [device] = await ingest.db
-        .select({ id: devices.id })
-        .from(devices)
-        .where(and(eq(identColumn, sender.ident), eq(devices.type, 'sms')))
-        .limit(1);
+      const device = await smsDeviceOf(ingest.db, sender);
       if (!device) {
         await recordUnknownSender(ingest, sender, text);
         return reply.code(200).send({ status: 'unknown_sender' });
