@@ -27,6 +27,13 @@ export interface AcceptedSms {
 export const deliveryKey = (provider: SmsGateway['provider'], gatewayMessageId: string) =>
   `${provider}:${gatewayMessageId}`;
 
+/**
+ * The status of an outgoing message the channel took (issue 13: created -> gateway -> sent ->
+ * delivered): an SMS is at the gateway until its delivery report says more; a published MQTT
+ * message or a mail handed to SMTP is sent.
+ */
+export const acceptedStatus = (answer: AcceptedSms | null | undefined) => (answer ? 'gateway' : 'sent');
+
 /** Sends and answers what the log notes of it. */
 export async function sendSms(gateway: SmsGateway, sms: OutboundSms): Promise<AcceptedSms> {
   const { gatewayMessageId } = await gateway.send(sms);

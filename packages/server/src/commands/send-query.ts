@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { sendSms, type AcceptedSms } from '../channels/sms-gateways.ts';
+import { acceptedStatus, sendSms, type AcceptedSms } from '../channels/sms-gateways.ts';
 import { formatQuerySms } from '@tankportal/shared/protocols/sms';
 import type { Db } from '../db/client.ts';
 import { messages, queries } from '../db/schema.ts';
@@ -109,7 +109,7 @@ export async function sendQuery(
       type: outgoing.type,
       direction: 'out',
       mode: 'systemToDevice',
-      status: failure ? 'sending_failed' : 'sent',
+      status: failure ? 'sending_failed' : acceptedStatus(answer),
       content: outgoing.content,
       toIdent: outgoing.toIdent,
       toType: outgoing.toType,

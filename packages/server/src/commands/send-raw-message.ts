@@ -3,7 +3,7 @@ import type { Db } from '../db/client.ts';
 import { messages } from '../db/schema.ts';
 import type { DeviceChannels } from '../channels/device-channels.ts';
 import { commandTopic } from '../channels/mqtt-topics.ts';
-import { sendSms, type AcceptedSms } from '../channels/sms-gateways.ts';
+import { acceptedStatus, sendSms, type AcceptedSms } from '../channels/sms-gateways.ts';
 import { outboundAddress } from './outbound-gateway.ts';
 import { invalidFields } from '../http-error.ts';
 import type { DeviceRow } from '../repositories/devices.ts';
@@ -80,7 +80,7 @@ export async function sendRawMessage(
       type: body.type,
       direction: 'out',
       mode: 'systemToDevice',
-      status: failure ? 'sending_failed' : 'sent',
+      status: failure ? 'sending_failed' : acceptedStatus(answer),
       content: body.content,
       toIdent: target.toIdent,
       toType: target.toType,

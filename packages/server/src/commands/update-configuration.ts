@@ -343,7 +343,7 @@ async function sendConfigurationSms(
     rows.push({
       ...base,
       type: 'sms',
-      status: ok ? 'sent' : 'sending_failed',
+      status: ok ? 'gateway' : 'sending_failed',
       content: text,
       toIdent: address.to,
       toType: address.toType,

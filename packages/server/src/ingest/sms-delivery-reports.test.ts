@@ -50,6 +50,9 @@ const statusOf = async (id: number) =>
 describe('SMS delivery reports', () => {
   it('moves a sent SMS to delivered, keeping what the gateway said', async () => {
     const { messageId, gatewayId } = await sendSms('STATUS?');
+    // At the gateway, then sent on to the network, then delivered.
+    expect((await statusOf(messageId)).status).toBe('gateway');
+    expect((await report({ messageId: gatewayId, status: 'SENT' })).json()).toEqual({ status: 'sent' });
     expect((await statusOf(messageId)).status).toBe('sent');
     const answer = await report({ messageId: gatewayId, status: 'DELIVERED' });
     expect(answer.statusCode).toBe(200);
@@ -64,6 +67,7 @@ describe('SMS delivery reports', () => {
     expect((await report({ messageId: gatewayId, status: 'EXPIRED' })).json()).toEqual({
       status: 'unchanged',
     });
+    expect((await report({ messageId: gatewayId, status: 'SENT' })).json()).toEqual({ status: 'unchanged' });
     expect((await statusOf(messageId)).status).toBe('delivered');
   });
 
@@ -86,6 +90,6 @@ describe('SMS delivery reports', () => {
     expect((await report({ messageId: gatewayId, status: 'DELIVERED' }, 'forged')).statusCode).toBe(401);
     expect((await report({ messageId: gatewayId, status: 'LOST' })).statusCode).toBe(400);
     expect((await report({ messageId: gatewayId })).statusCode).toBe(400);
-    expect((await statusOf(messageId)).status).toBe('sent');
+    expect((await statusOf(messageId)).status).toBe('gateway');
   });
 });

@@ -9,8 +9,18 @@ import { deliveryKey } from '../channels/sms-gateways.ts';
 import { storableText } from './malformed-excerpt.ts';
 import { tokenMatches } from './sms-webhooks.ts';
 
-/** What a gateway says became of an SMS it accepted. */
-type Outcome = 'delivered' | 'delivery_failed';
+/** What a gateway says became of an SMS it accepted: sent on to the network, delivered, or not. */
+type Outcome = 'sent' | 'delivered' | 'delivery_failed';
+
+/** The statuses each outcome moves a message from: no report undoes a later state. */
+const MOVES_FROM: Record<Outcome, ('gateway' | 'sent')[]> = {
+  sent: ['gateway'],
+  delivered: ['gateway', 'sent'],
+  delivery_failed: ['gateway', 'sent'],
+};
+
+const outcomeOf = (status: string): Outcome =>
+  status === 'DELIVERED' ? 'delivered' : status === 'SENT' ? 'sent' : 'delivery_failed';
 
 interface DeliveryReport {
   /** The gateway's id of the SMS, as its API answered when it took it. */
@@ -28,12 +38,12 @@ const WEBHOOKS = {
     path: '/ingest/sms/lionel/delivery',
     body: z.object({
       messageId: z.string().min(1).max(200),
-      status: z.enum(['DELIVERED', ...FAILED]),
+      status: z.enum(['SENT', 'DELIVERED', ...FAILED]),
       reason: z.string().max(500).optional(),
     }),
     toReport: (body: { messageId: string; status: string; reason?: string }): DeliveryReport => ({
       id: body.messageId,
-      outcome: body.status === 'DELIVERED' ? 'delivered' : 'delivery_failed',
+      outcome: outcomeOf(body.status),
       detail: [body.status, body.reason].filter(Boolean).join(': '),
     }),
   },
@@ -41,21 +51,21 @@ const WEBHOOKS = {
     path: '/ingest/sms/1nce/delivery',
     body: z.object({
       id: z.union([z.string().min(1).max(200), z.number().int()]),
-      status: z.enum(['DELIVERED', 'FAILED']),
+      status: z.enum(['SENT', 'DELIVERED', 'FAILED']),
       error: z.string().max(500).optional(),
     }),
     toReport: (body: { id: string | number; status: string; error?: string }): DeliveryReport => ({
       id: String(body.id),
-      outcome: body.status === 'DELIVERED' ? 'delivered' : 'delivery_failed',
+      outcome: outcomeOf(body.status),
       detail: [body.status, body.error].filter(Boolean).join(': '),
     }),
   },
 } as const;
 
 /**
- * Moves the outgoing SMS the report names from `sent` (or `gateway`) to `delivered` or
- * `delivery_failed`. An id no message of this gateway has, or a message already past `sent`,
- * changes nothing: a report cannot invent a message nor undo a final state.
+ * Moves the outgoing SMS the report names on: from `gateway` to `sent`, or from either to
+ * `delivered` or `delivery_failed`. An id no message of this gateway has, or a message already past
+ * what the report says, changes nothing: a report cannot invent a message nor undo a later state.
  */
 async function applyReport(db: Db, provider: keyof typeof WEBHOOKS, report: DeliveryReport) {
   const updated = await db
@@ -69,7 +79,7 @@ async function applyReport(db: Db, provider: keyof typeof WEBHOOKS, report: Deli
         eq(messages.gatewayMessageId, deliveryKey(provider, storableText(report.id))),
         eq(messages.type, 'sms'),
         eq(messages.direction, 'out'),
-        inArray(messages.status, ['sent', 'gateway']),
+        inArray(messages.status, MOVES_FROM[report.outcome]),
       ),
     )
     .returning({ id: messages.id });

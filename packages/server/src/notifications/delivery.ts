@@ -84,7 +84,8 @@ export async function deliverMessage(messageId: number, run: JobRun, deps: JobDe
     await deps.db
       .update(messages)
       .set({
-        status: 'sent',
+        // An SMS is at the gateway until its delivery report; a mail handed to SMTP is sent.
+        status: gatewayMessageId ? 'gateway' : 'sent',
         sentAt: new Date(),
         report,
         gatewayMessageId,

@@ -204,7 +204,7 @@ describe('PUT /v2/devices/{id}/configuration: SMS devices', () => {
       type: 'sms',
       direction: 'out',
       mode: 'systemToDevice',
-      status: 'sent',
+      status: 'gateway',
       content: sms.body.text,
       toIdent: cellNumber,
       toType: 'cell_number',

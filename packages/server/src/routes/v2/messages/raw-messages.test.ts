@@ -144,7 +144,7 @@ describe('POST /v2/messages SMS (admin with EDIT)', () => {
     const content = 'Bitte melden';
     const response = await send('admin', { type: 'sms', device_id: ids.sms, content });
     expect(response.statusCode, response.body).toBe(201);
-    expect(response.json()).toMatchObject({ type: 'sms', status: 'sent', content });
+    expect(response.json()).toMatchObject({ type: 'sms', status: 'gateway', content });
     expect(gateway.requests.at(-1)?.body).toEqual({ to: cellNumber, text: content });
     const [logged] = await t.database.db.select().from(messages).where(eq(messages.id, response.json().id));
     expect(logged).toMatchObject({

@@ -109,7 +109,8 @@ describe('POST /v2/queries to an SMS device', () => {
       type: 'sms',
       direction: 'out',
       mode: 'systemToDevice',
-      status: 'sent',
+      // At the gateway: its delivery report moves it on.
+      status: 'gateway',
       toIdent: cellNumber,
     });
 
