@@ -66,7 +66,7 @@ describe('POST /v2/messages/{id}/release', () => {
   it("keeps an SMS that is still unreadable, logs nothing new, and is the master's only", async () => {
     const number = '+491709990002';
     const [user] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
-    await buildDevice(t.database.db, user.id, {
+    const device = await buildDevice(t.database.db, user.id, {
       type: 'sms',
       identType: 'cell_number',
       identCode: null,
@@ -75,6 +75,11 @@ describe('POST /v2/messages/{id}/release', () => {
     expect((await lionel('TP1;x;kaputt', number)).statusCode).toBe(422);
     const [unreadable] = await inboundFrom(number);
     expect(unreadable.status).toBe('parsing_failed');
+    // In the device's own log, where its owner looks first.
+    expect(unreadable.deviceId).toBe(device.id);
+    const owner = await t.signIn('user');
+    const log = await owner.get(`/api/v2/messages?device_id=${device.id}`);
+    expect(log.json().map((message: { id: number }) => message.id)).toEqual([unreadable.id]);
     const admin = await t.signIn('admin');
     expect((await admin.post(`/api/v2/messages/${unreadable.id}/release`)).statusCode).toBe(403);
     const master = await t.signIn('master');

@@ -30,10 +30,12 @@ export async function handleMqttReport(
   try {
     body = JSON.parse(content);
   } catch {
-    await logParsingFailed(ingest, sender, content, [{ path: '', code: 'invalid', args: {} }]);
+    await logParsingFailed(ingest, sender, content, [{ path: '', code: 'invalid', args: {} }], {
+      deviceId: device.id,
+    });
     return 'parsing_failed';
   }
-  const parsed = await parseReport(ingest, sender, body, content);
+  const parsed = await parseReport(ingest, sender, body, content, device.id);
   if (!parsed.ok) return 'parsing_failed';
   const result = await storeReport(ingest, device.id, sender, parsed.report, content);
   // Refused by the database (logged as parsing_failed): acknowledged like any malformed payload.

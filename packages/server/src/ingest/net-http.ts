@@ -66,7 +66,9 @@ export function registerNetIngest(app: FastifyInstance, ingest: IngestContext) {
     if (!sender.success) {
       const fieldErrors = sender.error.issues.map(toFieldError);
       // Nobody known sent it: counted against the client's address.
-      const logged = await logParsingFailed(ingest, { type: 'net' }, content, fieldErrors, request.ip);
+      const logged = await logParsingFailed(ingest, { type: 'net' }, content, fieldErrors, {
+        source: request.ip,
+      });
       if (!logged.allowed) return tooMany(reply, logged);
       return reply.code(400).send(errorBody(400, 'Malformed report', fieldErrors));
     }
@@ -88,7 +90,7 @@ export function registerNetIngest(app: FastifyInstance, ingest: IngestContext) {
       if (!parsed.success) {
         const fieldErrors = parsed.error.issues.map(toFieldError);
         // The device gave its secret: counted against its ident alone, not its (maybe shared) address.
-        const logged = await logParsingFailed(ingest, from, content, fieldErrors);
+        const logged = await logParsingFailed(ingest, from, content, fieldErrors, { deviceId: device.id });
         if (!logged.allowed) return tooMany(reply, logged);
         return reply.code(400).send(errorBody(400, 'Malformed report', fieldErrors));
       }
@@ -122,7 +124,7 @@ export function registerNetIngest(app: FastifyInstance, ingest: IngestContext) {
       });
     }
 
-    const parsed = await parseReport(ingest, from, request.body, content);
+    const parsed = await parseReport(ingest, from, request.body, content, device.id);
     if (!parsed.ok) {
       if (!parsed.logged.allowed) return tooMany(reply, parsed.logged);
       return reply.code(400).send(errorBody(400, 'Malformed report', parsed.fieldErrors));

@@ -150,12 +150,16 @@ export function registerSmsWebhooks(
         if (!(error instanceof SmsFormatError)) throw error;
         // Limited per sender (the webhook's address is the gateway's): beyond the limit the answer
         // stays the same, so the gateway does not repeat an SMS that would not be logged again.
-        await logParsingFailed(ingest, sender, text, [
-          { path: 'text', code: 'invalid', args: { reason: error.message } },
-        ]);
+        await logParsingFailed(
+          ingest,
+          sender,
+          text,
+          [{ path: 'text', code: 'invalid', args: { reason: error.message } }],
+          { deviceId: device.id },
+        );
         return reply.code(422).send(errorBody(422, `Unreadable SMS: ${error.message}`));
       }
-      const parsed = await parseReport(ingest, sender, report, text);
+      const parsed = await parseReport(ingest, sender, report, text, device.id);
       if (!parsed.ok) return reply.code(422).send(errorBody(422, 'Unreadable SMS', parsed.fieldErrors));
       const result = await storeReport(ingest, device.id, sender, parsed.report, text);
       if (result.refused)

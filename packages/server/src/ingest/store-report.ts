@@ -16,11 +16,13 @@ export async function parseReport(
   sender: Sender,
   body: unknown,
   content: string,
+  /** The sender's device, known when it authenticated: the failure is in its log. */
+  deviceId?: number,
 ): Promise<ParseOutcome> {
   const parsed = reportV1.safeParse(body);
   if (parsed.success) return { ok: true, report: parsed.data };
   const fieldErrors = parsed.error.issues.map(toFieldError);
-  const logged = await logParsingFailed(ingest, sender, content, fieldErrors);
+  const logged = await logParsingFailed(ingest, sender, content, fieldErrors, { deviceId });
   return { ok: false, fieldErrors, logged };
 }
 
@@ -35,7 +37,18 @@ export async function logParsingFailed(
   sender: Partial<Sender> & Pick<Sender, 'type'>,
   content: string,
   fieldErrors: FieldError[],
-  source?: string,
+  {
+    source,
+    deviceId,
+  }: {
+    /** The client's address, counted when the sender is not authenticated. */
+    source?: string;
+    /**
+     * The device the sender is, once it authenticated (its secret, its gateway, its topic): the
+     * unreadable message then shows in that device's messages, where its owner looks first.
+     */
+    deviceId?: number;
+  } = {},
 ): Promise<WriteAllowance> {
   const allowance = await ingest.ingestWriteLimit.take({
     source,
@@ -43,6 +56,7 @@ export async function logParsingFailed(
   });
   if (!allowance.allowed) return allowance;
   await ingest.db.insert(messages).values({
+    deviceId: deviceId ?? null,
     type: sender.type,
     direction: 'in',
     mode: 'deviceToSystem',
@@ -106,7 +120,8 @@ export async function storeReport(
     ingest.deviceDirectory.forget(deviceId);
     throw new Error(`device ${deviceId} no longer exists`);
   }
-  if (result.refused) await logParsingFailed(ingest, sender, content, [refusalError(result.refused)]);
+  if (result.refused)
+    await logParsingFailed(ingest, sender, content, [refusalError(result.refused)], { deviceId });
   return result;
 }
 
