@@ -124,8 +124,12 @@ describe('net HTTP ingest, batch form', () => {
     expect(failed[0]).toMatchObject({ type: 'net', fromIdent: identCode });
     expect(failed[0].report).toContain('reports.3.measuredAt');
     expect(failed[0].content).not.toContain(secret);
+    expect(failed[0].deviceId).toBe(deviceId);
     expect(await storedValues()).toEqual(before.values);
-    expect(await loggedIn()).toHaveLength(before.logged);
+    // In the device's log: only the refusal, no report of the batch.
+    expect((await loggedIn()).map((message) => message.status).slice(before.logged)).toEqual([
+      'parsing_failed',
+    ]);
 
     const empty = await post(batch([]));
     expect(empty.statusCode).toBe(400);
