@@ -131,13 +131,14 @@ test.describe('device status page', () => {
     }
     await page.goto('/devices/9/nothing-here');
     await expect(page).toHaveURL(/\/devices\/9$/);
-    // Messages have no page yet: the menu offers only what exists.
+    // The menu offers the device's pages the user may open.
     const menu = page.getByRole('navigation', { name: 'Geräteseiten' });
     await expect(menu.getByRole('link')).toHaveText([
       'Übersicht',
       'Status',
       'Prozesskurve',
       'Verbrauch',
+      'Nachrichten',
       'Einstellungen',
     ]);
   });
