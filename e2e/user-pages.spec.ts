@@ -48,7 +48,8 @@ async function createInDialog(page: Page, username: string) {
   // A password is proposed: the two fields agree and are long enough.
   await expect(dialog.getByLabel(/^Passwort/).first()).not.toHaveValue('');
   await dialog.getByRole('button', { name: 'Benutzer anlegen' }).click();
-  await expect(page.getByText('Benutzer angelegt.')).toBeVisible();
+  // The sub-user's notice may come while the customer's is still shown: the newest counts.
+  await expect(page.getByText('Benutzer angelegt.').last()).toBeVisible();
   await expect(page).toHaveURL(/\/users\/\d+\/account$/);
   await expect(page.getByTestId('user-info-bar')).toContainText(username);
 }
@@ -148,7 +149,7 @@ test.describe('user pages', () => {
       confirm = page.getByRole('dialog', { name: 'Benutzer löschen' });
       await confirm.getByLabel(`„${username}“`, { exact: false }).fill(username);
       await confirm.getByRole('button', { name: 'Benutzer löschen' }).click();
-      await expect(page.getByText('Benutzer gelöscht.')).toBeVisible();
+      await expect(page.getByText('Benutzer gelöscht.').last()).toBeVisible();
       await expect(page).toHaveURL(/\/users$/);
     }
     await page.goto(`/users/${customerId}/account`);
@@ -262,7 +263,8 @@ test.describe('user pages', () => {
       await page.goto(`/users/${foreignId}/${path}`);
       await expect(page).toHaveURL(/\/users$/);
       await expect(
-        page.getByText('Diesen Benutzer gibt es nicht (mehr), oder Sie verwalten ihn nicht.'),
+        // One notice per refused page: the newest counts.
+        page.getByText('Diesen Benutzer gibt es nicht (mehr), oder Sie verwalten ihn nicht.').last(),
       ).toBeVisible();
     }
     // Not in the tree either, and no login history for admins.
