@@ -48,6 +48,8 @@ import { sensorDataRoutes } from './routes/v2/sensor-data/sensor-data.ts';
 import { exportRoutes } from './routes/v2/exports/exports.ts';
 import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
 import { queryRoutes } from './routes/v2/queries/queries.ts';
+import { blockQueryRoutes } from './routes/v2/block-queries/block-queries.ts';
+import { refDateQueryRoutes } from './routes/v2/ref-date-queries/ref-date-queries.ts';
 import { createJobQueue } from './jobs/create-queue.ts';
 import { contactRoutes } from './routes/v2/contacts/contacts.ts';
 import { usersLookupRoutes } from './routes/v2/users/users-lookup.ts';
@@ -78,6 +80,8 @@ const AREAS = [
   deviceRoutes,
   deviceDataRoutes,
   queryRoutes,
+  blockQueryRoutes,
+  refDateQueryRoutes,
   configRoutes,
   confirmationRoutes,
   sensorDataRoutes,

@@ -1,10 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { acceptedStatus, sendSms, type AcceptedSms } from '../channels/sms-gateways.ts';
 import { formatQuerySms } from '@tankportal/shared/protocols/sms';
 import type { Db } from '../db/client.ts';
 import { messages, queries } from '../db/schema.ts';
 import { ChannelUnavailableError, type DeviceChannels } from '../channels/device-channels.ts';
-import type { QueryFailure } from '@tankportal/shared/schemas/queries';
+import { QUERY_FAILURES, type QueryFailure } from '@tankportal/shared/schemas/queries';
 import { outboundAddress } from './outbound-gateway.ts';
 import { commandTopic } from '../channels/mqtt-topics.ts';
 import type { DeviceRow } from '../repositories/devices.ts';
@@ -18,17 +18,25 @@ interface Outgoing {
   toIdent: string | null;
   toType: 'cell_number' | 'iccid';
   gatewayId: number | null;
-  /** Hands the query to the gateway or broker; resolves with what the channel answered. */
+  /** The way out it is paced on (dispatch-queries.ts): one per SMS gateway, one for the broker. */
+  lane: string;
   /** Hands it over; an SMS answers what the log notes of it (a published MQTT message: null). */
   deliver: () => Promise<AcceptedSms | null>;
 }
 
-type Addressing = { ok: true; outgoing: Outgoing } | { ok: false; outgoing: Outgoing; reason: string };
+export type Addressing = { ok: true; outgoing: Outgoing } | { ok: false; outgoing: Outgoing; reason: string };
 
-/** The device types a manual query reaches (devices-area §4). */
-export const QUERYABLE_TYPES = ['sms', 'lx_iot'] as const;
+/**
+ * Why a failed query failed, as the API names it; null unless failed. Queries failed before
+ * decision 033 stored the channel's words: they read as refused.
+ */
+export function presentQueryFailure(row: Pick<QueryRow, 'status' | 'failureReason'>): QueryFailure | null {
+  if (row.status !== 'failed') return null;
+  return QUERY_FAILURES.find((failure) => failure === row.failureReason) ?? 'refused';
+}
 
-async function address(
+/** How a query reaches the device, or why it cannot. */
+export async function address(
   db: Db,
   channels: DeviceChannels,
   device: DeviceRow,
@@ -44,6 +52,7 @@ async function address(
         toIdent: device.iccid,
         toType: 'iccid',
         gatewayId: null,
+        lane: 'mqtt',
         deliver: async () => {
           await channels.publish(commandTopic('lx_iot', device.iccid!), payload);
           return null;
@@ -59,6 +68,7 @@ async function address(
     toIdent: to,
     toType,
     gatewayId,
+    lane: `sms:${gatewayId ?? provider}`,
     deliver: () => sendSms(channels.smsGateway(provider), { to: to!, text }),
   };
   if (!to)
@@ -82,18 +92,25 @@ export async function sendQuery(
   userId: number,
 ): Promise<QueryRow> {
   const [query] = await db.insert(queries).values({ deviceId: device.id, userId }).returning();
-  const addressing = await address(db, channels, device, query.id);
+  return handOverQuery(db, await address(db, channels, device, query.id), query);
+}
+
+/**
+ * Hands a query over as addressed and logs it as an outgoing message of its device, on behalf of
+ * the query's user. A query the channel refuses ends as `failed`.
+ */
+export async function handOverQuery(db: Db, addressing: Addressing, query: QueryRow): Promise<QueryRow> {
   let failure = addressing.ok ? null : addressing.reason;
   // For the user (translated by the web); `failure` keeps the details for the message log.
   let failureKind: QueryFailure | null = addressing.ok ? null : 'no_address';
   let answer: AcceptedSms | null = null;
   if (addressing.ok) {
     // Marked sent before the handover: a device may answer before the gateway or broker returns,
-    // and that answer must find its query.
+    // and that answer must find its query. (A dispatched query was marked when it was claimed.)
     await db
       .update(queries)
       .set({ status: 'sent', sentAt: sql`now()` })
-      .where(eq(queries.id, query.id));
+      .where(and(eq(queries.id, query.id), eq(queries.status, 'pending')));
     try {
       answer = await addressing.outgoing.deliver();
     } catch (error) {
@@ -105,7 +122,7 @@ export async function sendQuery(
   const [message] = await db
     .insert(messages)
     .values({
-      deviceId: device.id,
+      deviceId: query.deviceId,
       type: outgoing.type,
       direction: 'out',
       mode: 'systemToDevice',
@@ -114,7 +131,7 @@ export async function sendQuery(
       toIdent: outgoing.toIdent,
       toType: outgoing.toType,
       gatewayId: outgoing.gatewayId,
-      userId,
+      userId: query.userId,
       report: failure ?? answer?.report ?? null,
       gatewayMessageId: answer?.gatewayMessageId,
       sentAt: failure ? null : new Date(),

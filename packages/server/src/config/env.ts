@@ -44,6 +44,12 @@ export interface ServerConfig {
   smtpUrl: string | undefined;
   /** Sender of notification mails. */
   mailFrom: string;
+  /**
+   * Block and reference-date queries handed over per second, per SMS gateway and to the MQTT broker
+   * (commands/dispatch-queries.ts); manual queries go at once.
+   */
+  querySmsPerSecond: number;
+  queryMqttPerSecond: number;
 }
 
 export interface SmsGatewayApi {
@@ -111,6 +117,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || 'info',
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 8 * 60),
     messageRetentionDays: integer(env, 'MESSAGE_RETENTION_DAYS', DEFAULT_MESSAGE_RETENTION_DAYS),
+    querySmsPerSecond: Math.max(1, integer(env, 'QUERY_SMS_PER_SECOND', 5)),
+    queryMqttPerSecond: Math.max(1, integer(env, 'QUERY_MQTT_PER_SECOND', 50)),
     sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 7 * 24),
     loginMaxFailuresPerUsername: integer(env, 'LOGIN_MAX_FAILURES_PER_USERNAME', 10),
     loginMaxFailuresPerIp: integer(env, 'LOGIN_MAX_FAILURES_PER_IP', 50),

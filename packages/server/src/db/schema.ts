@@ -18,6 +18,7 @@ import {
 import type { Role } from '@tankportal/shared/roles';
 import type { NotificationSeverity } from '@tankportal/shared/constants';
 import type { QueryStatus } from '@tankportal/shared/schemas/queries';
+import type { RefDateInterval, RefDateIntervalType } from '@tankportal/shared/schemas/ref-date-queries';
 import type {
   AlarmType,
   ConfirmationStatus,
@@ -480,6 +481,14 @@ export const queries = pgTable(
     }),
     /** Why sending failed. */
     failureReason: text('failure_reason'),
+    /** The block query it belongs to (devices-area §3 Block query result); null for others. */
+    blockQueryId: integer('block_query_id').references((): AnyPgColumn => blockQueries.id, {
+      onDelete: 'cascade',
+    }),
+    /** The reference-date query whose run asked it; null for others. */
+    refDateQueryId: integer('ref_date_query_id').references((): AnyPgColumn => refDateQueries.id, {
+      onDelete: 'set null',
+    }),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
     processedAt: timestamp('processed_at', { withTimezone: true }),
@@ -489,8 +498,70 @@ export const queries = pgTable(
     index('queries_device_sent')
       .on(t.deviceId)
       .where(sql`status = 'sent'`),
+    // The dispatcher takes the waiting queries of many devices in order (commands/dispatch-queries.ts).
+    index('queries_pending')
+      .on(t.id)
+      .where(sql`status = 'pending'`),
+    index('queries_block_query').on(t.blockQueryId),
   ],
 );
+
+/** A block query (devices-area §3): one query to each of many devices, sent paced per gateway. */
+export const blockQueries = pgTable('block_queries', {
+  id: serial('id').primaryKey(),
+  userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+/**
+ * A reference-date query (devices-area §3): its member devices are asked on a schedule in German
+ * wall-clock time; `next_run_at` is when the scheduler runs it next (null while inactive).
+ */
+export const refDateQueries = pgTable(
+  'ref_date_queries',
+  {
+    id: serial('id').primaryKey(),
+    /** Whose query: its members need this user's REF_DATE_QUERY permission, also at each run. */
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    intervalType: text('interval_type').$type<RefDateIntervalType>().notNull(),
+    intervals: jsonb('intervals').$type<RefDateInterval[]>().notNull(),
+    /** HH:mm in Europe/Berlin. */
+    queryAt: text('query_at').notNull(),
+    olderThan: integer('older_than').notNull(),
+    isActive: boolean('is_active').notNull(),
+    lastRunAt: timestamp('last_run_at', { withTimezone: true }),
+    nextRunAt: timestamp('next_run_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ref_date_queries_next_run').on(t.nextRunAt)],
+);
+
+export const refDateQueryDevices = pgTable(
+  'ref_date_query_devices',
+  {
+    refDateQueryId: integer('ref_date_query_id')
+      .notNull()
+      .references(() => refDateQueries.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.refDateQueryId, t.deviceId] }),
+    index('ref_date_query_devices_device').on(t.deviceId),
+  ],
+);
+
+/**
+ * The pacing of each way out (an SMS gateway provider, the MQTT broker): the earliest moment the
+ * next query may be handed to it, shared by every process (commands/dispatch-queries.ts).
+ */
+export const sendPacing = pgTable('send_pacing', {
+  lane: text('lane').primaryKey(),
+  nextAt: timestamp('next_at', { withTimezone: true }).notNull(),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Contacts and notifications (devices-area §3, portal-area §3; issue 5).

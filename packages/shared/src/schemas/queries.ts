@@ -13,6 +13,9 @@ export type QueryStatus = (typeof QUERY_STATUSES)[number];
 export const QUERY_FAILURES = ['not_configured', 'no_address', 'refused'] as const;
 export type QueryFailure = (typeof QUERY_FAILURES)[number];
 
+/** The device types a query reaches (devices-area §4): manual, block and reference-date queries. */
+export const QUERYABLE_TYPES = ['sms', 'lx_iot'] as const;
+
 /** POST /v2/queries */
 export const createQueryBody = z.object({
   deviceId: bodyId(),

@@ -1,11 +1,13 @@
 import type { JobDefinition } from '../queue.ts';
 import type { RecurringJob } from '../scheduler.ts';
 import { deliverNotification } from './deliver-notification.ts';
+import { dispatchQueries } from './dispatch-queries.ts';
 import { purgeJobs } from './purge-jobs.ts';
 import { purgeMessages } from './purge-messages.ts';
+import { refDateQueriesJob } from './run-ref-date-queries.ts';
 
 /** Every job this release runs: a worker claims only jobs named here. */
-export const JOB_DEFINITIONS: JobDefinition[] = [deliverNotification];
+export const JOB_DEFINITIONS: JobDefinition[] = [deliverNotification, dispatchQueries];
 
 /** Every recurring job this release schedules (scheduler.ts); their queue jobs run as any other. */
-export const RECURRING_JOBS: RecurringJob[] = [purgeJobs, purgeMessages];
+export const RECURRING_JOBS: RecurringJob[] = [purgeJobs, purgeMessages, refDateQueriesJob];

@@ -1,14 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { pathId } from '@tankportal/shared/schemas/common';
-import {
-  createQueryBody,
-  QUERY_FAILURES,
-  querySchema,
-  type QueryFailure,
-} from '@tankportal/shared/schemas/queries';
+import { createQueryBody, QUERYABLE_TYPES, querySchema } from '@tankportal/shared/schemas/queries';
 import type { Api, AppContext } from '../../../context.ts';
-import { QUERYABLE_TYPES, sendQuery, type QueryRow } from '../../../commands/send-query.ts';
+import { presentQueryFailure, sendQuery, type QueryRow } from '../../../commands/send-query.ts';
 import { devices, queries } from '../../../db/schema.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { deviceVisibleTo, requireDevicePermission } from '../../../policies/device-access.ts';
@@ -18,10 +13,6 @@ import { errorSchema } from '../../schemas.ts';
 
 const queryIdParams = z.object({ queryId: pathId() });
 
-/** Queries failed before decision 033 stored the channel's words; they read as refused. */
-const failureOf = (reason: string | null): QueryFailure | null =>
-  QUERY_FAILURES.find((failure) => failure === reason) ?? null;
-
 function presentQuery(row: QueryRow) {
   return {
     id: row.id,
@@ -30,7 +21,7 @@ function presentQuery(row: QueryRow) {
     createdAt: row.createdAt,
     sentAt: row.sentAt,
     processedAt: row.processedAt,
-    failure: row.status === 'failed' ? (failureOf(row.failureReason) ?? 'refused') : null,
+    failure: presentQueryFailure(row),
   };
 }
 

@@ -1,0 +1,87 @@
+import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { pathId } from '@tankportal/shared/schemas/common';
+import { blockQuerySchema, createBlockQueryBody } from '@tankportal/shared/schemas/block-queries';
+import type { Api, AppContext } from '../../../context.ts';
+import type { Db } from '../../../db/client.ts';
+import { blockQueries, queries } from '../../../db/schema.ts';
+import { queueQueries } from '../../../commands/dispatch-queries.ts';
+import { presentQueryFailure } from '../../../commands/send-query.ts';
+import { enqueue } from '../../../jobs/queue.ts';
+import { dispatchQueries } from '../../../jobs/definitions/dispatch-queries.ts';
+import { notFound } from '../../../http-error.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { requireQueryableDevices } from '../../../policies/queryable-devices.ts';
+import { errorSchema } from '../../schemas.ts';
+
+const blockQueryParams = z.object({ blockQueryId: pathId() });
+
+async function loadBlockQuery(db: Db, id: number) {
+  const [blockQuery] = await db.select().from(blockQueries).where(eq(blockQueries.id, id));
+  if (!blockQuery) return null;
+  const rows = await db.select().from(queries).where(eq(queries.blockQueryId, id)).orderBy(asc(queries.id));
+  return {
+    id: blockQuery.id,
+    userId: blockQuery.userId,
+    createdAt: blockQuery.createdAt,
+    queries: rows.map((query) => ({
+      deviceId: query.deviceId,
+      queryId: query.id,
+      status: query.status,
+      failure: presentQueryFailure(query),
+    })),
+  };
+}
+
+/**
+ * Block queries (devices-area §2, §4; issue 14): one query to each of many SMS and LX-IoT devices
+ * the actor may query, handed to the gateways paced (commands/dispatch-queries.ts); the web polls
+ * the location every 5 s until each query is processed or failed.
+ */
+export function blockQueryRoutes(app: Api, { db }: AppContext) {
+  app.post(
+    '/block-queries',
+    {
+      onRequest: minimumRole('ROLE_USER'),
+      schema: {
+        tags: ['queries'],
+        summary: 'Queries many SMS and LX-IoT devices at once, paced per gateway; poll the location',
+        body: createBlockQueryBody,
+        response: { 201: blockQuerySchema, 400: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const deviceIds = [...new Set(request.body.deviceIds)];
+      await requireQueryableDevices(db, actor, deviceIds, 'QUERY');
+      const id = await db.transaction(async (tx) => {
+        const [blockQuery] = await tx.insert(blockQueries).values({ userId: actor.id }).returning();
+        await queueQueries(tx, deviceIds, { userId: actor.id, blockQueryId: blockQuery!.id });
+        await enqueue(tx, dispatchQueries, [{ v: 1 }]);
+        return blockQuery!.id;
+      });
+      const created = (await loadBlockQuery(db, id))!;
+      return reply.code(201).header('location', `/api/v2/block-queries/${id}`).send(created);
+    },
+  );
+
+  app.get(
+    '/block-queries/:blockQueryId',
+    {
+      onRequest: minimumRole('ROLE_USER'),
+      schema: {
+        tags: ['queries'],
+        summary: 'A block query: per device the status of its query',
+        params: blockQueryParams,
+        response: { 200: blockQuerySchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const blockQuery = await loadBlockQuery(db, request.params.blockQueryId);
+      // Only whoever sent it follows it: another user's block query is no business of the actor.
+      if (!blockQuery || blockQuery.userId !== actor.id) throw notFound();
+      return blockQuery;
+    },
+  );
+}
