@@ -164,10 +164,17 @@ describe('scheduler', () => {
     await t.database.db.insert(jobs).values({ name: 'old', payload: {}, status: 'done', finishedAt });
     expect(await queue.tick()).toBe(0);
     now = at('2027-01-10T10:17:00Z'); // xx:17 German time, whatever the offset
-    expect(await queue.tick()).toBe(1);
-    expect(await queue.runDueJobs()).toBe(1);
-    const left = await t.database.db.select({ name: jobs.name, status: jobs.status }).from(jobs);
-    expect(left).toEqual([{ name: 'purge-jobs', status: 'done' }]);
+    // The purge, and the reference-date queries' 5-minute tick (its 10:15 occurrence).
+    expect(await queue.tick()).toBe(2);
+    expect(await queue.runDueJobs()).toBe(2);
+    const left = await t.database.db
+      .select({ name: jobs.name, status: jobs.status })
+      .from(jobs)
+      .orderBy(jobs.name);
+    expect(left).toEqual([
+      { name: 'purge-jobs', status: 'done' },
+      { name: 'ref-date-queries', status: 'done' },
+    ]);
   });
 });
 
