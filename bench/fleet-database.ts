@@ -22,11 +22,14 @@ export const FLEET_USERS = { master: 'master', bigAdmin: 'admin-1', admin: 'admi
 const GENERATOR_VERSION = 'tp-bench-fleet v2';
 const ADMIN_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export function fleetDatabaseUrl(): string {
+/** The URL of a benchmark's own database on the PostgreSQL of TEST_DATABASE_URL (or the local one). */
+export function benchDatabaseUrl(database: string): string {
   const url = new URL(ADMIN_URL);
-  url.pathname = `/${FLEET_DATABASE}`;
+  url.pathname = `/${database}`;
   return url.toString();
 }
+
+export const fleetDatabaseUrl = (): string => benchDatabaseUrl(FLEET_DATABASE);
 
 export async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });

@@ -13,7 +13,7 @@ import { openDatabase } from '../packages/server/src/db/client.ts';
 import { ensureBaseData } from '../packages/server/src/seed/base-data.ts';
 import { hashPassword } from '../packages/server/src/policies/passwords.ts';
 import { startPortalUnderTest } from './portal-under-test.ts';
-import { FLEET_PASSWORD, FLEET_USERS, generate, withClient } from './fleet-database.ts';
+import { benchDatabaseUrl, FLEET_PASSWORD, FLEET_USERS, generate, withClient } from './fleet-database.ts';
 import { ms, summarise, timedGet, type Latency } from './latency.ts';
 import { sessionCookie } from './session.ts';
 
@@ -30,12 +30,6 @@ const BARE_PORT = 3922;
 const MQTT_PORT = 3923;
 const BASE = `http://127.0.0.1:${PORT}`;
 const TARGET_MS = 100;
-
-const databaseUrl = () => {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
-};
 
 async function marker(): Promise<string | null> {
   return withClient(ADMIN_URL, async (client) => {
@@ -59,7 +53,7 @@ async function timed(label: string, work: () => Promise<unknown>) {
  * every tenth, a notification mail to a contact every twentieth; 3 % could not be parsed.
  */
 async function ensureDatabase(): Promise<string> {
-  const url = databaseUrl();
+  const url = benchDatabaseUrl(DATABASE);
   const existing = await marker();
   if (existing?.startsWith(GENERATOR_VERSION) && process.env.BENCH_REGENERATE !== '1') {
     const database = await openDatabase({ url }); // migrations added since apply, as at a start

@@ -38,5 +38,5 @@ CREATE INDEX "ref_date_queries_next_run" ON "ref_date_queries" USING btree ("nex
 CREATE INDEX "ref_date_query_devices_device" ON "ref_date_query_devices" USING btree ("device_id");--> statement-breakpoint
 ALTER TABLE "queries" ADD CONSTRAINT "queries_block_query_id_block_queries_id_fk" FOREIGN KEY ("block_query_id") REFERENCES "public"."block_queries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "queries" ADD CONSTRAINT "queries_ref_date_query_id_ref_date_queries_id_fk" FOREIGN KEY ("ref_date_query_id") REFERENCES "public"."ref_date_queries"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "queries_pending" ON "queries" USING btree ("id") WHERE status = 'pending';--> statement-breakpoint
+CREATE INDEX "queries_pending" ON "queries" USING btree ("device_id") WHERE status = 'pending';--> statement-breakpoint
 CREATE INDEX "queries_block_query" ON "queries" USING btree ("block_query_id");

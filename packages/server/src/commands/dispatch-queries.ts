@@ -4,6 +4,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { devices, queries, sendPacing } from '../db/schema.ts';
 import type { JobDeps } from '../jobs/deps.ts';
 import { address, handOverQuery, type Addressing, type QueryRow } from './send-query.ts';
+import type { GatewayLookups } from './outbound-gateway.ts';
 
 /** Queries taken per round: small enough that a round of one slow gateway stays short. */
 const CHUNK = 100;
@@ -118,10 +119,11 @@ export async function dispatchPendingQueries(
     const rows = await db.select().from(devices).where(inArray(devices.id, deviceIds));
     const byId = new Map(rows.map((device) => [device.id, device]));
     const lanes = new Map<string, { query: QueryRow; addressing: Addressing }[]>();
+    const lookups: GatewayLookups = new Map();
     for (const query of claimed) {
       const device = byId.get(query.deviceId);
       if (!device) continue; // deleted meanwhile: its queries went with it
-      const addressing = await address(db, deviceChannels, device, query.id);
+      const addressing = await address(db, deviceChannels, device, query.id, lookups);
       // What cannot be sent (no address) fails at once, without waiting for a slot.
       if (!addressing.ok) {
         await handOverQuery(db, addressing, query);

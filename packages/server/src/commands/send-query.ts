@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { messages, queries } from '../db/schema.ts';
 import { ChannelUnavailableError, type DeviceChannels } from '../channels/device-channels.ts';
 import { QUERY_FAILURES, type QueryFailure } from '@tankportal/shared/schemas/queries';
-import { outboundAddress } from './outbound-gateway.ts';
+import { outboundAddress, type GatewayLookups } from './outbound-gateway.ts';
 import { commandTopic } from '../channels/mqtt-topics.ts';
 import type { DeviceRow } from '../repositories/devices.ts';
 
@@ -41,6 +41,7 @@ export async function address(
   channels: DeviceChannels,
   device: DeviceRow,
   queryId: number,
+  lookups?: GatewayLookups,
 ): Promise<Addressing> {
   if (device.type === 'lx_iot') {
     const payload = JSON.stringify({ command: 'query', queryId });
@@ -60,7 +61,7 @@ export async function address(
       },
     };
   }
-  const { gatewayId, provider, to, toType } = await outboundAddress(db, device);
+  const { gatewayId, provider, to, toType } = await outboundAddress(db, device, lookups);
   const text = formatQuerySms(queryId);
   const outgoing: Outgoing = {
     type: 'sms',
@@ -104,13 +105,14 @@ export async function handOverQuery(db: Db, addressing: Addressing, query: Query
   // For the user (translated by the web); `failure` keeps the details for the message log.
   let failureKind: QueryFailure | null = addressing.ok ? null : 'no_address';
   let answer: AcceptedSms | null = null;
+  // Marked sent before the handover: a device may answer before the gateway or broker returns,
+  // and that answer must find its query. (A dispatched query was marked when it was claimed.)
   if (addressing.ok) {
-    // Marked sent before the handover: a device may answer before the gateway or broker returns,
-    // and that answer must find its query. (A dispatched query was marked when it was claimed.)
-    await db
-      .update(queries)
-      .set({ status: 'sent', sentAt: sql`now()` })
-      .where(and(eq(queries.id, query.id), eq(queries.status, 'pending')));
+    if (query.status === 'pending')
+      await db
+        .update(queries)
+        .set({ status: 'sent', sentAt: sql`now()` })
+        .where(and(eq(queries.id, query.id), eq(queries.status, 'pending')));
     try {
       answer = await addressing.outgoing.deliver();
     } catch (error) {

@@ -498,9 +498,10 @@ export const queries = pgTable(
     index('queries_device_sent')
       .on(t.deviceId)
       .where(sql`status = 'sent'`),
-    // The dispatcher takes the waiting queries of many devices in order (commands/dispatch-queries.ts).
+    // Waiting queries are few: the dispatcher takes them in order, a reference-date run skips
+    // devices with one (commands/dispatch-queries.ts, run-ref-date-queries.ts).
     index('queries_pending')
-      .on(t.id)
+      .on(t.deviceId)
       .where(sql`status = 'pending'`),
     index('queries_block_query').on(t.blockQueryId),
   ],

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { formatMeasurementSms } from '@tankportal/shared/protocols/sms';
 import { createTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
-import { blockQueries, messages, queries, sendPacing, users } from '../../../db/schema.ts';
+import { blockQueries, devices, messages, queries, sendPacing, users } from '../../../db/schema.ts';
 import { FakeSmsGateway } from '../../../testing/fake-sms-gateway.ts';
 import {
   dispatchPendingQueries,
@@ -172,6 +172,39 @@ describe('POST /v2/block-queries', () => {
     for (const id of ['999999', '0x1', '01', '-1', '1.0'])
       expect((await user.get(`/api/v2/block-queries/${id}`)).statusCode).toBe(404);
     await t.app.context.jobs.runDueJobs();
+  });
+});
+
+describe('the block query selection: GET /v2/devices/ids?type&permission&not_reported_since', () => {
+  it('answers the SMS and LX-IoT devices the actor may query that have not reported for that long', async () => {
+    const db = t.database.db;
+    const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+    await db
+      .update(devices)
+      .set({ lastReportedAt: hoursAgo(30) })
+      .where(eq(devices.id, ids.sms0!));
+    await db
+      .update(devices)
+      .set({ lastReportedAt: hoursAgo(2) })
+      .where(eq(devices.id, ids.sms1!));
+    await db.update(devices).set({ lastReportedAt: null }).where(eq(devices.id, ids.sms2!));
+    const selection = '/api/v2/devices/ids?type=sms,lx_iot&permission=QUERY&sort=id:asc';
+    const user = await t.signIn('user');
+    const dayAgo = (await user.get(`${selection}&not_reported_since=86400`)).json();
+    // Never reported counts as not reported; the net device is no choice at all.
+    expect(dayAgo).toEqual(expect.arrayContaining([ids.sms0, ids.sms2]));
+    expect(dayAgo).not.toContain(ids.sms1);
+    expect(dayAgo).not.toContain(ids.net);
+    expect((await user.get(`${selection}&not_reported_since=3600`)).json()).toEqual(
+      expect.arrayContaining([ids.sms0, ids.sms1, ids.sms2]),
+    );
+    // Seen without QUERY: not offered. Another customer's device: never.
+    expect(
+      (await (await t.signIn('block-viewer')).get(`${selection}&not_reported_since=3600`)).json(),
+    ).toEqual([]);
+    expect((await user.get(`${selection}&not_reported_since=3600`)).json()).not.toContain(ids.other);
+    for (const bad of ['-1', '1e3', 'x', '99999999999'])
+      expect((await user.get(`${selection}&not_reported_since=${bad}`)).statusCode).toBe(400);
   });
 });
 
