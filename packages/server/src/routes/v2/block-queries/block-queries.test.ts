@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import mqtt from 'mqtt';
 import { formatMeasurementSms } from '@tankportal/shared/protocols/sms';
 import { createTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { blockQueries, devices, messages, queries, sendPacing, users } from '../../../db/schema.ts';
 import { FakeSmsGateway } from '../../../testing/fake-sms-gateway.ts';
+import { startEmbeddedBroker, type EmbeddedBroker } from '../../../ingest/mqtt-embedded.ts';
+import { hashToken } from '../../../policies/tokens.ts';
 import {
   dispatchPendingQueries,
   reserveSlots,
@@ -13,6 +16,8 @@ import {
 
 let gateway: FakeSmsGateway;
 let t: TestApp;
+let broker: EmbeddedBroker;
+const lxIccid = '8949100000000000888';
 const ids: Record<string, number> = {};
 const cells = ['+491709990001', '+491709990002', '+491709990003'];
 let counter = 0;
@@ -25,6 +30,8 @@ beforeAll(async () => {
     SMS_LIONEL_WEBHOOK_TOKEN: 'lionel-hook',
     QUERY_SMS_PER_SECOND: '1000',
   });
+  broker = await startEmbeddedBroker(t.app.context, 0, '127.0.0.1');
+  t.app.context.deviceChannels.attachMqtt(broker);
   const db = t.database.db;
   const [user] = await db.select().from(users).where(eq(users.username, 'user'));
   const [demo] = await db.select().from(users).where(eq(users.username, 'demo'));
@@ -34,6 +41,15 @@ beforeAll(async () => {
   for (const [index, cellNumber] of cells.entries())
     ids[`sms${index}`] = (await buildDevice(db, user!.id, { ...sms, cellNumber })).id;
   ids.net = (await buildDevice(db, user!.id)).id;
+  ids.lx = (
+    await buildDevice(db, user!.id, {
+      type: 'lx_iot',
+      identType: 'iccid',
+      identCode: null,
+      iccid: lxIccid,
+      secretHash: hashToken('lx-secret'),
+    })
+  ).id;
   ids.noCell = (await buildDevice(db, user!.id, { ...sms })).id;
   const otherCustomer = await buildUser(db, { username: 'block-other', parent: 'master' });
   ids.other = (await buildDevice(db, otherCustomer.id, { ...sms, cellNumber: '+491709990009' })).id;
@@ -42,6 +58,7 @@ beforeAll(async () => {
   await grant(db, ids.sms0!, app.id, ['VIEW_STATUS', 'QUERY']);
 });
 afterAll(async () => {
+  await broker?.close();
   await t?.close();
   await gateway?.stop();
 });
@@ -105,6 +122,45 @@ describe('POST /v2/block-queries', () => {
       'sent',
       'processed',
     ]);
+  });
+
+  it('reaches an LX-IoT device through the broker in the same block query; its report answers it', async () => {
+    const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${broker.port}`, {
+      clientId: lxIccid,
+      username: lxIccid,
+      password: 'lx-secret',
+      reconnectPeriod: 0,
+    });
+    try {
+      // The device answers a query at once, as the simulator's devices do.
+      device.on('message', (_topic, payload) => {
+        if ((JSON.parse(payload.toString()) as { command: string }).command !== 'query') return;
+        void device.publishAsync(
+          `devices/lx-iot/${lxIccid}/report`,
+          JSON.stringify({
+            messageId: `lx-block-${++counter}`,
+            measuredAt: new Date().toISOString(),
+            sensors: [{ sequence: 1, value: 2200 }],
+          }),
+          { qos: 1 },
+        );
+      });
+      await device.subscribeAsync(`devices/lx-iot/${lxIccid}/command`, { qos: 1 });
+      const client = await t.signIn('user');
+      const response = await client.post('/api/v2/block-queries', { deviceIds: [ids.lx, ids.sms2] });
+      expect(response.statusCode).toBe(201);
+      await t.app.context.jobs.runDueJobs();
+      await expect
+        .poll(async () => (await client.get(response.headers.location as string)).json().queries, {
+          timeout: 10_000,
+        })
+        .toEqual([
+          expect.objectContaining({ deviceId: ids.lx, status: 'processed' }),
+          expect.objectContaining({ deviceId: ids.sms2, status: 'sent' }),
+        ]);
+    } finally {
+      await device.endAsync();
+    }
   });
 
   it('fails a query the gateway refuses with the reason, and the others go on', async () => {
