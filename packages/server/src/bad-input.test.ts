@@ -4,7 +4,16 @@ import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { createTestApp, TestClient, type TestApp } from './testing/test-app.ts';
 import { buildDevice, buildUser, grant } from './testing/factories.ts';
-import { alarms, contacts, devices, queries, sensors, systemNotifications, users } from './db/schema.ts';
+import {
+  alarms,
+  blockQueries,
+  contacts,
+  devices,
+  queries,
+  sensors,
+  systemNotifications,
+  users,
+} from './db/schema.ts';
 import { recordReport } from './commands/record-report.ts';
 import { exceededJsonLimit } from './plugins/input-limits.ts';
 import { hashToken, newToken } from './policies/tokens.ts';
@@ -382,6 +391,18 @@ beforeAll(async () => {
   fixture.recipientId = recipient.json().id;
   const [notification] = await db.insert(systemNotifications).values({ message: 'Wartung' }).returning();
   fixture.notification = notification.id;
+  const refDateQuery = await master.post('/api/v2/ref-date-queries', {
+    intervalType: 'daily',
+    intervals: ['daily_1'],
+    queryAt: '08:00',
+    olderThan: 1800,
+    active: true,
+    deviceIds: [],
+  });
+  expect(refDateQuery.statusCode).toBe(201);
+  fixture.refDateQueryId = refDateQuery.json().id;
+  const [blockQuery] = await db.insert(blockQueries).values({ userId: masterRow.id }).returning();
+  fixture.blockQueryId = blockQuery.id;
 
   routes = routesOf(t);
   // Without a logger every request logs through this one no-op logger.
