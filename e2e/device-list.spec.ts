@@ -216,14 +216,15 @@ test.describe('device list', () => {
 });
 
 test.describe('the list by role', () => {
-  // The demo user's devices all lack a location, so its list offers no map.
+  // The demo user's devices all lack a location, so its list offers no map. Block and
+  // reference-date queries are for users and above (devices-area §2).
   const cases = [
-    { username: 'demo', own: true, map: true, dataFlow: false, create: false },
-    { username: 'user', own: true, map: false, dataFlow: true, create: false },
-    { username: 'admin', own: false, map: true, dataFlow: true, create: true },
-    { username: 'master', own: false, map: true, dataFlow: true, create: true },
+    { username: 'demo', own: true, map: true, dataFlow: false, queries: false, create: false },
+    { username: 'user', own: true, map: false, dataFlow: true, queries: true, create: false },
+    { username: 'admin', own: false, map: true, dataFlow: true, queries: true, create: true },
+    { username: 'master', own: false, map: true, dataFlow: true, queries: true, create: true },
   ];
-  for (const { username, own, map, dataFlow, create } of cases) {
+  for (const { username, own, map, dataFlow, queries, create } of cases) {
     test(`${username}: ${own ? 'only its own devices' : 'the whole fleet'}, actions by role`, async ({
       page,
     }) => {
@@ -240,6 +241,7 @@ test.describe('the list by role', () => {
         ...(map ? ['Karte'] : []),
         'Anzeige',
         'Export',
+        ...(queries ? ['Blockabfrage', 'Stichtagsabfragen'] : []),
         ...(create ? ['Gerät anlegen'] : []),
       ]);
       await actions.getByRole('link', { name: 'Export' }).click();

@@ -1,3 +1,5 @@
+import { simulate, type SimulationStats } from '../packages/simulator/src/simulator.ts';
+
 /**
  * The device side of the e2e server, next to its HTTP port: the embedded MQTT broker and the SMS
  * gateways' APIs, which point at the fake gateway a test runs with the simulator.
@@ -18,4 +20,33 @@ export function deviceSideEnv(port: number): Record<string, string> {
     SMS_1NCE_API_URL: `http://127.0.0.1:${gateway}`,
     SMS_1NCE_API_TOKEN: 'e2e-sms-api',
   };
+}
+
+/**
+ * The demo fleet's SMS and LX-IoT devices, sending nothing on their own: they only answer queries
+ * (SMS devices through the fake gateway, LX-IoT devices on their MQTT command topic). Resolves once
+ * they listen; the returned run ends with its statistics when `signal` aborts.
+ */
+export async function startQueryAnsweringFleet(
+  baseURL: string,
+  signal: AbortSignal,
+): Promise<{ run: Promise<SimulationStats> }> {
+  const port = Number(new URL(baseURL).port);
+  const { mqtt, gateway } = devicePorts(port);
+  let ready!: () => void;
+  const started = new Promise<void>((resolve) => (ready = resolve));
+  const run = simulate({
+    server: `http://127.0.0.1:${port}`,
+    mqttUrl: `mqtt://127.0.0.1:${mqtt}`,
+    smsTokens: { lionel: SMS_WEBHOOK_TOKEN, '1nce': SMS_WEBHOOK_TOKEN },
+    types: ['sms', 'lx_iot'],
+    devices: 100,
+    rate: 0,
+    durationSeconds: 0,
+    gatewayPort: gateway,
+    signal,
+    onReady: ready,
+  });
+  await Promise.race([started, run]);
+  return { run };
 }

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { simulate, type SimulationStats } from '../packages/simulator/src/simulator.ts';
-import { devicePorts, SMS_WEBHOOK_TOKEN } from './device-side.ts';
+import type { SimulationStats } from '../packages/simulator/src/simulator.ts';
+import { startQueryAnsweringFleet } from './device-side.ts';
 import { login } from './helpers.ts';
 
 // Devices of the demo fleet that belong to the demo account `user` (ids on a fresh database).
@@ -15,24 +15,7 @@ test.describe('manual query', () => {
   let run: Promise<SimulationStats>;
 
   test.beforeAll(async ({ baseURL }) => {
-    const port = Number(new URL(baseURL!).port);
-    const { mqtt, gateway } = devicePorts(port);
-    let ready!: () => void;
-    const started = new Promise<void>((resolve) => (ready = resolve));
-    // The fleet's SMS and LX-IoT devices, sending nothing on their own: they only answer queries.
-    run = simulate({
-      server: `http://127.0.0.1:${port}`,
-      mqttUrl: `mqtt://127.0.0.1:${mqtt}`,
-      smsTokens: { lionel: SMS_WEBHOOK_TOKEN, '1nce': SMS_WEBHOOK_TOKEN },
-      types: ['sms', 'lx_iot'],
-      devices: 100,
-      rate: 0,
-      durationSeconds: 0,
-      gatewayPort: gateway,
-      signal: stop.signal,
-      onReady: ready,
-    });
-    await Promise.race([started, run]);
+    ({ run } = await startQueryAnsweringFleet(baseURL!, stop.signal));
   });
 
   test.afterAll(async () => {

@@ -29,6 +29,18 @@ const device = (id: number, sub = '') => `/devices/${id}${sub}`;
 /** Every page of the device area and of the settings, the dialogs of the settings with them. */
 const CHECKS: Check[] = [
   { name: 'device list', path: '/devices', ready: byId('devices-summary') },
+  { name: 'block queries dialog', path: '/devices/block-queries', ready: byId('device-choice-count') },
+  {
+    name: 'reference-date queries',
+    path: '/devices/ref-date-queries',
+    ready: byId('ref-date-queries-table'),
+  },
+  { name: 'new reference-date query dialog', path: '/devices/ref-date-queries/new', ready: dialog },
+  {
+    name: 'reference-date query dialog',
+    path: '/devices/ref-date-queries/{refDate}',
+    ready: byId('ref-date-query-owner'),
+  },
   { name: 'status of a level device', path: device(LEVEL), ready: byId('fill-level-graphic') },
   { name: 'status of a counter device', path: device(COUNTER), ready: byId('status-page') },
   { name: 'process', path: device(LEVEL, '/process'), ready: byId('process-page') },
@@ -54,7 +66,11 @@ const CHECKS: Check[] = [
     path: device(COUNTER, '/settings/configuration'),
     ready: byId('configuration-view'),
   },
-  { name: 'settings: base data', path: device(LEVEL, '/settings/metadata'), ready: byId('metadata-tab') },
+  {
+    name: 'settings: base data (with its reference-date queries)',
+    path: device(LEVEL, '/settings/metadata'),
+    ready: byId('device-ref-date-queries'),
+  },
   { name: 'settings: base data dialog', path: device(LEVEL, '/settings/metadata/edit'), ready: dialog },
   {
     name: 'settings: recipients',
@@ -153,9 +169,11 @@ async function attachScreenshot(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
-// The tables get long rows: an access entry with every permission and a contact of the master's.
+// The tables get long rows: an access entry with every permission, a contact of the master's and a
+// reference-date query on every day of the week (a member of it: the level device).
 let setUp: ApiSession;
 let korn = 0;
+let refDate = 0;
 const cleanUp: string[] = [];
 test.beforeAll(async ({ baseURL }) => {
   setUp = await apiSession(baseURL!);
@@ -164,6 +182,7 @@ test.beforeAll(async ({ baseURL }) => {
     expect(response.status()).toBe(201);
     const { id } = (await response.json()) as { id: number };
     cleanUp.push(`/api/v2${path}/${id}`);
+    return id;
   };
   const users = (await (await setUp.context.get('/api/v2/users?search_term=baeckerei-korn')).json()) as {
     id: number;
@@ -179,6 +198,14 @@ test.beforeAll(async ({ baseURL }) => {
     cell_number: '+491705559901',
     email: 'friederike.oberhausen-wilhelmshoehe@disposition.example.com',
     language: 'de',
+  });
+  refDate = await post('/ref-date-queries', {
+    interval_type: 'daily',
+    intervals: ['daily_0', 'daily_1', 'daily_2', 'daily_3', 'daily_4', 'daily_5', 'daily_6'],
+    query_at: '06:15',
+    older_than: 43_200,
+    active: true,
+    device_ids: [LEVEL, CUSTOMERS],
   });
 });
 test.afterAll(async () => {
@@ -202,7 +229,8 @@ for (const viewport of VIEWPORTS) {
 
     for (const check of CHECKS) {
       test(`${check.name} (${check.path})`, async ({ baseURL }, testInfo) => {
-        await page.goto(`${baseURL}${check.path.replace('{korn}', String(korn))}`);
+        const path = check.path.replace('{korn}', String(korn)).replace('{refDate}', String(refDate));
+        await page.goto(`${baseURL}${path}`);
         await expect(check.ready(page).first()).toBeVisible();
         await expect(page.getByRole('progressbar')).toHaveCount(0);
         // Charts and fonts settle before the page is measured.

@@ -18,6 +18,7 @@ import { BaseDataDialog } from './base-data-dialog.tsx';
 import { COMMENT_TEXTS, CommentDialog } from './comment-dialog.tsx';
 import { FlagDialog } from './flag-dialog.tsx';
 import { DeleteDeviceDialog, ResetDataDialog, ResetGpsDialog } from './lifecycle-dialogs.tsx';
+import { RefDateQueriesSection } from './ref-date-queries-section.tsx';
 import { EditSection } from '../../../../components/edit-section.tsx';
 import { SendMessageDialog } from '../../../../components/dialogs/send-message-dialog.tsx';
 
@@ -25,12 +26,15 @@ import { SendMessageDialog } from '../../../../components/dialogs/send-message-d
 function useAbilities(device: DeviceDetailView) {
   const isMaster = useHasRole('ROLE_MASTER');
   const isAdmin = useHasRole('ROLE_ADMIN');
+  const isUser = useHasRole('ROLE_USER');
   const resetDataEnabled = useWhitelabel().data?.resetDataEnabled ?? false;
   const canEdit = hasDevicePermission(device, 'EDIT');
   return {
     isMaster,
     canEdit,
     canChangeUser: isAdmin && hasDevicePermission(device, 'DELETE'),
+    // Reference-date queries are for users and above; the section needs the access-managing permission.
+    seesRefDateQueries: isUser && hasDevicePermission(device, 'DELETE'),
     canResetData: isMaster || (resetDataEnabled && canEdit),
     // The location comes from the IoT devices' GPS.
     canResetGps: isMaster && (device.type === 'iot' || device.type === 'lx_iot' || device.location !== null),
@@ -40,8 +44,8 @@ function useAbilities(device: DeviceDetailView) {
 
 /**
  * /devices/{id}/settings/metadata: base data, public URL, active flag, comments and the device's
- * lifecycle actions; every change happens in a dialog sub-route. The spec's reference-date query
- * section of this tab is left out for now: reference-date queries come with a later issue.
+ * lifecycle actions; every change happens in a dialog sub-route. With the access-managing
+ * permission the reference-date queries the device belongs to show too.
  */
 export default function MetadataTab({ device, reload }: { device: DeviceDetailView; reload: () => void }) {
   const { t } = useTranslation();
@@ -101,6 +105,8 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
           rowTestIdPrefix="fact"
         />
       </EditSection>
+
+      {abilities.seesRefDateQueries && <RefDateQueriesSection deviceId={device.id} />}
 
       <FlagSection
         path="public-url"

@@ -13,6 +13,8 @@ import FileDownloadIcon from '@mui/icons-material/FileDownload';
 import MapIcon from '@mui/icons-material/Map';
 import AddIcon from '@mui/icons-material/Add';
 import TuneIcon from '@mui/icons-material/Tune';
+import SyncIcon from '@mui/icons-material/Sync';
+import EventRepeatIcon from '@mui/icons-material/EventRepeat';
 import { DEVICE_LIST_PAGE_SIZES } from '@tankportal/shared/schemas/config';
 import { hasRole, type Role } from '@tankportal/shared/roles';
 import { Loading } from '../../../../components/loading.tsx';
@@ -31,6 +33,8 @@ import { useListQueryState } from './use-list-query-state.ts';
 
 const DeviceMapDialog = lazy(loadMapDialog);
 const CreateDeviceDialog = lazy(() => import('./create-device/create-device-dialog.tsx'));
+const BlockQueriesDialog = lazy(() => import('./block-queries-dialog.tsx'));
+const RefDateQueriesRoutes = lazy(() => import('./ref-date-queries/ref-date-queries-dialog.tsx'));
 
 /** The dialog sub-path of a list URL: `map` for /devices/map, '' for the list itself. */
 const dialogPathOf = (pathname: string) => pathname.replace(/^\/devices\/?/, '').replace(/\/$/, '');
@@ -40,6 +44,15 @@ const dialogPathOf = (pathname: string) => pathname.replace(/^\/devices\/?/, '')
  * devices with the EXPORT permission, which a demo account never holds.
  */
 const offersDataFlowExport = (role: Role) => hasRole(role, 'ROLE_APP_USER');
+
+/** devices-area §2, §6: block and reference-date queries are for users and above. */
+const queriesDevices = (role: Role) => hasRole(role, 'ROLE_USER');
+
+/** The sub-path below /devices/ref-date-queries ('' for the list itself), or null for another dialog. */
+const refDateSubPathOf = (dialogPath: string) =>
+  /^ref-date-queries(\/|$)/.test(dialogPath)
+    ? dialogPath.slice('ref-date-queries'.length).replace(/^\//, '')
+    : null;
 
 /** devices-area §6: creating a device is for admins and above. */
 const createsDevices = (role: Role) => hasRole(role, 'ROLE_ADMIN');
@@ -92,6 +105,7 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
     });
 
   const dialogPath = dialogPathOf(location.pathname);
+  const refDateSubPath = refDateSubPathOf(dialogPath);
   let dialog = null;
   if (dialogPath === 'config')
     dialog = <DisplaySettingsDialog role={role} settings={settings} onSaved={applySettings} />;
@@ -109,7 +123,19 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
         <CreateDeviceDialog />
       </Suspense>
     );
-  // Block and reference-date queries come with later issues; until then back to the list.
+  else if (dialogPath === 'block-queries' && queriesDevices(role))
+    dialog = (
+      <Suspense fallback={null}>
+        <BlockQueriesDialog />
+      </Suspense>
+    );
+  else if (refDateSubPath !== null && queriesDevices(role))
+    dialog = (
+      <Suspense fallback={null}>
+        <RefDateQueriesRoutes subPath={refDateSubPath} />
+      </Suspense>
+    );
+  // A dialog this role may not open, or none at all: back to the list.
   else if (dialogPath !== '') dialog = <Navigate to="/devices" replace />;
 
   return (
@@ -150,6 +176,16 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
           <Button component={RouterLink} to="/devices/export" startIcon={<FileDownloadIcon />}>
             {t('devices.actions.export')}
           </Button>
+          {queriesDevices(role) && (
+            <>
+              <Button component={RouterLink} to="/devices/block-queries" startIcon={<SyncIcon />}>
+                {t('devices.actions.blockQueries')}
+              </Button>
+              <Button component={RouterLink} to="/devices/ref-date-queries" startIcon={<EventRepeatIcon />}>
+                {t('devices.actions.refDateQueries')}
+              </Button>
+            </>
+          )}
           {createsDevices(role) && (
             <Button component={RouterLink} to="/devices/new" variant="contained" startIcon={<AddIcon />}>
               {t('device-create.action')}
