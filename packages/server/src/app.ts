@@ -50,6 +50,8 @@ import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
 import { queryRoutes } from './routes/v2/queries/queries.ts';
 import { blockQueryRoutes } from './routes/v2/block-queries/block-queries.ts';
 import { refDateQueryRoutes } from './routes/v2/ref-date-queries/ref-date-queries.ts';
+import { billingTermsRoutes } from './routes/v2/billing/billing-terms.ts';
+import { invoiceRoutes } from './routes/v2/billing/invoices.ts';
 import { createJobQueue } from './jobs/create-queue.ts';
 import { contactRoutes } from './routes/v2/contacts/contacts.ts';
 import { usersLookupRoutes } from './routes/v2/users/users-lookup.ts';
@@ -82,6 +84,8 @@ const AREAS = [
   queryRoutes,
   blockQueryRoutes,
   refDateQueryRoutes,
+  billingTermsRoutes,
+  invoiceRoutes,
   configRoutes,
   confirmationRoutes,
   sensorDataRoutes,

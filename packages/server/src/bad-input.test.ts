@@ -8,6 +8,7 @@ import {
   alarms,
   blockQueries,
   contacts,
+  invoices,
   devices,
   queries,
   sensors,
@@ -403,6 +404,27 @@ beforeAll(async () => {
   fixture.refDateQueryId = refDateQuery.json().id;
   const [blockQuery] = await db.insert(blockQueries).values({ userId: masterRow.id }).returning();
   fixture.blockQueryId = blockQuery.id;
+  const terms = await master.post(`/api/v2/devices/${device.id}/billing-terms`, {
+    alias: 'device_license',
+    price: 10,
+    chargingPeriodType: 'm',
+    timeOfInvoicing: 'begin',
+    validFrom: '2026-01-01',
+  });
+  expect(terms.statusCode).toBe(201);
+  fixture.termsId = terms.json().id;
+  const [invoice] = await db
+    .insert(invoices)
+    .values({
+      debtorIdent: 'K-1',
+      billedAt: '2026-01-01',
+      vatRate: '19.00',
+      totalPrice: '0.00',
+      totalVatAmount: '0.00',
+      totalPriceGross: '0.00',
+    })
+    .returning();
+  fixture.invoiceId = invoice.id;
 
   routes = routesOf(t);
   // Without a logger every request logs through this one no-op logger.

@@ -4,10 +4,12 @@ import {
   bigint,
   bigserial,
   boolean,
+  date,
   doublePrecision,
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   primaryKey,
   serial,
@@ -18,6 +20,12 @@ import {
 import type { Role } from '@tankportal/shared/roles';
 import type { NotificationSeverity } from '@tankportal/shared/constants';
 import type { QueryStatus } from '@tankportal/shared/schemas/queries';
+import type {
+  BillingAlias,
+  ChargingPeriodType,
+  InvoiceStatus,
+  TimeOfInvoicing,
+} from '@tankportal/shared/schemas/billing';
 import type { RefDateInterval, RefDateIntervalType } from '@tankportal/shared/schemas/ref-date-queries';
 import type {
   AlarmType,
@@ -60,6 +68,8 @@ export const whitelabels = pgTable(
     oilPriceLinks: jsonb('oil_price_links').$type<{ label: string; url: string }[]>().notNull().default([]),
     legal: jsonb('legal').$type<{ imprint: LocalisedText; privacy: LocalisedText }>().notNull(),
     resetDataEnabled: boolean('reset_data_enabled').notNull().default(false),
+    /** VAT in percent on this operator's invoices (DESIGN.md [3]). */
+    vatRate: numeric('vat_rate', { precision: 5, scale: 2 }).notNull().default('19.00'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -671,3 +681,80 @@ export const jobSchedules = pgTable('job_schedules', {
   lastDueAt: timestamp('last_due_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Billing (devices-area §3, portal-area §3; issue 15). Money is numeric (exact), dates are German
+// calendar days.
+
+/** What a device is billed for, per period (billing/periods.ts). */
+export const billingTerms = pgTable(
+  'billing_terms',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    alias: text('alias').$type<BillingAlias>().notNull(),
+    price: numeric('price', { precision: 12, scale: 2 }).notNull(),
+    currency: text('currency').$type<'EUR'>().notNull().default('EUR'),
+    chargingPeriodType: text('charging_period_type').$type<ChargingPeriodType>().notNull(),
+    timeOfInvoicing: text('time_of_invoicing').$type<TimeOfInvoicing>().notNull(),
+    validFrom: date('valid_from').notNull(),
+    validUntil: date('valid_until'),
+    invoicedUntil: date('invoiced_until'),
+    /** When the next period is invoiced (derived from the columns above; null: invoiced to the end). */
+    nextInvoicingAt: date('next_invoicing_at'),
+    additionalText: text('additional_text'),
+    customName: text('custom_name'),
+    exemptedQuantity: integer('exempted_quantity'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('billing_terms_device').on(t.deviceId), index('billing_terms_next').on(t.nextInvoicingAt)],
+);
+
+/** An invoice to one debtor from one white-label's operator: the items of one invoicing run. */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: serial('id').primaryKey(),
+    debtorIdent: text('debtor_ident').notNull(),
+    whitelabelId: integer('whitelabel_id').references(() => whitelabels.id, { onDelete: 'set null' }),
+    /** The run's date: invoices are grouped by it. */
+    billedAt: date('billed_at').notNull(),
+    status: text('status').$type<InvoiceStatus>().notNull().default('pending'),
+    vatRate: numeric('vat_rate', { precision: 5, scale: 2 }).notNull(),
+    totalPrice: numeric('total_price', { precision: 14, scale: 2 }).notNull(),
+    totalVatAmount: numeric('total_vat_amount', { precision: 14, scale: 2 }).notNull(),
+    totalPriceGross: numeric('total_price_gross', { precision: 14, scale: 2 }).notNull(),
+    /** The accounting service's id once created there. */
+    accountingId: text('accounting_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('invoices_billed_at').on(t.billedAt)],
+);
+
+export const invoiceItems = pgTable(
+  'invoice_items',
+  {
+    id: serial('id').primaryKey(),
+    invoiceId: integer('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    sequence: integer('sequence').notNull(),
+    type: text('type').$type<BillingAlias>().notNull(),
+    name: text('name').notNull(),
+    additionalText: text('additional_text'),
+    price: numeric('price', { precision: 12, scale: 2 }).notNull(),
+    quantity: integer('quantity').notNull(),
+    totalPrice: numeric('total_price', { precision: 14, scale: 2 }).notNull(),
+    periodBegin: date('period_begin').notNull(),
+    periodEnd: date('period_end').notNull(),
+    deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
+    billingTermsId: integer('billing_terms_id').references(() => billingTerms.id, { onDelete: 'set null' }),
+  },
+  (t) => [
+    index('invoice_items_invoice').on(t.invoiceId),
+    // A period of a term is billed once, whatever runs at once or again (the run's second guard).
+    uniqueIndex('invoice_items_term_period').on(t.billingTermsId, t.periodBegin),
+  ],
+);

@@ -1,0 +1,90 @@
+import type { ChargingPeriodType, TimeOfInvoicing } from '@tankportal/shared/schemas/billing';
+
+/**
+ * Billing periods (DESIGN.md [3]): calendar-aligned (w = ISO week from Monday, m = month,
+ * q = quarter, y = year), on German calendar days written as ISO dates (`2027-03-31`). The next
+ * period to invoice starts the day after `invoicedUntil` (or at `validFrom`) and ends at the earlier
+ * of its calendar end and `validUntil`; a partial period is charged pro rata by days. Pure: the
+ * invoicing run and the terms' presenter compute the same dates.
+ */
+
+/** A calendar day, `YYYY-MM-DD`. */
+export type Day = string;
+
+const DAY_MS = 86_400_000;
+const toUtc = (day: Day) => Date.parse(`${day}T00:00:00Z`);
+const fromUtc = (ms: number): Day => new Date(ms).toISOString().slice(0, 10);
+
+export const addDays = (day: Day, days: number): Day => fromUtc(toUtc(day) + days * DAY_MS);
+/** Days from `from` to `to`, both included. */
+export const daysBetween = (from: Day, to: Day): number => Math.round((toUtc(to) - toUtc(from)) / DAY_MS) + 1;
+export const minDay = (a: Day, b: Day): Day => (a <= b ? a : b);
+
+/** The calendar period of a type that contains `day`. */
+export function calendarPeriod(type: ChargingPeriodType, day: Day): { begin: Day; end: Day } {
+  const date = new Date(toUtc(day));
+  const year = date.getUTCFullYear();
+  const month = date.getUTCMonth();
+  switch (type) {
+    case 'w': {
+      // ISO weeks start on Monday: getUTCDay() is 0 on Sunday.
+      const sinceMonday = (date.getUTCDay() + 6) % 7;
+      const begin = addDays(day, -sinceMonday);
+      return { begin, end: addDays(begin, 6) };
+    }
+    case 'm':
+      return { begin: fromUtc(Date.UTC(year, month, 1)), end: fromUtc(Date.UTC(year, month + 1, 0)) };
+    case 'q': {
+      const first = month - (month % 3);
+      return { begin: fromUtc(Date.UTC(year, first, 1)), end: fromUtc(Date.UTC(year, first + 3, 0)) };
+    }
+    case 'y':
+      return {
+        begin: `${String(year).padStart(4, '0')}-01-01`,
+        end: `${String(year).padStart(4, '0')}-12-31`,
+      };
+  }
+}
+
+export interface TermDates {
+  chargingPeriodType: ChargingPeriodType;
+  timeOfInvoicing: TimeOfInvoicing;
+  validFrom: Day;
+  validUntil: Day | null;
+  invoicedUntil: Day | null;
+  /** SMS aliases are charged by what was sent in the period: invoiced only once it is over. */
+  chargedByUsage: boolean;
+}
+
+export interface BillingPeriod {
+  begin: Day;
+  end: Day;
+  /** Days billed and days of the whole calendar period: the pro-rata fraction. */
+  days: number;
+  periodDays: number;
+  /** The day it is invoiced on. */
+  invoiceOn: Day;
+}
+
+/** The next period to invoice, or null when the terms are invoiced to their end. */
+export function nextPeriod(term: TermDates): BillingPeriod | null {
+  const begin = term.invoicedUntil ? addDays(term.invoicedUntil, 1) : term.validFrom;
+  if (term.validUntil && begin > term.validUntil) return null;
+  const calendar = calendarPeriod(term.chargingPeriodType, begin);
+  const end = term.validUntil ? minDay(calendar.end, term.validUntil) : calendar.end;
+  const days = daysBetween(begin, end);
+  const byTime = {
+    begin,
+    // The middle day, rounded down: of 31 days the 16th, of 30 the 15th.
+    mid: addDays(begin, Math.floor((days - 1) / 2)),
+    end,
+  }[term.timeOfInvoicing];
+  return {
+    begin,
+    end,
+    days,
+    periodDays: daysBetween(calendar.begin, calendar.end),
+    // Usage is counted to the period's last day: invoiced the day after, whatever the time chosen.
+    invoiceOn: term.chargedByUsage ? addDays(end, 1) : byTime,
+  };
+}

@@ -1,0 +1,282 @@
+import { asc, eq, isNotNull } from 'drizzle-orm';
+import { z } from 'zod';
+import { pathId } from '@tankportal/shared/schemas/common';
+import {
+  billingTermsSchema,
+  createBillingTermsBody,
+  updateBillingTermsBody,
+} from '@tankportal/shared/schemas/billing';
+import { optionalText } from '@tankportal/shared/schemas/device-metadata';
+import { toFieldError } from '@tankportal/shared/field-errors';
+import type { Api, AppContext } from '../../../context.ts';
+import type { Db } from '../../../db/client.ts';
+import { billingTerms, devices } from '../../../db/schema.ts';
+import { germanDay, nextInvoicingAt } from '../../../billing/invoicing-run.ts';
+import { invalidFields, notFound } from '../../../http-error.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { errorSchema } from '../../schemas.ts';
+
+type TermsRow = typeof billingTerms.$inferSelect;
+
+const deviceParams = z.object({ id: pathId() });
+const termsParams = z.object({ termsId: pathId() });
+
+export function presentBillingTerms(row: TermsRow, today = germanDay(new Date())) {
+  return {
+    id: row.id,
+    deviceId: row.deviceId,
+    alias: row.alias,
+    price: row.price,
+    currency: row.currency,
+    chargingPeriodType: row.chargingPeriodType,
+    timeOfInvoicing: row.timeOfInvoicing,
+    validFrom: row.validFrom,
+    validUntil: row.validUntil,
+    invoicedUntil: row.invoicedUntil,
+    nextInvoicingAt: row.nextInvoicingAt,
+    isScheduled: row.nextInvoicingAt === null || row.nextInvoicingAt > today,
+    additionalText: row.additionalText,
+    custom: { name: row.customName, exemptedQuantity: row.exemptedQuantity },
+  };
+}
+
+async function requireDevice(db: Db, id: number) {
+  const [device] = await db.select({ id: devices.id }).from(devices).where(eq(devices.id, id));
+  if (!device) throw notFound();
+}
+
+async function findTerms(db: Db, id: number): Promise<TermsRow> {
+  const [row] = await db.select().from(billingTerms).where(eq(billingTerms.id, id));
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The columns a create or change writes, with the next invoicing day derived from them. */
+function termsValues(
+  alias: TermsRow['alias'],
+  body: z.infer<typeof updateBillingTermsBody>,
+  invoicedUntil: string | null,
+) {
+  const values = {
+    alias,
+    price: body.price,
+    chargingPeriodType: body.chargingPeriodType,
+    timeOfInvoicing: body.timeOfInvoicing,
+    validFrom: body.validFrom,
+    validUntil: body.validUntil ?? null,
+    invoicedUntil,
+    additionalText: body.additionalText,
+    customName: body.name,
+    exemptedQuantity: body.exemptedQuantity ?? null,
+  };
+  return { ...values, nextInvoicingAt: nextInvoicingAt(values) };
+}
+
+/**
+ * A device's billing terms, its debtor and billing recipient (devices-area §2 billing tab, §3, §5,
+ * §7; issue 15). Master only (the billing tab also needs the access-managing permission, which a
+ * master holds on every device): everyone else 403, and nothing changes.
+ */
+export function billingTermsRoutes(app: Api, { db }: AppContext) {
+  const master = { onRequest: minimumRole('ROLE_MASTER') };
+
+  app.get(
+    '/devices/:id/billing-terms',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: "A device's billing terms with invoicedUntil and nextInvoicingAt",
+        params: deviceParams,
+        response: { 200: z.array(billingTermsSchema), 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      await requireDevice(db, request.params.id);
+      const rows = await db
+        .select()
+        .from(billingTerms)
+        .where(eq(billingTerms.deviceId, request.params.id))
+        .orderBy(asc(billingTerms.id));
+      return rows.map((row) => presentBillingTerms(row));
+    },
+  );
+
+  app.post(
+    '/devices/:id/billing-terms',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: 'Adds billing terms to a device',
+        params: deviceParams,
+        body: createBillingTermsBody,
+        response: { 201: billingTermsSchema, 400: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      await requireDevice(db, request.params.id);
+      const [row] = await db
+        .insert(billingTerms)
+        .values({ deviceId: request.params.id, ...termsValues(request.body.alias, request.body, null) })
+        .returning();
+      return reply
+        .code(201)
+        .header('location', `/api/v2/billing-terms/${row!.id}`)
+        .send(presentBillingTerms(row!));
+    },
+  );
+
+  app.get(
+    '/billing-terms/:termsId',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: 'One billing term',
+        params: termsParams,
+        response: { 200: billingTermsSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      return presentBillingTerms(await findTerms(db, request.params.termsId));
+    },
+  );
+
+  app.put(
+    '/billing-terms/:termsId',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: 'Changes billing terms (the alias stays); invoicedUntil may be corrected by hand',
+        params: termsParams,
+        body: updateBillingTermsBody,
+        response: { 200: billingTermsSchema, 400: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const current = await findTerms(db, request.params.termsId);
+      // The cross-field rules depend on the stored alias: checked here, in the same error shape.
+      const checked = createBillingTermsBody.safeParse({ ...request.body, alias: current.alias });
+      if (!checked.success) throw invalidFields(checked.error.issues.map(toFieldError));
+      const body = checked.data;
+      const invoicedUntil =
+        request.body.invoicedUntil === undefined ? current.invoicedUntil : request.body.invoicedUntil;
+      const [row] = await db
+        .update(billingTerms)
+        .set(termsValues(current.alias, body, invoicedUntil))
+        .where(eq(billingTerms.id, current.id))
+        .returning();
+      return presentBillingTerms(row!);
+    },
+  );
+
+  app.delete(
+    '/billing-terms/:termsId',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: 'Deletes billing terms (invoices already made keep their items)',
+        params: termsParams,
+        response: { 204: z.null(), 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const [row] = await db
+        .delete(billingTerms)
+        .where(eq(billingTerms.id, request.params.termsId))
+        .returning({ id: billingTerms.id });
+      if (!row) throw notFound();
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/debtors',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: 'The debtor idents in use, for the debtor choice',
+        response: { 200: z.array(z.object({ ident: z.string() })), 403: errorSchema },
+      },
+    },
+    async (request) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const rows = await db
+        .selectDistinct({ ident: devices.debtorIdent })
+        .from(devices)
+        .where(isNotNull(devices.debtorIdent))
+        .orderBy(asc(devices.debtorIdent));
+      return rows.map((row) => ({ ident: row.ident! }));
+    },
+  );
+
+  app.put(
+    '/devices/:id/debtor',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary:
+          "Sets a device's debtor ident (the customer number in the accounting service); null removes it",
+        params: deviceParams,
+        body: z.object({ ident: optionalText(64) }),
+        response: { 204: z.null(), 400: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const [row] = await db
+        .update(devices)
+        .set({ debtorIdent: request.body.ident ?? null })
+        .where(eq(devices.id, request.params.id))
+        .returning({ id: devices.id });
+      if (!row) throw notFound();
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/devices/:id/billing-recipient',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: "Sets a device's invoice recipient address and order number",
+        params: deviceParams,
+        body: z.object({
+          orderNumber: optionalText(64).optional(),
+          recipientAddress: optionalText(512).optional(),
+        }),
+        response: { 204: z.null(), 400: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const { orderNumber, recipientAddress } = request.body;
+      // Absent fields keep their value: a body naming neither changes nothing.
+      if (orderNumber === undefined && recipientAddress === undefined) {
+        await requireDevice(db, request.params.id);
+        return reply.code(204).send(null);
+      }
+      const [row] = await db
+        .update(devices)
+        .set({
+          ...(orderNumber !== undefined && { orderNumber }),
+          ...(recipientAddress !== undefined && { recipientAddress }),
+        })
+        .where(eq(devices.id, request.params.id))
+        .returning({ id: devices.id });
+      if (!row) throw notFound();
+      return reply.code(204).send(null);
+    },
+  );
+}

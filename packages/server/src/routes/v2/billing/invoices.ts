@@ -1,0 +1,223 @@
+import { and, asc, desc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { z } from 'zod';
+import { pathId } from '@tankportal/shared/schemas/common';
+import { calendarDay, INVOICE_STATUSES } from '@tankportal/shared/schemas/billing';
+import type { Api, AppContext } from '../../../context.ts';
+import type { Db } from '../../../db/client.ts';
+import { devices, invoiceItems, invoices, users } from '../../../db/schema.ts';
+import { germanDay, runInvoicing } from '../../../billing/invoicing-run.ts';
+import { invalidFields, notFound } from '../../../http-error.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { errorSchema } from '../../schemas.ts';
+
+/** portal-area §9: invoice years from 2016. */
+const FIRST_YEAR = 2016;
+
+const invoiceParams = z.object({ invoiceId: pathId() });
+
+const itemSchema = z.object({
+  id: z.number(),
+  sequence: z.number(),
+  type: z.string(),
+  name: z.string(),
+  additionalText: z.string().nullable(),
+  price: z.string(),
+  quantity: z.number(),
+  totalPrice: z.string(),
+  periodBegin: z.string(),
+  periodEnd: z.string(),
+  deviceInfo: z
+    .object({
+      id: z.number(),
+      user: z.object({ username: z.string() }),
+      address: z.object({
+        street: z.string().nullable(),
+        streetNumber: z.string().nullable(),
+        countryCode: z.string().nullable(),
+        postalCode: z.string().nullable(),
+        city: z.string().nullable(),
+      }),
+    })
+    .nullable(),
+});
+
+/** portal-area §3 Invoice. */
+const invoiceSchema = z.object({
+  id: z.number(),
+  debtorIdent: z.string(),
+  billedAt: z.string(),
+  status: z.enum(INVOICE_STATUSES),
+  vatRate: z.string(),
+  totalPrice: z.string(),
+  totalVatAmount: z.string(),
+  totalPriceGross: z.string(),
+  items: z.array(itemSchema),
+});
+
+type InvoiceRow = typeof invoices.$inferSelect;
+
+/** Invoices with their items and the facts of each item's device, in two queries. */
+async function withItems(db: Db, rows: InvoiceRow[]) {
+  if (rows.length === 0) return [];
+  const items = await db
+    .select({ item: invoiceItems, device: devices, username: users.username })
+    .from(invoiceItems)
+    .leftJoin(devices, eq(devices.id, invoiceItems.deviceId))
+    .leftJoin(users, eq(users.id, devices.userId))
+    .where(
+      inArray(
+        invoiceItems.invoiceId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(asc(invoiceItems.invoiceId), asc(invoiceItems.sequence));
+  return rows.map((row) => ({
+    id: row.id,
+    debtorIdent: row.debtorIdent,
+    billedAt: row.billedAt,
+    status: row.status,
+    vatRate: row.vatRate,
+    totalPrice: row.totalPrice,
+    totalVatAmount: row.totalVatAmount,
+    totalPriceGross: row.totalPriceGross,
+    items: items
+      .filter(({ item }) => item.invoiceId === row.id)
+      .map(({ item, device, username }) => ({
+        id: item.id,
+        sequence: item.sequence,
+        type: item.type,
+        name: item.name,
+        additionalText: item.additionalText,
+        price: item.price,
+        quantity: item.quantity,
+        totalPrice: item.totalPrice,
+        periodBegin: item.periodBegin,
+        periodEnd: item.periodEnd,
+        deviceInfo: device
+          ? {
+              id: device.id,
+              user: { username: username ?? '' },
+              address: {
+                street: device.street,
+                streetNumber: device.streetNumber,
+                countryCode: device.countryCode,
+                postalCode: device.postalCode,
+                city: device.city,
+              },
+            }
+          : null,
+      })),
+  }));
+}
+
+async function findInvoice(db: Db, id: number) {
+  const [row] = await db.select().from(invoices).where(eq(invoices.id, id));
+  if (!row) throw notFound();
+  return (await withItems(db, [row]))[0]!;
+}
+
+/**
+ * Invoices (portal-area §2 system billing, §3, §4, §7; issue 15) and the invoicing run by hand.
+ * Master only: everyone else 403.
+ */
+export function invoiceRoutes(app: Api, { db }: AppContext) {
+  const master = { onRequest: minimumRole('ROLE_MASTER') };
+
+  app.get(
+    '/invoices',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: 'The invoices of a year (billing date), newest first',
+        querystring: z.object({
+          year: z.coerce
+            .number()
+            .int()
+            .min(FIRST_YEAR)
+            .max(9999)
+            .default(() => Number(germanDay(new Date()).slice(0, 4))),
+        }),
+        response: { 200: z.array(invoiceSchema), 400: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const { year } = request.query;
+      const rows = await db
+        .select()
+        .from(invoices)
+        .where(and(gte(invoices.billedAt, `${year}-01-01`), lt(invoices.billedAt, `${year + 1}-01-01`)))
+        .orderBy(desc(invoices.billedAt), asc(invoices.debtorIdent), asc(invoices.id));
+      return withItems(db, rows);
+    },
+  );
+
+  app.get(
+    '/invoices/:invoiceId',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: 'One invoice with its items and their devices',
+        params: invoiceParams,
+        response: { 200: invoiceSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      return findInvoice(db, request.params.invoiceId);
+    },
+  );
+
+  app.put(
+    '/invoices/:invoiceId/status',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: 'Marks an invoice handled or pending',
+        params: invoiceParams,
+        body: z.object({ status: z.enum(INVOICE_STATUSES) }),
+        response: { 200: invoiceSchema, 400: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const [row] = await db
+        .update(invoices)
+        .set({ status: request.body.status })
+        .where(eq(invoices.id, request.params.invoiceId))
+        .returning({ id: invoices.id });
+      if (!row) throw notFound();
+      return findInvoice(db, row.id);
+    },
+  );
+
+  app.post(
+    '/invoicing-runs',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary:
+          'Runs the invoicing for a day (today unless given): bills every term due by then; ' +
+          'what is billed already is not billed again',
+        body: z.object({ date: calendarDay().optional() }),
+        response: {
+          200: z.object({ invoiceIds: z.array(z.number()), items: z.number() }),
+          400: errorSchema,
+          403: errorSchema,
+        },
+      },
+    },
+    async (request) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const today = germanDay(new Date());
+      const day = request.body.date ?? today;
+      // Billing ahead would charge usage not yet counted and periods not yet begun.
+      if (day > today) throw invalidFields([{ path: 'date', code: 'max', args: { max: today } }]);
+      return runInvoicing(db, day);
+    },
+  );
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { optionalText } from './device-metadata.ts';
+
+/** devices-area §3: what a billing term charges. */
+export const BILLING_ALIASES = ['custom', 'device_license', 'sms_device', 'sms_external', 'others'] as const;
+export type BillingAlias = (typeof BILLING_ALIASES)[number];
+/** Charged per SMS beyond the included quantity (exemptedQuantity), counted from the message log. */
+export const SMS_ALIASES: readonly BillingAlias[] = ['sms_device', 'sms_external'];
+
+/** DESIGN.md [3]: w = ISO week, m = month, q = quarter, y = year. */
+export const CHARGING_PERIOD_TYPES = ['w', 'm', 'q', 'y'] as const;
+export type ChargingPeriodType = (typeof CHARGING_PERIOD_TYPES)[number];
+export const TIMES_OF_INVOICING = ['begin', 'mid', 'end'] as const;
+export type TimeOfInvoicing = (typeof TIMES_OF_INVOICING)[number];
+
+/** devices-area §5 lengths. */
+export const BILLING_NAME_MAX = 32;
+export const BILLING_ADDITIONAL_TEXT_MAX = 64;
+/** The largest price numeric(12, 2) holds. */
+export const BILLING_PRICE_MAX = 9_999_999_999.99;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isCalendarDay = (value: string) =>
+  DAY.test(value) && value >= '1900-01-01' && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+
+/** A calendar day `YYYY-MM-DD` (German calendar), from 1900. */
+export const calendarDay = () =>
+  z.string({ error: (issue) => (issue.input == null ? 'required' : 'invalid') }).refine(isCalendarDay, {
+    error: 'invalid',
+  });
+
+/**
+ * A price in euros, at least 0, in whole cents (devices-area §5: step 0.01): a JSON number or a
+ * decimal string; answered as a string with two decimals, so that no binary fraction creeps in.
+ */
+export const price = () =>
+  z
+    .union([z.number(), z.string()], { error: (issue) => (issue.input == null ? 'required' : 'invalid') })
+    .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
+    .refine((value) => /^\d{1,10}(\.\d{1,2})?$/.test(value), { error: 'invalid' })
+    .transform((value) => {
+      const [whole, cents = ''] = value.split('.');
+      return `${BigInt(whole!)}.${cents.padEnd(2, '0')}`;
+    });
+
+const termsFields = {
+  price: price(),
+  chargingPeriodType: z.enum(CHARGING_PERIOD_TYPES),
+  timeOfInvoicing: z.enum(TIMES_OF_INVOICING),
+  validFrom: calendarDay(),
+  validUntil: calendarDay().nullable().optional(),
+  /** The name of a custom term (required for `custom`, shown on the invoice). */
+  name: optionalText(BILLING_NAME_MAX),
+  /** Only for device_license: printed under the item. */
+  additionalText: optionalText(BILLING_ADDITIONAL_TEXT_MAX),
+  /** Only for the SMS aliases: SMS per period included in the price. */
+  exemptedQuantity: z.number().int().min(0).max(2_147_483_647).nullable().optional(),
+};
+
+type TermsLike = {
+  alias: BillingAlias;
+  validFrom: string;
+  validUntil?: string | null | undefined;
+  name: string | null;
+  additionalText: string | null;
+  exemptedQuantity?: number | null | undefined;
+};
+
+/** The cross-field rules of devices-area §5, on the field they concern. */
+function termsRules(body: TermsLike, context: z.RefinementCtx) {
+  if (body.validUntil && body.validUntil < body.validFrom)
+    context.addIssue({ code: 'custom', path: ['validUntil'], message: 'invalid' });
+  if (body.alias === 'custom' && !body.name)
+    context.addIssue({ code: 'custom', path: ['name'], message: 'required' });
+  if (body.alias !== 'custom' && body.name)
+    context.addIssue({ code: 'custom', path: ['name'], message: 'invalid' });
+  if (body.alias !== 'device_license' && body.additionalText)
+    context.addIssue({ code: 'custom', path: ['additionalText'], message: 'invalid' });
+  if (!SMS_ALIASES.includes(body.alias) && body.exemptedQuantity != null)
+    context.addIssue({ code: 'custom', path: ['exemptedQuantity'], message: 'invalid' });
+}
+
+/** POST /v2/devices/{id}/billing-terms */
+export const createBillingTermsBody = z
+  .object({ alias: z.enum(BILLING_ALIASES), ...termsFields })
+  .superRefine(termsRules);
+export type CreateBillingTermsBody = z.infer<typeof createBillingTermsBody>;
+
+/**
+ * PUT /v2/billing-terms/{id}: the alias stays; invoicedUntil may be set by hand (a master
+ * correcting what was billed outside the portal).
+ */
+export const updateBillingTermsBody = z.object({
+  ...termsFields,
+  invoicedUntil: calendarDay().nullable().optional(),
+});
+export type UpdateBillingTermsBody = z.infer<typeof updateBillingTermsBody>;
+
+/** Billing terms as the device's billing tab and the system list show them. */
+export const billingTermsSchema = z.object({
+  id: z.number(),
+  deviceId: z.number(),
+  alias: z.enum(BILLING_ALIASES),
+  price: z.string(),
+  currency: z.literal('EUR'),
+  chargingPeriodType: z.enum(CHARGING_PERIOD_TYPES),
+  timeOfInvoicing: z.enum(TIMES_OF_INVOICING),
+  validFrom: z.string(),
+  validUntil: z.string().nullable(),
+  invoicedUntil: z.string().nullable(),
+  /** The day the next period is invoiced; null once invoiced to validUntil. */
+  nextInvoicingAt: z.string().nullable(),
+  /** Not yet due (nextInvoicingAt after today) versus due for the next run. */
+  isScheduled: z.boolean(),
+  additionalText: z.string().nullable(),
+  custom: z.object({ name: z.string().nullable(), exemptedQuantity: z.number().nullable() }),
+});
+export type BillingTerms = z.infer<typeof billingTermsSchema>;
+
+export const INVOICE_STATUSES = ['pending', 'handled'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
