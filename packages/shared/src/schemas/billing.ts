@@ -119,3 +119,33 @@ export type BillingTerms = z.infer<typeof billingTermsSchema>;
 
 export const INVOICE_STATUSES = ['pending', 'handled'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+/** The system terms list pages by 100 (portal-area §9), no choice. */
+export const BILLING_TERMS_PAGE_SIZE = 100;
+
+const gatewaySchema = z.object({ provider: z.string(), username: z.string() }).nullable();
+
+/** GET /v2/billing-terms?page: terms with their device, which the list groups by (portal-area §3). */
+export const systemBillingTermsSchema = billingTermsSchema.extend({
+  device: z.object({
+    id: z.number(),
+    name: z.string().nullable(),
+    debtor: z.object({ ident: z.string() }).nullable(),
+    user: z.object({ username: z.string() }),
+    inboundGateway: gatewaySchema,
+    outboundGateway: gatewaySchema,
+  }),
+});
+export type SystemBillingTerms = z.infer<typeof systemBillingTermsSchema>;
+
+/**
+ * Why creating an invoice in the accounting service failed (portal-area §8, by exception name):
+ * not configured, the debtor is no contact there, the service refused the invoice, or it failed.
+ */
+export const ACCOUNTING_ERRORS = [
+  'AccountingNotConfigured',
+  'ContactNotFound',
+  'InvoiceNotCreated',
+  'AccountingServerError',
+] as const;
+export type AccountingError = (typeof ACCOUNTING_ERRORS)[number];

@@ -1,16 +1,19 @@
-import { asc, eq, isNotNull } from 'drizzle-orm';
+import { asc, count, eq, isNotNull } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import { pathId } from '@tankportal/shared/schemas/common';
+import { pathId, queryInteger } from '@tankportal/shared/schemas/common';
 import {
+  BILLING_TERMS_PAGE_SIZE,
   billingTermsSchema,
   createBillingTermsBody,
+  systemBillingTermsSchema,
   updateBillingTermsBody,
 } from '@tankportal/shared/schemas/billing';
 import { optionalText } from '@tankportal/shared/schemas/device-metadata';
 import { toFieldError } from '@tankportal/shared/field-errors';
 import type { Api, AppContext } from '../../../context.ts';
 import type { Db } from '../../../db/client.ts';
-import { billingTerms, devices } from '../../../db/schema.ts';
+import { billingTerms, devices, smsGateways, users } from '../../../db/schema.ts';
 import { germanDay, nextInvoicingAt } from '../../../billing/invoicing-run.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
@@ -195,6 +198,60 @@ export function billingTermsRoutes(app: Api, { db }: AppContext) {
         .returning({ id: billingTerms.id });
       if (!row) throw notFound();
       return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/billing-terms',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary:
+          'Every billing term with its device (debtor, user, gateways), by device, 100 per page; ' +
+          'x-total-count counts the terms',
+        querystring: z.object({ page: queryInteger({ min: 1 }).default(1) }),
+        response: { 200: z.array(systemBillingTermsSchema), 400: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const inbound = alias(smsGateways, 'inbound');
+      const outbound = alias(smsGateways, 'outbound');
+      const [rows, [total]] = await Promise.all([
+        db
+          .select({
+            terms: billingTerms,
+            device: { id: devices.id, name: devices.name, debtorIdent: devices.debtorIdent },
+            username: users.username,
+            inbound: { provider: inbound.provider, owner: inbound.owner },
+            outbound: { provider: outbound.provider, owner: outbound.owner },
+          })
+          .from(billingTerms)
+          .innerJoin(devices, eq(devices.id, billingTerms.deviceId))
+          .innerJoin(users, eq(users.id, devices.userId))
+          .leftJoin(inbound, eq(inbound.id, devices.inboundGatewayId))
+          .leftJoin(outbound, eq(outbound.id, devices.outboundGatewayId))
+          .orderBy(asc(billingTerms.deviceId), asc(billingTerms.id))
+          .limit(BILLING_TERMS_PAGE_SIZE)
+          .offset((request.query.page - 1) * BILLING_TERMS_PAGE_SIZE),
+        db.select({ count: count() }).from(billingTerms),
+      ]);
+      reply.header('x-total-count', String(total!.count));
+      const gateway = (row: { provider: string | null; owner: string | null } | null) =>
+        row?.provider ? { provider: row.provider, username: row.owner ?? '' } : null;
+      const today = germanDay(new Date());
+      return rows.map((row) => ({
+        ...presentBillingTerms(row.terms, today),
+        device: {
+          id: row.device.id,
+          name: row.device.name,
+          debtor: row.device.debtorIdent ? { ident: row.device.debtorIdent } : null,
+          user: { username: row.username },
+          inboundGateway: gateway(row.inbound),
+          outboundGateway: gateway(row.outbound),
+        },
+      }));
     },
   );
 

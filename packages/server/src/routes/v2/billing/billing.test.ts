@@ -157,6 +157,35 @@ describe('billing terms of a device', () => {
   });
 });
 
+describe('the system terms list', () => {
+  it('lists every term with its device, debtor, user and gateways, 100 per page', async () => {
+    const master = await t.signIn('master');
+    await master.put(`/api/v2/devices/${deviceId}/debtor`, { ident: 'K-4711' });
+    const created = (
+      await master.post(`/api/v2/devices/${deviceId}/billing-terms`, licence({ validFrom: '2099-01-01' }))
+    ).json();
+    const response = await master.get('/api/v2/billing-terms?page=1');
+    expect(response.statusCode).toBe(200);
+    expect(Number(response.headers['x-total-count'])).toBe(await termsCount());
+    expect(response.json()).toContainEqual({
+      ...created,
+      isScheduled: true,
+      device: {
+        id: deviceId,
+        name: expect.any(String),
+        debtor: { ident: 'K-4711' },
+        user: { username: 'user' },
+        inboundGateway: null,
+        outboundGateway: null,
+      },
+    });
+    expect((await master.get('/api/v2/billing-terms?page=2')).json()).toEqual([]);
+    expect((await master.get('/api/v2/billing-terms?page=0')).statusCode).toBe(400);
+    expect((await (await t.signIn('admin')).get('/api/v2/billing-terms')).statusCode).toBe(403);
+    await master.delete(`/api/v2/billing-terms/${created.id}`);
+  });
+});
+
 describe('invoices', () => {
   it('runs the invoicing by hand, lists the year, shows the invoice and toggles its status', async () => {
     const master = await t.signIn('master');
