@@ -18,6 +18,10 @@ import { germanDay, nextInvoicingAt } from '../../../billing/invoicing-run.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
+import { sendExport } from '../exports/send-export.ts';
+import { billingTermsExport } from '../../../billing/export-billing-terms.ts';
+import { SCHEDULE_TIME_ZONE } from '../../../jobs/scheduler.ts';
+import { LOCALES } from '@tankportal/shared/constants';
 
 type TermsRow = typeof billingTerms.$inferSelect;
 
@@ -252,6 +256,32 @@ export function billingTermsRoutes(app: Api, { db }: AppContext) {
           outboundGateway: gateway(row.outbound),
         },
       }));
+    },
+  );
+
+  app.get(
+    '/billing-terms/export',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: 'Every billing term with its device as a spreadsheet (xlsx) to download',
+        querystring: z.object({ locale: z.enum(LOCALES).default('de') }),
+        response: {
+          200: z.string().describe('The xlsx file, as an attachment'),
+          400: errorSchema,
+          403: errorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const { locale } = request.query;
+      return sendExport(request, reply, billingTermsExport(db, locale), {
+        format: 'xlsx',
+        locale,
+        timeZone: SCHEDULE_TIME_ZONE,
+      });
     },
   );
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { createTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice } from '../../../testing/factories.ts';
 import { billingTerms, devices, invoices, users } from '../../../db/schema.ts';
@@ -180,6 +181,41 @@ describe('the system terms list', () => {
       },
     });
     expect((await master.get('/api/v2/billing-terms?page=2')).json()).toEqual([]);
+
+    // The export: the same terms as a spreadsheet, German by default.
+    const exported = await master.get('/api/v2/billing-terms/export');
+    expect(exported.statusCode).toBe(200);
+    expect(exported.headers['content-type']).toContain('spreadsheetml');
+    expect(exported.headers['content-disposition']).toContain('abrechnungsbedingungen.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    expect((sheet.getRow(1).values as unknown[]).slice(1, 8)).toEqual([
+      'Gerät',
+      'Gerätename',
+      'Benutzer',
+      'Debitor',
+      'Art',
+      'Bezeichnung',
+      'Preis (EUR)',
+    ]);
+    const rows = sheet.getSheetValues().slice(2) as unknown[][];
+    expect(rows.map((row) => row.slice(1))).toContainEqual([
+      deviceId,
+      expect.any(String),
+      'user',
+      'K-4711',
+      'Gerätelizenz',
+      undefined,
+      12.5,
+      'Monat',
+      'Anfang',
+      '01.01.2099',
+      undefined,
+      undefined,
+      '01.01.2099',
+    ]);
+    expect((await (await t.signIn('admin')).get('/api/v2/billing-terms/export')).statusCode).toBe(403);
     expect((await master.get('/api/v2/billing-terms?page=0')).statusCode).toBe(400);
     expect((await (await t.signIn('admin')).get('/api/v2/billing-terms')).statusCode).toBe(403);
     await master.delete(`/api/v2/billing-terms/${created.id}`);

@@ -12,11 +12,11 @@ import {
 } from '../../../commands/export-consumption.ts';
 import { dataFlowExport } from '../../../commands/export-data-flow.ts';
 import { deviceListExport } from '../../../commands/export-device-list.ts';
-import { attachment, CONTENT_TYPES, createSheet, type SheetWriter } from '../../../commands/export-sheet.ts';
 import { HttpError, invalidFields } from '../../../http-error.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import type { UserRow } from '../../../repositories/users.ts';
 import { errorSchema } from '../../schemas.ts';
+import { sendExport } from './send-export.ts';
 
 /** The export's plan, after its own checks (permission on the device, the list's filters). */
 function planExport(db: Db, actor: UserRow, query: ExportQuery): Promise<ExportPlan> {
@@ -51,14 +51,6 @@ function planExport(db: Db, actor: UserRow, query: ExportQuery): Promise<ExportP
   }
 }
 
-async function writeRows(rows: AsyncIterable<unknown[]>, sheet: SheetWriter) {
-  for await (const row of rows) {
-    if (sheet.stream.destroyed) return; // the download was abandoned
-    await sheet.addRow(row as Parameters<SheetWriter['addRow']>[0]);
-  }
-  await sheet.finish();
-}
-
 /** Exports (devices-area §7, contracts §4): a file download, streamed while it is produced. */
 export function exportRoutes(app: Api, { db }: AppContext) {
   const handler = async (request: FastifyRequest<{ Querystring: ExportQuery }>, reply: FastifyReply) => {
@@ -71,22 +63,7 @@ export function exportRoutes(app: Api, { db }: AppContext) {
     }
     const format = query.fileFormat;
     const plan = await planExport(db, actor, query);
-    const sheet = createSheet({
-      format,
-      locale: query.locale,
-      timeZone: query.timeZone,
-      sheetName: plan.sheetName,
-      columns: plan.columns,
-    });
-    writeRows(plan.rows, sheet).catch((error: Error) => {
-      request.log.error({ err: error }, 'export failed while writing');
-      sheet.abort(error);
-    });
-    return reply
-      .header('content-disposition', attachment(`${plan.filename}.${format}`))
-      .header('cache-control', 'no-store')
-      .type(CONTENT_TYPES[format])
-      .send(sheet.stream);
+    return sendExport(request, reply, plan, { format, locale: query.locale, timeZone: query.timeZone });
   };
 
   const schema = {
