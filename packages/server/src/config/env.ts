@@ -50,6 +50,8 @@ export interface ServerConfig {
    */
   querySmsPerSecond: number;
   queryMqttPerSecond: number;
+  /** Lexware Office (formerly lexoffice): where invoices are created; unset key: no accounting service. */
+  lexware: { baseUrl: string; apiKey: string } | undefined;
 }
 
 export interface SmsGatewayApi {
@@ -64,6 +66,14 @@ function gatewayApi(env: NodeJS.ProcessEnv, prefix: string): SmsGatewayApi | und
   if (!URL.canParse(baseUrl)) throw new Error(`${prefix}_API_URL must be a URL, got "${baseUrl}"`);
   if (!token) throw new Error(`${prefix}_API_URL is set: ${prefix}_API_TOKEN is needed too`);
   return { baseUrl, token };
+}
+
+function lexwareApi(env: NodeJS.ProcessEnv): ServerConfig['lexware'] {
+  const apiKey = env.LEXWARE_API_KEY;
+  const baseUrl = env.LEXWARE_API_URL || 'https://api.lexware.io';
+  if (!apiKey) return undefined;
+  if (!URL.canParse(baseUrl)) throw new Error(`LEXWARE_API_URL must be a URL, got "${baseUrl}"`);
+  return { baseUrl, apiKey };
 }
 
 const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
@@ -142,5 +152,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Tank Portal <noreply@localhost>',
+    lexware: lexwareApi(env),
   };
 }

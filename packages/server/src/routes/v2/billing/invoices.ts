@@ -1,12 +1,15 @@
 import { and, asc, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { z } from 'zod';
-import { pathId } from '@tankportal/shared/schemas/common';
+import { bodyId, pathId } from '@tankportal/shared/schemas/common';
 import { calendarDay, INVOICE_STATUSES } from '@tankportal/shared/schemas/billing';
 import type { Api, AppContext } from '../../../context.ts';
 import type { Db } from '../../../db/client.ts';
 import { devices, invoiceItems, invoices, users } from '../../../db/schema.ts';
 import { germanDay, runInvoicing } from '../../../billing/invoicing-run.ts';
-import { invalidFields, notFound } from '../../../http-error.ts';
+import { HttpError, invalidFields, notFound } from '../../../http-error.ts';
+import { LexwareOffice } from '../../../billing/accounting/lexware-office.ts';
+import { AccountingFailure } from '../../../billing/accounting/accounting-service.ts';
+import { createInAccounting } from '../../../billing/accounting/create-in-accounting.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
 
@@ -120,7 +123,7 @@ async function findInvoice(db: Db, id: number) {
  * Invoices (portal-area §2 system billing, §3, §4, §7; issue 15) and the invoicing run by hand.
  * Master only: everyone else 403.
  */
-export function invoiceRoutes(app: Api, { db }: AppContext) {
+export function invoiceRoutes(app: Api, { db, config }: AppContext) {
   const master = { onRequest: minimumRole('ROLE_MASTER') };
 
   app.get(
@@ -191,6 +194,44 @@ export function invoiceRoutes(app: Api, { db }: AppContext) {
         .returning({ id: invoices.id });
       if (!row) throw notFound();
       return findInvoice(db, row.id);
+    },
+  );
+
+  // One adapter per process: it keeps Lexware's request rate.
+  const accounting = config.lexware ? new LexwareOffice(config.lexware) : null;
+
+  app.post(
+    '/invoices',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary:
+          'Creates the invoice in the accounting service (Lexware Office) and marks it handled; ' +
+          'failures answer 502/503 with the reason as message (ACCOUNTING_ERRORS)',
+        body: z.object({ id: bodyId() }),
+        response: {
+          200: invoiceSchema,
+          400: errorSchema,
+          403: errorSchema,
+          404: errorSchema,
+          409: errorSchema,
+          502: errorSchema,
+          503: errorSchema,
+        },
+      },
+    },
+    async (request) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      try {
+        await createInAccounting(db, accounting, request.body.id);
+      } catch (error) {
+        if (!(error instanceof AccountingFailure)) throw error;
+        // The service's own words go to the log; the master reads what it means (portal-area §8).
+        request.log.warn({ invoiceId: request.body.id, detail: error.detail }, `accounting: ${error.kind}`);
+        throw new HttpError(502, error.kind);
+      }
+      return findInvoice(db, request.body.id);
     },
   );
 
