@@ -84,6 +84,25 @@ const CHECKS: Check[] = [
   },
   { name: 'settings: access', path: device(CUSTOMERS, '/settings/access'), ready: byId('access-table') },
   { name: 'settings: new access dialog', path: device(CUSTOMERS, '/settings/access/new'), ready: dialog },
+  // Billing (master): the level device has a debtor and terms ({terms}), set up first.
+  {
+    name: 'settings: billing',
+    path: device(LEVEL, '/settings/billing'),
+    ready: (page) => page.getByTestId('billing-tab').getByRole('table'),
+  },
+  { name: 'settings: new billing terms dialog', path: device(LEVEL, '/settings/billing/new'), ready: dialog },
+  { name: 'settings: billing terms dialog', path: device(LEVEL, '/settings/billing/{terms}'), ready: dialog },
+  { name: 'settings: debtor dialog', path: device(LEVEL, '/settings/billing/debtor'), ready: dialog },
+  {
+    name: 'settings: invoice recipient dialog',
+    path: device(LEVEL, '/settings/billing/recipient'),
+    ready: dialog,
+  },
+  {
+    name: 'settings: order number dialog',
+    path: device(LEVEL, '/settings/billing/order-number'),
+    ready: dialog,
+  },
   { name: 'user settings', path: '/settings', ready: byId('profile') },
   { name: 'user settings: password dialog', path: '/settings/credentials', ready: dialog },
   { name: 'user settings: contacts', path: '/settings/contacts', ready: (page) => page.getByRole('table') },
@@ -94,6 +113,17 @@ const CHECKS: Check[] = [
   { name: 'messages', path: '/messages', ready: byId('message-filters') },
   { name: 'system: notifications', path: '/system/notifications', ready: byId('system-notifications') },
   { name: 'system: new notification dialog', path: '/system/notifications/new', ready: dialog },
+  {
+    name: 'system: billing, invoices',
+    path: '/system/billing/invoices',
+    ready: (page) => page.getByTestId('invoices-tab').getByRole('table'),
+  },
+  { name: 'system: billing, invoice dialog', path: '/system/billing/invoices/{invoice}', ready: dialog },
+  {
+    name: 'system: billing, terms',
+    path: '/system/billing/terms',
+    ready: (page) => page.getByTestId('system-terms-tab').getByRole('table'),
+  },
   {
     name: 'system: unassigned devices',
     path: '/system/unassigned-devices',
@@ -174,6 +204,8 @@ async function attachScreenshot(page: Page, testInfo: TestInfo, name: string) {
 let setUp: ApiSession;
 let korn = 0;
 let refDate = 0;
+let terms = 0;
+let invoice = 0;
 const cleanUp: string[] = [];
 test.beforeAll(async ({ baseURL }) => {
   setUp = await apiSession(baseURL!);
@@ -207,8 +239,53 @@ test.beforeAll(async ({ baseURL }) => {
     active: true,
     device_ids: [LEVEL, CUSTOMERS],
   });
+  // Billing: a debtor, terms with the longest texts, and an invoice of them.
+  const debtor = await setUp.context.put(`/api/v2/devices/${LEVEL}/debtor`, {
+    headers: setUp.headers,
+    data: { ident: 'E2E-RESPONSIVE-DEBITOR-0001' },
+  });
+  expect(debtor.status()).toBe(204);
+  const recipient = await setUp.context.put(`/api/v2/devices/${LEVEL}/billing-recipient`, {
+    headers: setUp.headers,
+    data: {
+      order_number: 'PO-2026-000004711-HEIZOEL',
+      recipient_address:
+        'Oberhausen-Wilhelmshöhe GmbH & Co. KG\nDisposition Heizöl und Diesel\n12345 Musterstadt',
+    },
+  });
+  expect(recipient.status()).toBe(204);
+  const monthStart = new Date();
+  monthStart.setDate(1);
+  const created = await setUp.context.post(`/api/v2/devices/${LEVEL}/billing-terms`, {
+    headers: setUp.headers,
+    data: {
+      alias: 'custom',
+      name: 'Wartungspauschale Heizöltank 01',
+      price: '1234567.89',
+      charging_period_type: 'q',
+      time_of_invoicing: 'begin',
+      valid_from: `${monthStart.getFullYear()}-${String(monthStart.getMonth() + 1).padStart(2, '0')}-01`,
+      valid_until: '2099-12-31',
+    },
+  });
+  expect(created.status()).toBe(201);
+  terms = ((await created.json()) as { id: number }).id;
+  const run = await setUp.context.post('/api/v2/invoicing-runs', { headers: setUp.headers, data: {} });
+  expect(run.status()).toBe(200);
+  const invoices = (await (
+    await setUp.context.get(`/api/v2/invoices?year=${new Date().getFullYear()}`)
+  ).json()) as { id: number }[];
+  invoice = invoices[0]!.id;
 });
 test.afterAll(async () => {
+  expect(
+    (await setUp.context.delete(`/api/v2/billing-terms/${terms}`, { headers: setUp.headers })).status(),
+  ).toBe(204);
+  const debtor = await setUp.context.put(`/api/v2/devices/${LEVEL}/debtor`, {
+    headers: setUp.headers,
+    data: { ident: null },
+  });
+  expect(debtor.status()).toBe(204);
   for (const path of cleanUp.reverse())
     expect((await setUp.context.delete(path, { headers: setUp.headers })).status()).toBe(204);
   await setUp.context.dispose();
@@ -229,7 +306,11 @@ for (const viewport of VIEWPORTS) {
 
     for (const check of CHECKS) {
       test(`${check.name} (${check.path})`, async ({ baseURL }, testInfo) => {
-        const path = check.path.replace('{korn}', String(korn)).replace('{refDate}', String(refDate));
+        const path = check.path
+          .replace('{korn}', String(korn))
+          .replace('{refDate}', String(refDate))
+          .replace('{terms}', String(terms))
+          .replace('{invoice}', String(invoice));
         await page.goto(`${baseURL}${path}`);
         await expect(check.ready(page).first()).toBeVisible();
         await expect(page.getByRole('progressbar')).toHaveCount(0);

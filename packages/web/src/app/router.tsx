@@ -26,6 +26,7 @@ const CredentialsDialog = lazy(() => import('../features/settings/components/cre
 const SystemNotificationsPage = lazy(
   () => import('../features/system/components/system-notifications-page.tsx'),
 );
+const SystemBillingPage = lazy(() => import('./routes/system-billing-route.tsx'));
 const UnassignedDevicesPage = lazy(() => import('../features/system/components/unassigned-devices-page.tsx'));
 
 const guarded = (minimum: Role, element: ReactNode) => <RequireRole minimum={minimum}>{element}</RequireRole>;
@@ -86,6 +87,11 @@ const router = createBrowserRouter([
           {
             path: '/system/notifications/*',
             element: guarded('ROLE_MASTER', <SystemNotificationsPage />),
+            errorElement: pageError,
+          },
+          {
+            path: '/system/billing/*',
+            element: guarded('ROLE_MASTER', <SystemBillingPage />),
             errorElement: pageError,
           },
           {

@@ -6,6 +6,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import type { DevicePermission } from '@tankportal/shared/devices';
 import { Loading } from '../../components/loading.tsx';
+import { useHasRole } from '../../lib/session.ts';
 import { hasDevicePermission, type DeviceDetailView } from '../../lib/api/devices.ts';
 import { devicePath } from '../../lib/device-path.ts';
 
@@ -19,6 +20,7 @@ const RecipientsTab = lazy(
   () => import('../../features/device-settings/components/recipients/recipients-tab.tsx'),
 );
 const AccessTab = lazy(() => import('../../features/device-settings/components/access/access-tab.tsx'));
+const BillingTab = lazy(() => import('../../features/billing/components/device-billing-tab.tsx'));
 
 interface SettingsTabProps {
   device: DeviceDetailView;
@@ -28,14 +30,20 @@ interface SettingsTabProps {
 /**
  * The tabs of devices-area §2, each with the device permission it needs beyond VIEW_CONFIGURATION
  * (which opens the settings at all). Access needs DELETE, the access-managing permission
- * (DESIGN.md [4]). Billing (master plus DELETE) comes with the billing issue and joins this list then.
+ * (DESIGN.md [4]). Billing needs the master role as well as DELETE.
  * Each tab handles its own dialog sub-routes (`configuration/edit`, `access/new` ...).
  */
-const TABS: { path: string; permission?: DevicePermission; Content: ComponentType<SettingsTabProps> }[] = [
+const TABS: {
+  path: string;
+  permission?: DevicePermission;
+  master?: boolean;
+  Content: ComponentType<SettingsTabProps>;
+}[] = [
   { path: 'configuration', Content: ConfigurationTab },
   { path: 'metadata', Content: MetadataTab },
   { path: 'notification-recipients', Content: RecipientsTab },
   { path: 'access', permission: 'DELETE', Content: AccessTab },
+  { path: 'billing', permission: 'DELETE', master: true, Content: BillingTab },
 ];
 
 /** The tab of a settings path (`/devices/5/settings/access/12` -> `access`), or undefined. */
@@ -52,7 +60,10 @@ function tabOf(pathname: string, settingsRoot: string): string | undefined {
 export default function SettingsPage({ device, reload }: SettingsTabProps) {
   const { t } = useTranslation();
   const root = devicePath(device.id, 'settings');
-  const tabs = TABS.filter(({ permission }) => !permission || hasDevicePermission(device, permission));
+  const master = useHasRole('ROLE_MASTER');
+  const tabs = TABS.filter(
+    (tab) => (!tab.permission || hasDevicePermission(device, tab.permission)) && (!tab.master || master),
+  );
   const current = tabOf(useLocation().pathname, root);
   return (
     <Box data-testid="settings-page">

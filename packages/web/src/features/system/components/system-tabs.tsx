@@ -5,6 +5,7 @@ import Tabs from '@mui/material/Tabs';
 
 const PAGES = [
   { path: '/system/notifications', label: 'system.notifications' },
+  { path: '/system/billing', label: 'system.billing' },
   { path: '/system/unassigned-devices', label: 'system.unassigned.title' },
 ] as const;
 
