@@ -1,4 +1,6 @@
 import { expect, test } from '@playwright/test';
+import { FakeLexware } from '../packages/server/src/testing/fake-lexware.ts';
+import { ACCOUNTING_API_KEY, devicePorts } from './device-side.ts';
 import { login } from './helpers.ts';
 
 // Long journeys: on a busy 2-core machine they outlast the default 30 s.
@@ -14,6 +16,16 @@ const day = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-$
 const german = (date: Date) => `${pad(date.getDate())}.${pad(date.getMonth() + 1)}.${date.getFullYear()}`;
 
 test.describe('billing', () => {
+  // The accounting service the e2e server is configured with: a fake Lexware Office on its port.
+  let lexware: FakeLexware;
+  test.beforeAll(async ({ baseURL }) => {
+    lexware = await FakeLexware.start(devicePorts(Number(new URL(baseURL!).port)).accounting);
+    expect(lexware.apiKey).toBe(ACCOUNTING_API_KEY);
+  });
+  test.afterAll(async () => {
+    await lexware?.stop();
+  });
+
   test('a master sets terms and a debtor, runs the invoicing, handles the invoice and sees the terms', async ({
     page,
   }) => {
@@ -107,10 +119,27 @@ test.describe('billing', () => {
     await expect(page.getByText('Rechnungsstatus geändert.')).toBeVisible();
     await expect(handled).toBeChecked();
 
-    // Creating it in the accounting service: none is configured in the e2e.
-    await invoice.getByRole('button', { name: 'In der Buchhaltung anlegen' }).click();
-    await expect(page.getByText('Die Buchhaltung ist nicht angebunden.')).toBeVisible();
+    // Creating it in the accounting service: the debtor is no contact there yet, then it is.
+    await handled.click();
+    await expect(handled).not.toBeChecked();
+    const create = invoice.getByRole('button', { name: 'In der Buchhaltung anlegen' });
+    await create.click();
+    await expect(
+      page.getByText('Der Debitor ist in der Buchhaltung nicht als Kontakt vorhanden.'),
+    ).toBeVisible();
+    await expect(handled).not.toBeChecked();
+    expect(lexware.invoices).toHaveLength(0);
+    lexware.addCustomer(debtor);
+    await create.click();
+    await expect(page.getByText('Rechnung in der Buchhaltung angelegt.')).toBeVisible();
     await expect(handled).toBeChecked();
+    // Spent: it is not created twice.
+    await expect(invoice.getByRole('button', { name: 'In der Buchhaltung angelegt' })).toBeDisabled();
+    expect(lexware.invoices).toHaveLength(1);
+    expect(lexware.invoices[0]!.body.lineItems[0]).toMatchObject({
+      name,
+      unitPrice: { currency: 'EUR', netAmount: 12.5, taxRatePercentage: 19 },
+    });
     await invoice.getByRole('button', { name: 'Schließen' }).click();
     await expect(invoice).toBeHidden();
     await expect(invoiceRow).toContainText('Erledigt');

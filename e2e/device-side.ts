@@ -1,17 +1,23 @@
 import { simulate, type SimulationStats } from '../packages/simulator/src/simulator.ts';
 
 /**
- * The device side of the e2e server, next to its HTTP port: the embedded MQTT broker and the SMS
- * gateways' APIs, which point at the fake gateway a test runs with the simulator.
+ * The device side of the e2e server, next to its HTTP port: the embedded MQTT broker, the SMS
+ * gateways' APIs, which point at the fake gateway a test runs with the simulator, and the
+ * accounting service (Lexware Office), which points at the fake a billing test runs.
  */
 export const SMS_WEBHOOK_TOKEN = 'e2e-sms-webhook';
 
-export const devicePorts = (port: number) => ({ mqtt: port + 1, gateway: port + 2 });
+export const devicePorts = (port: number) => ({ mqtt: port + 1, gateway: port + 2, accounting: port + 3 });
+
+/** The key the e2e server sends to the accounting service (a FakeLexware a test starts on its port). */
+export const ACCOUNTING_API_KEY = 'lexware-test-key';
 
 /** The server's environment for it (playwright.config.ts webServer). */
 export function deviceSideEnv(port: number): Record<string, string> {
-  const { mqtt, gateway } = devicePorts(port);
+  const { mqtt, gateway, accounting } = devicePorts(port);
   return {
+    LEXWARE_API_URL: `http://127.0.0.1:${accounting}`,
+    LEXWARE_API_KEY: ACCOUNTING_API_KEY,
     MQTT_PORT: String(mqtt),
     SMS_LIONEL_WEBHOOK_TOKEN: SMS_WEBHOOK_TOKEN,
     SMS_1NCE_WEBHOOK_TOKEN: SMS_WEBHOOK_TOKEN,

@@ -21,10 +21,11 @@ export class FakeLexware {
   private server!: Server;
   url = '';
 
-  static async start(): Promise<FakeLexware> {
+  /** On a free port, or on `port` (the e2e server's accounting service address). */
+  static async start(port = 0): Promise<FakeLexware> {
     const fake = new FakeLexware();
     fake.server = createServer((request, response) => void fake.handle(request, response));
-    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => fake.server.listen(port, '127.0.0.1', resolve));
     fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     return fake;
   }

@@ -8,6 +8,10 @@ import type { AccountingService } from './accounting-service.ts';
 /** What an invoice's row says while its creation is under way (no second request starts one). */
 const CREATING = 'creating:';
 
+/** The invoice exists in the accounting service (not merely being created there). */
+export const isCreatedInAccounting = (accountingId: string | null) =>
+  accountingId !== null && !accountingId.startsWith(CREATING);
+
 /** The line's second line on the invoice: the licence's text and where the device stands. */
 function description(
   additionalText: string | null,

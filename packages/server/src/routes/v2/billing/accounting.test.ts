@@ -46,7 +46,7 @@ describe('POST /v2/invoices: create in the accounting service', () => {
     const { master, id } = await billedInvoice('2026-01-01');
     const created = await master.post('/api/v2/invoices', { id });
     expect(created.statusCode).toBe(200);
-    expect(created.json()).toMatchObject({ id, status: 'handled' });
+    expect(created.json()).toMatchObject({ id, status: 'handled', createdInAccounting: true });
     expect(lexware.invoices).toHaveLength(1);
     expect(lexware.invoices[0]!.body.lineItems[0]).toMatchObject({
       name: 'Gerätelizenz',
@@ -74,6 +74,7 @@ describe('POST /v2/invoices: create in the accounting service', () => {
     expect(failing.json()).toMatchObject({ statusCode: 502, message: 'AccountingServerError' });
     const [row] = await t.database.db.select().from(invoices).where(eq(invoices.id, id));
     expect(row).toMatchObject({ status: 'pending', accountingId: null });
+    expect((await master.get(`/api/v2/invoices/${id}`)).json().createdInAccounting).toBe(false);
     // Fixed: now it goes through.
     expect((await master.post('/api/v2/invoices', { id })).statusCode).toBe(200);
     expect((await master.post('/api/v2/invoices', { id: 999_999 })).statusCode).toBe(404);

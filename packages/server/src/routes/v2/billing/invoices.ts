@@ -9,7 +9,10 @@ import { germanDay, runInvoicing } from '../../../billing/invoicing-run.ts';
 import { HttpError, invalidFields, notFound } from '../../../http-error.ts';
 import { LexwareOffice } from '../../../billing/accounting/lexware-office.ts';
 import { AccountingFailure } from '../../../billing/accounting/accounting-service.ts';
-import { createInAccounting } from '../../../billing/accounting/create-in-accounting.ts';
+import {
+  createInAccounting,
+  isCreatedInAccounting,
+} from '../../../billing/accounting/create-in-accounting.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
 
@@ -54,6 +57,8 @@ const invoiceSchema = z.object({
   totalPrice: z.string(),
   totalVatAmount: z.string(),
   totalPriceGross: z.string(),
+  /** Created in the accounting service already: the button is spent. */
+  createdInAccounting: z.boolean(),
   items: z.array(itemSchema),
 });
 
@@ -83,6 +88,7 @@ async function withItems(db: Db, rows: InvoiceRow[]) {
     totalPrice: row.totalPrice,
     totalVatAmount: row.totalVatAmount,
     totalPriceGross: row.totalPriceGross,
+    createdInAccounting: isCreatedInAccounting(row.accountingId),
     items: items
       .filter(({ item }) => item.invoiceId === row.id)
       .map(({ item, device, username }) => ({

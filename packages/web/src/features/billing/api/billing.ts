@@ -48,6 +48,7 @@ export interface Invoice {
   totalPrice: string;
   totalVatAmount: string;
   totalPriceGross: string;
+  createdInAccounting: boolean;
   items: InvoiceItem[];
 }
 

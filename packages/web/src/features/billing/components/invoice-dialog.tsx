@@ -122,7 +122,7 @@ function InvoiceView({ invoice, onClose }: { invoice: Invoice; onClose: () => vo
             <Button
               variant="outlined"
               startIcon={<CloudUploadIcon />}
-              disabled={create.isPending}
+              disabled={create.isPending || invoice.createdInAccounting}
               onClick={() =>
                 create.mutate(invoice.id, {
                   onSuccess: () =>
@@ -131,7 +131,11 @@ function InvoiceView({ invoice, onClose }: { invoice: Invoice; onClose: () => vo
                 })
               }
             >
-              {t('billing.invoice.createInAccounting')}
+              {t(
+                invoice.createdInAccounting
+                  ? 'billing.invoice.createdInAccounting'
+                  : 'billing.invoice.createInAccounting',
+              )}
             </Button>
           </Stack>
           <Typography variant="h6" component="h3">
