@@ -41,12 +41,15 @@ export async function withClient<T>(url: string, work: (client: pg.Client) => Pr
   }
 }
 
-/** The marker a complete generation leaves behind, or null (no database, or an unfinished one). */
-async function marker(): Promise<string | null> {
+/**
+ * The marker a complete generation leaves behind on a benchmark's database (its comment), or null
+ * (no database, or an unfinished one).
+ */
+export async function databaseMarker(database: string): Promise<string | null> {
   return withClient(ADMIN_URL, async (client) => {
     const { rows } = await client.query<{ comment: string | null }>(
       `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
-      [FLEET_DATABASE],
+      [database],
     );
     return rows[0]?.comment ?? null;
   });
@@ -63,7 +66,7 @@ export interface FleetDatabase {
 /** Creates and fills the fleet database unless a complete one of this generator version exists. */
 export async function ensureFleetDatabase(log: (line: string) => void = console.log): Promise<FleetDatabase> {
   const url = fleetDatabaseUrl();
-  const existing = await marker();
+  const existing = await databaseMarker(FLEET_DATABASE);
   if (existing?.startsWith(GENERATOR_VERSION) && process.env.BENCH_REGENERATE !== '1') {
     // Migrations added since the generation (new indexes) apply here, as at a server start.
     const database = await openDatabase({ url });

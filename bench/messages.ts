@@ -13,7 +13,14 @@ import { openDatabase } from '../packages/server/src/db/client.ts';
 import { ensureBaseData } from '../packages/server/src/seed/base-data.ts';
 import { hashPassword } from '../packages/server/src/policies/passwords.ts';
 import { startPortalUnderTest } from './portal-under-test.ts';
-import { benchDatabaseUrl, FLEET_PASSWORD, FLEET_USERS, generate, withClient } from './fleet-database.ts';
+import {
+  benchDatabaseUrl,
+  databaseMarker,
+  FLEET_PASSWORD,
+  FLEET_USERS,
+  generate,
+  withClient,
+} from './fleet-database.ts';
 import { ms, summarise, timedGet, type Latency } from './latency.ts';
 import { sessionCookie } from './session.ts';
 
@@ -31,16 +38,6 @@ const MQTT_PORT = 3923;
 const BASE = `http://127.0.0.1:${PORT}`;
 const TARGET_MS = 100;
 
-async function marker(): Promise<string | null> {
-  return withClient(ADMIN_URL, async (client) => {
-    const { rows } = await client.query<{ comment: string | null }>(
-      `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
-      [DATABASE],
-    );
-    return rows[0]?.comment ?? null;
-  });
-}
-
 async function timed(label: string, work: () => Promise<unknown>) {
   const started = performance.now();
   await work();
@@ -54,7 +51,7 @@ async function timed(label: string, work: () => Promise<unknown>) {
  */
 async function ensureDatabase(): Promise<string> {
   const url = benchDatabaseUrl(DATABASE);
-  const existing = await marker();
+  const existing = await databaseMarker(DATABASE);
   if (existing?.startsWith(GENERATOR_VERSION) && process.env.BENCH_REGENERATE !== '1') {
     const database = await openDatabase({ url }); // migrations added since apply, as at a start
     await database.close();

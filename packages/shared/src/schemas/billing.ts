@@ -16,8 +16,6 @@ export type TimeOfInvoicing = (typeof TIMES_OF_INVOICING)[number];
 /** devices-area §5 lengths. */
 export const BILLING_NAME_MAX = 32;
 export const BILLING_ADDITIONAL_TEXT_MAX = 64;
-/** The largest price numeric(12, 2) holds. */
-export const BILLING_PRICE_MAX = 9_999_999_999.99;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const isCalendarDay = (value: string) =>
@@ -37,6 +35,7 @@ export const price = () =>
   z
     .union([z.number(), z.string()], { error: (issue) => (issue.input == null ? 'required' : 'invalid') })
     .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
+    // At most 10 whole digits: what numeric(12, 2) holds.
     .refine((value) => /^\d{1,10}(\.\d{1,2})?$/.test(value), { error: 'invalid' })
     .transform((value) => {
       const [whole, cents = ''] = value.split('.');
