@@ -14,6 +14,7 @@ import {
   sensors,
   systemNotifications,
   users,
+  whitelabels,
 } from './db/schema.ts';
 import { recordReport } from './commands/record-report.ts';
 import { exceededJsonLimit } from './plugins/input-limits.ts';
@@ -425,6 +426,8 @@ beforeAll(async () => {
     })
     .returning();
   fixture.invoiceId = invoice.id;
+  const [whitelabel] = await db.select().from(whitelabels).where(eq(whitelabels.isDefault, true));
+  fixture.whitelabelId = whitelabel.id;
 
   routes = routesOf(t);
   // Without a logger every request logs through this one no-op logger.

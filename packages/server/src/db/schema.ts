@@ -23,6 +23,8 @@ import type { QueryStatus } from '@tankportal/shared/schemas/queries';
 import type {
   BillingAlias,
   ChargingPeriodType,
+  InvoiceBuyer,
+  InvoiceSeller,
   InvoiceStatus,
   TimeOfInvoicing,
 } from '@tankportal/shared/schemas/billing';
@@ -70,6 +72,8 @@ export const whitelabels = pgTable(
     resetDataEnabled: boolean('reset_data_enabled').notNull().default(false),
     /** VAT in percent on this operator's invoices (DESIGN.md [3]). */
     vatRate: numeric('vat_rate', { precision: 5, scale: 2 }).notNull().default('19.00'),
+    /** Who issues this operator's invoices (the e-invoice seller); null until a master sets it. */
+    invoiceSeller: jsonb('invoice_seller').$type<InvoiceSeller | null>(),
     createdAt: createdAt(),
   },
   (t) => [
@@ -254,6 +258,8 @@ export const devices = pgTable(
     debtorIdent: text('debtor_ident'),
     orderNumber: text('order_number'),
     recipientAddress: text('recipient_address'),
+    /** XRechnung buyer reference of a public buyer. */
+    leitwegId: text('leitweg_id'),
     /** IoT / LX-IoT settings (iotVersion, send times, intervals, alarm texts ...): one document. */
     iotConfig: jsonb('iot_config').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
@@ -726,6 +732,8 @@ export const invoices = pgTable(
     totalPrice: numeric('total_price', { precision: 14, scale: 2 }).notNull(),
     totalVatAmount: numeric('total_vat_amount', { precision: 14, scale: 2 }).notNull(),
     totalPriceGross: numeric('total_price_gross', { precision: 14, scale: 2 }).notNull(),
+    /** The buyer as the invoice was made: recipient address, order number, Leitweg-ID. */
+    buyer: jsonb('buyer').$type<InvoiceBuyer | null>(),
     /** The accounting service's id once created there. */
     accountingId: text('accounting_id'),
     createdAt: createdAt(),

@@ -33,3 +33,6 @@ export const COUNTRIES: readonly Country[] = [
     .map(byCode)
     .sort((a, b) => a.name.de.localeCompare(b.name.de, 'de')),
 ];
+
+const COUNTRY_CODES = new Set(CODES);
+export const isCountryCode = (code: string) => COUNTRY_CODES.has(code);

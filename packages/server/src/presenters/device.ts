@@ -123,6 +123,7 @@ export function presentDeviceDetail(
     debtor: showMasterFields && device.debtorIdent ? { ident: device.debtorIdent } : null,
     orderNumber: device.orderNumber,
     recipientAddress: device.recipientAddress,
+    leitwegId: showMasterFields ? device.leitwegId : null,
     iotConfig: device.iotConfig,
   };
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Role } from '@tankportal/shared/roles';
+import type { InvoiceSeller } from '@tankportal/shared/schemas/billing';
 import type { Db } from '../db/client.ts';
 import { systemNotifications, users, whitelabelConfig, whitelabels } from '../db/schema.ts';
 import { hashPassword } from '../policies/passwords.ts';
@@ -50,6 +51,26 @@ const DEMO_USERS: {
   },
 ];
 
+/** The demo operator on the demo invoices (a fictitious company; the IBAN is the standard example). */
+export const DEMO_INVOICE_SELLER: InvoiceSeller = {
+  name: 'Tank Portal Demo GmbH',
+  street: 'Musterstraße 1',
+  postalCode: '10115',
+  city: 'Berlin',
+  countryCode: 'DE',
+  vatId: 'DE123456789',
+  taxNumber: '',
+  register: 'Amtsgericht Berlin-Charlottenburg HRB 000000',
+  managingDirectors: 'Erika Mustermann',
+  contactName: 'Erika Mustermann',
+  phone: '+49 30 0000000',
+  email: 'rechnung@example.com',
+  iban: 'DE89370400440532013000',
+  bic: 'COBADEFFXXX',
+  bankName: 'Demo Bank',
+  paymentDays: 14,
+};
+
 /** Demo accounts, the demo white-label's settings and a welcome notice. Idempotent. */
 export async function ensureDemoData(db: Db): Promise<string[]> {
   if (await findUserByUsername(db, 'master')) return [];
@@ -64,6 +85,7 @@ export async function ensureDemoData(db: Db): Promise<string[]> {
       oilPriceLinks: [
         { label: 'Heizölpreise / heating oil prices', url: 'https://www.heizoel24.de/heizoelpreise' },
       ],
+      invoiceSeller: DEMO_INVOICE_SELLER,
     })
     .where(eq(whitelabels.id, whitelabel.id));
   await db

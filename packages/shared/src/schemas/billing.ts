@@ -148,3 +148,124 @@ export const ACCOUNTING_ERRORS = [
   'AccountingServerError',
 ] as const;
 export type AccountingError = (typeof ACCOUNTING_ERRORS)[number];
+
+/**
+ * A Leitweg-ID (XRechnung buyer reference of German public buyers): coarse address of 2 to 12
+ * digits, an optional fine address of up to 30 letters and digits, and two check digits
+ * (ISO 7064 MOD 97-10 over the rest, letters counted as 10..35, as for an IBAN).
+ */
+export function isLeitwegId(value: string): boolean {
+  const match = /^(\d{2,12}(?:-[0-9A-Za-z]{1,30})?)-(\d{2})$/.exec(value);
+  return match !== null && mod97(`${match[1]!.replaceAll('-', '')}${match[2]}`) === 1n;
+}
+
+/** ISO 7064 MOD 97-10 remainder of an alphanumeric text, letters counted as 10..35. */
+function mod97(alphanumeric: string): bigint {
+  const digits = [...alphanumeric.toUpperCase()]
+    .map((char) => (/\d/.test(char) ? char : String(char.charCodeAt(0) - 55)))
+    .join('');
+  return BigInt(digits) % 97n;
+}
+
+/** PUT /v2/devices/{id}/billing-recipient: absent fields keep their value, '' clears. */
+export const billingRecipientBody = z.object({
+  orderNumber: optionalText(64).optional(),
+  recipientAddress: optionalText(512).optional(),
+  leitwegId: optionalText(46)
+    .refine((value) => value === null || isLeitwegId(value), { error: 'invalid' })
+    .optional(),
+});
+
+/** One line of the seller's data: trimmed, at most `max` characters, '' when left blank. */
+const sellerText = (max: number) => z.string().trim().max(max).default('');
+const sellerRequired = (max: number) =>
+  z
+    .string({ error: (issue) => (issue.input == null ? 'required' : 'invalid') })
+    .trim()
+    .min(1, { error: 'required' })
+    .max(max);
+
+/**
+ * The operator who issues a white-label's invoices (EN 16931 seller, BG-4 .. BG-6, and the
+ * payment account BG-17): what a German invoice must name (§ 14 UStG) and what an e-invoice needs
+ * for XRechnung (contact with phone and e-mail). A VAT id or a tax number is required.
+ */
+export const invoiceSellerSchema = z
+  .object({
+    name: sellerRequired(128),
+    street: sellerRequired(128),
+    postalCode: sellerRequired(10),
+    city: sellerRequired(64),
+    countryCode: z
+      .string({ error: (issue) => (issue.input == null ? 'required' : 'invalid') })
+      .trim()
+      .toUpperCase()
+      .regex(/^[A-Z]{2}$/, { error: 'invalid' }),
+    vatId: sellerText(20).refine((value) => value === '' || /^[A-Z]{2}[0-9A-Z+*.]{2,13}$/.test(value), {
+      error: 'invalid',
+    }),
+    taxNumber: sellerText(20),
+    /** Commercial register entry and managing directors, printed in the footer. */
+    register: sellerText(128),
+    managingDirectors: sellerText(128),
+    contactName: sellerRequired(64),
+    phone: sellerRequired(32),
+    email: sellerRequired(128).regex(z.regexes.email, { error: 'invalid' }),
+    iban: z
+      .string({ error: (issue) => (issue.input == null ? 'required' : 'invalid') })
+      .transform((value) => value.replaceAll(/\s/g, '').toUpperCase())
+      .refine((value) => value !== '', { error: 'required', abort: true })
+      .refine(isIban, { error: 'invalid' }),
+    bic: sellerText(11).refine(
+      (value) => value === '' || /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/i.test(value),
+      {
+        error: 'invalid',
+      },
+    ),
+    bankName: sellerText(64),
+    /** Days from the invoice date to its due date. */
+    paymentDays: z.number().int().min(0).max(365),
+  })
+  .superRefine((seller, context) => {
+    if (seller.vatId === '' && seller.taxNumber === '')
+      context.addIssue({ code: 'custom', path: ['vatId'], message: 'required' });
+  });
+export type InvoiceSeller = z.output<typeof invoiceSellerSchema>;
+
+/** The seller as answered: what invoiceSellerSchema stored (a response schema has no transforms). */
+export const invoiceSellerView = z.object({
+  name: z.string(),
+  street: z.string(),
+  postalCode: z.string(),
+  city: z.string(),
+  countryCode: z.string(),
+  vatId: z.string(),
+  taxNumber: z.string(),
+  register: z.string(),
+  managingDirectors: z.string(),
+  contactName: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  iban: z.string(),
+  bic: z.string(),
+  bankName: z.string(),
+  paymentDays: z.number(),
+}) satisfies z.ZodType<InvoiceSeller>;
+
+/** ISO 13616: the country, two check digits and the account, MOD 97 of the rearranged digits is 1. */
+function isIban(value: string): boolean {
+  return (
+    /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(value) && mod97(`${value.slice(4)}${value.slice(0, 4)}`) === 1n
+  );
+}
+
+/** What an invoice export fails on before any file is made (409, message = the code). */
+export const INVOICE_EXPORT_ERRORS = ['SellerNotConfigured', 'RecipientAddressIncomplete'] as const;
+export type InvoiceExportError = (typeof INVOICE_EXPORT_ERRORS)[number];
+
+/** The buyer of an invoice as it was made (from the device with the recipient address). */
+export interface InvoiceBuyer {
+  address: string | null;
+  orderNumber: string | null;
+  leitwegId: string | null;
+}

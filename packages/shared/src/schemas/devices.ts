@@ -218,6 +218,8 @@ export const deviceDetailSchema = deviceSummarySchema.extend({
   debtor: z.object({ ident: z.string() }).nullable(),
   orderNumber: z.string().nullable(),
   recipientAddress: z.string().nullable(),
+  /** XRechnung buyer reference (master only, else null). */
+  leitwegId: z.string().nullable(),
   iotConfig: z.record(z.string(), z.unknown()),
 });
 export type DeviceDetail = z.infer<typeof deviceDetailSchema>;

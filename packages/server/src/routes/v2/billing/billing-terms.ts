@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { pathId, queryInteger } from '@tankportal/shared/schemas/common';
 import {
   BILLING_TERMS_PAGE_SIZE,
+  billingRecipientBody,
   billingTermsSchema,
   createBillingTermsBody,
   systemBillingTermsSchema,
@@ -337,29 +338,25 @@ export function billingTermsRoutes(app: Api, { db }: AppContext) {
       ...master,
       schema: {
         tags: ['billing'],
-        summary: "Sets a device's invoice recipient address and order number",
+        summary: "Sets a device's invoice recipient address, order number and Leitweg-ID",
         params: deviceParams,
-        body: z.object({
-          orderNumber: optionalText(64).optional(),
-          recipientAddress: optionalText(512).optional(),
-        }),
+        body: billingRecipientBody,
         response: { 204: z.null(), 400: errorSchema, 403: errorSchema, 404: errorSchema },
       },
     },
     async (request, reply) => {
       requireRole(request.actor, 'ROLE_MASTER');
-      const { orderNumber, recipientAddress } = request.body;
-      // Absent fields keep their value: a body naming neither changes nothing.
-      if (orderNumber === undefined && recipientAddress === undefined) {
+      // Absent fields keep their value: a body naming none changes nothing.
+      const changes = Object.fromEntries(
+        Object.entries(request.body).filter(([, value]) => value !== undefined),
+      ) as Partial<Record<keyof typeof request.body, string | null>>;
+      if (Object.keys(changes).length === 0) {
         await requireDevice(db, request.params.id);
         return reply.code(204).send(null);
       }
       const [row] = await db
         .update(devices)
-        .set({
-          ...(orderNumber !== undefined && { orderNumber }),
-          ...(recipientAddress !== undefined && { recipientAddress }),
-        })
+        .set(changes)
         .where(eq(devices.id, request.params.id))
         .returning({ id: devices.id });
       if (!row) throw notFound();

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { z } from 'zod';
+import { LOCALES } from '@tankportal/shared/constants';
 import { bodyId, pathId } from '@tankportal/shared/schemas/common';
 import { calendarDay, INVOICE_STATUSES } from '@tankportal/shared/schemas/billing';
 import type { Api, AppContext } from '../../../context.ts';
@@ -13,6 +14,9 @@ import {
   createInAccounting,
   isCreatedInAccounting,
 } from '../../../billing/accounting/create-in-accounting.ts';
+import { E_INVOICE_FORMATS } from '../../../billing/e-invoice/e-invoice.ts';
+import { exportInvoice } from '../../../billing/e-invoice/export-invoice.ts';
+import { attachment } from '../../../commands/export-sheet.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
 
@@ -176,6 +180,44 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
     async (request) => {
       requireRole(request.actor, 'ROLE_MASTER');
       return findInvoice(db, request.params.invoiceId);
+    },
+  );
+
+  app.get(
+    '/invoices/:invoiceId/export',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary:
+          'The invoice to download: pdf = for people with the EN 16931 XML embedded (Factur-X/ZUGFeRD), ' +
+          'xml = the e-invoice alone (CII, XRechnung with a Leitweg-ID); 409 with message ' +
+          'SellerNotConfigured or RecipientAddressIncomplete',
+        params: invoiceParams,
+        querystring: z.object({
+          format: z.enum(E_INVOICE_FORMATS).default('pdf'),
+          locale: z.enum(LOCALES).default('de'),
+        }),
+        response: {
+          200: z.string().describe('The PDF or XML file, as an attachment'),
+          400: errorSchema,
+          403: errorSchema,
+          404: errorSchema,
+          409: errorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const file = await exportInvoice(db, request.params.invoiceId, request.query, request.log);
+      return (
+        reply
+          .header('content-disposition', attachment(file.filename))
+          .header('cache-control', 'no-store')
+          .type(file.contentType)
+          // A Buffer goes out as it is (Fastify serialises objects only); the schema documents the file.
+          .send(file.body as unknown as string)
+      );
     },
   );
 

@@ -19,7 +19,7 @@ import {
   updateMetadata,
 } from '../../../commands/device-lifecycle.ts';
 import { resetDeviceData, resetGpsData } from '../../../commands/reset-device-data.ts';
-import { COUNTRIES } from '../../../lookups/countries.ts';
+import { isCountryCode } from '../../../lookups/countries.ts';
 import { forbidden, invalidFields, notFound } from '../../../http-error.ts';
 import {
   devicePermissions,
@@ -34,11 +34,9 @@ import { errorSchema } from '../../schemas.ts';
 import { loadDeviceDetail } from './device-detail.ts';
 import { deviceIdParams } from './devices.ts';
 
-const COUNTRY_CODES = new Set(COUNTRIES.map((country) => country.code));
-
 /** The country must be one GET /v2/countries offers. */
 export function requireKnownCountry(countryCode: string, path = 'address.countryCode') {
-  if (!COUNTRY_CODES.has(countryCode)) throw invalidFields([{ path, code: 'invalid', args: {} }]);
+  if (!isCountryCode(countryCode)) throw invalidFields([{ path, code: 'invalid', args: {} }]);
 }
 
 /**

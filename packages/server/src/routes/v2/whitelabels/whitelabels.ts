@@ -35,7 +35,14 @@ export function whitelabelRoutes(app: Api, { db, config }: AppContext) {
     async (request) => {
       const row = await whitelabelForHost(db, request.hostname);
       if (!row) throw notFound();
-      const { hosts: _hosts, createdAt: _createdAt, ...whitelabel } = row;
+      // Billing facts (VAT rate, the invoice seller) are the master's, not the login page's.
+      const {
+        hosts: _hosts,
+        createdAt: _createdAt,
+        vatRate: _vatRate,
+        invoiceSeller: _invoiceSeller,
+        ...whitelabel
+      } = row;
       return whitelabel;
     },
   );

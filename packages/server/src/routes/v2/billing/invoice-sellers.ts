@@ -1,0 +1,70 @@
+import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { pathId } from '@tankportal/shared/schemas/common';
+import { invoiceSellerSchema, invoiceSellerView } from '@tankportal/shared/schemas/billing';
+import type { Api, AppContext } from '../../../context.ts';
+import { whitelabels } from '../../../db/schema.ts';
+import { notFound } from '../../../http-error.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { errorSchema } from '../../schemas.ts';
+import { requireKnownCountry } from '../devices/device-metadata.ts';
+
+const invoiceSellerEntry = z.object({
+  whitelabel: z.object({ id: z.number(), name: z.string(), title: z.string() }),
+  /** Null until set: the white-label's invoices cannot be exported before. */
+  seller: invoiceSellerView.nullable(),
+});
+
+/**
+ * The seller on each white-label's invoices (issue 15: seller data per white-label), which the
+ * invoice export prints and writes into the e-invoice. Master only.
+ */
+export function invoiceSellerRoutes(app: Api, { db }: AppContext) {
+  const master = { onRequest: minimumRole('ROLE_MASTER') };
+  const entry = (row: typeof whitelabels.$inferSelect) => ({
+    whitelabel: { id: row.id, name: row.name, title: row.title },
+    seller: row.invoiceSeller ?? null,
+  });
+
+  app.get(
+    '/invoice-sellers',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: 'Every white-label with the seller its invoices name (null: not set)',
+        response: { 200: z.array(invoiceSellerEntry), 403: errorSchema },
+      },
+    },
+    async (request) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      const rows = await db.select().from(whitelabels).orderBy(asc(whitelabels.id));
+      return rows.map(entry);
+    },
+  );
+
+  app.put(
+    '/invoice-sellers/:whitelabelId',
+    {
+      ...master,
+      schema: {
+        tags: ['billing'],
+        summary: "Sets the seller on a white-label's invoices",
+        params: z.object({ whitelabelId: pathId() }),
+        body: invoiceSellerSchema,
+        response: { 200: invoiceSellerEntry, 400: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      requireRole(request.actor, 'ROLE_MASTER');
+      requireKnownCountry(request.body.countryCode, 'countryCode');
+      const [row] = await db
+        .update(whitelabels)
+        .set({ invoiceSeller: request.body })
+        .where(eq(whitelabels.id, request.params.whitelabelId))
+        .returning();
+      if (!row) throw notFound();
+      return entry(row);
+    },
+  );
+}
