@@ -153,14 +153,7 @@ export async function runInvoicing(db: Db, day: Day): Promise<InvoicingResult> {
 
 async function invoiceDebtor(tx: Tx, debtorIdent: string, whitelabelId: number | null, day: Day) {
   const due = await tx
-    .select({
-      terms: billingTerms,
-      buyer: {
-        address: devices.recipientAddress,
-        orderNumber: devices.orderNumber,
-        leitwegId: devices.leitwegId,
-      },
-    })
+    .select({ terms: billingTerms })
     .from(billingTerms)
     .innerJoin(devices, eq(devices.id, billingTerms.deviceId))
     .innerJoin(users, eq(users.id, devices.userId))
@@ -203,14 +196,11 @@ async function invoiceDebtor(tx: Tx, debtorIdent: string, whitelabelId: number |
   const vatRate = new Decimal(operator?.vatRate ?? '19.00');
   const net = items.reduce((sum, item) => sum.plus(item.totalPrice), new Decimal(0));
   const vat = cents(net.times(vatRate).dividedBy(100));
-  // The debtor's devices usually share one recipient; the first device naming one speaks for all.
-  const buyer = (due.find((row) => row.buyer.address) ?? due[0]!).buyer;
   const [invoice] = await tx
     .insert(invoices)
     .values({
       debtorIdent,
       whitelabelId,
-      buyer,
       billedAt: day,
       vatRate: vatRate.toFixed(2),
       totalPrice: net.toFixed(2),

@@ -732,7 +732,7 @@ export const invoices = pgTable(
     totalPrice: numeric('total_price', { precision: 14, scale: 2 }).notNull(),
     totalVatAmount: numeric('total_vat_amount', { precision: 14, scale: 2 }).notNull(),
     totalPriceGross: numeric('total_price_gross', { precision: 14, scale: 2 }).notNull(),
-    /** The buyer as the invoice was made: recipient address, order number, Leitweg-ID. */
+    /** The buyer as last exported (recipient address, order number, Leitweg-ID); kept once handled. */
     buyer: jsonb('buyer').$type<InvoiceBuyer | null>(),
     /** The accounting service's id once created there. */
     accountingId: text('accounting_id'),

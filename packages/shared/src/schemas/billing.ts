@@ -201,9 +201,9 @@ export const invoiceSellerSchema = z
       .trim()
       .toUpperCase()
       .regex(/^[A-Z]{2}$/, { error: 'invalid' }),
-    vatId: sellerText(20).refine((value) => value === '' || /^[A-Z]{2}[0-9A-Z+*.]{2,13}$/.test(value), {
-      error: 'invalid',
-    }),
+    vatId: sellerText(20)
+      .transform((value) => value.replaceAll(/\s/g, '').toUpperCase())
+      .refine((value) => value === '' || /^[A-Z]{2}[0-9A-Z+*.]{2,13}$/.test(value), { error: 'invalid' }),
     taxNumber: sellerText(20),
     /** Commercial register entry and managing directors, printed in the footer. */
     register: sellerText(128),

@@ -18,7 +18,7 @@ import { validateXML } from 'xmllint-wasm';
 import { InvoiceService } from '@e-invoice-eu/core';
 import { createTestApp, type TestApp } from '../../testing/test-app.ts';
 import { buildDevice } from '../../testing/factories.ts';
-import { users, whitelabels } from '../../db/schema.ts';
+import { invoiceItems, invoices, users, whitelabels } from '../../db/schema.ts';
 import { DEMO_INVOICE_SELLER } from '../../seed/demo-data.ts';
 import { toEInvoice } from './e-invoice.ts';
 import { loadInvoiceDocument } from './invoice-document.ts';
@@ -225,6 +225,11 @@ describe('GET /v2/invoices/{id}/export', () => {
       .update(whitelabels)
       .set({ invoiceSeller: DEMO_INVOICE_SELLER })
       .where(eq(whitelabels.isDefault, true));
+    // Exported and handled: the invoice went out to this buyer and keeps it.
+    const sent = await master.get(`/api/v2/invoices/${id}/export?format=xml`);
+    expect(texts(sent.body, 'ram:Name')).toContain('Stadtwerke Musterstadt');
+    await master.put(`/api/v2/invoices/${id}/status`, { status: 'handled' });
+    // A public buyer without postal code and town cannot be sent an XRechnung.
     await master.put(`/api/v2/devices/${publicDeviceId}/billing-recipient`, {
       recipientAddress: 'Stadtwerke',
     });
@@ -232,16 +237,57 @@ describe('GET /v2/invoices/{id}/export', () => {
     const incomplete = await master.get(`/api/v2/invoices/${incompleteId}/export`);
     expect(incomplete.statusCode).toBe(409);
     expect(incomplete.json().message).toBe('RecipientAddressIncomplete');
-    // The invoice made before keeps the buyer it was made for.
-    const before = await master.get(`/api/v2/invoices/${id}/export?format=xml`);
-    expect(before.statusCode).toBe(200);
-    expect(texts(before.body, 'ram:Name')).toContain('Stadtwerke Musterstadt');
+    expect(texts((await master.get(`/api/v2/invoices/${id}/export?format=xml`)).body, 'ram:Name')).toContain(
+      'Stadtwerke Musterstadt',
+    );
+    // The pending invoice follows the completed address.
+    await master.put(`/api/v2/devices/${publicDeviceId}/billing-recipient`, {
+      recipientAddress: 'Stadtwerke Süd\nRathausplatz 1\n12345 Musterstadt',
+    });
+    const fixed = await master.get(`/api/v2/invoices/${incompleteId}/export?format=xml`);
+    expect(fixed.statusCode).toBe(200);
+    expect(texts(fixed.body, 'ram:Name')).toContain('Stadtwerke Süd');
+    expect(
+      texts((await master.get(`/api/v2/invoices/${id}/export?format=xml`)).body, 'ram:Name'),
+    ).not.toContain('Stadtwerke Süd');
     expect((await master.get('/api/v2/invoices/999999/export')).statusCode).toBe(404);
     expect((await master.get(`/api/v2/invoices/${id}/export?format=docx`)).statusCode).toBe(400);
     for (const role of ['admin', 'user', 'demo']) {
       const other = await t.signIn(role);
       expect((await other.get(`/api/v2/invoices/${id}/export`)).statusCode).toBe(403);
     }
+  });
+
+  it("an invoice of a user without a white-label is the default white-label's", async () => {
+    const master = await t.signIn('master');
+    const [invoice] = await t.database.db
+      .insert(invoices)
+      .values({
+        debtorIdent: 'K-9',
+        whitelabelId: null,
+        billedAt: '2026-01-01',
+        vatRate: '19.00',
+        totalPrice: '10.00',
+        totalVatAmount: '1.90',
+        totalPriceGross: '11.90',
+      })
+      .returning();
+    await t.database.db.insert(invoiceItems).values({
+      invoiceId: invoice!.id,
+      sequence: 1,
+      type: 'others',
+      name: 'Sonstige Leistungen',
+      price: '10.00',
+      quantity: 1,
+      totalPrice: '10.00',
+      periodBegin: '2026-01-01',
+      periodEnd: '2026-01-31',
+    });
+    const response = await master.get(`/api/v2/invoices/${invoice!.id}/export?format=xml`);
+    expect(response.statusCode).toBe(200);
+    expect(texts(response.body, 'ram:Name')).toEqual(
+      expect.arrayContaining(['Tank Portal Demo GmbH', 'K-9']),
+    );
   });
 
   it("the library's EN 16931 model refuses an invoice that breaks it", async () => {
@@ -292,6 +338,8 @@ describe('invoice sellers and the Leitweg-ID', () => {
       vatId: '',
       taxNumber: '12/345/67890',
     });
+    const spaced = await master.put(url, { ...DEMO_INVOICE_SELLER, vatId: 'de 123 456 789' });
+    expect(spaced.json().seller.vatId).toBe('DE123456789');
     expect((await master.put('/api/v2/invoice-sellers/99999', DEMO_INVOICE_SELLER)).statusCode).toBe(404);
     const admin = await t.signIn('admin');
     expect((await admin.get('/api/v2/invoice-sellers')).statusCode).toBe(403);

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { InvoiceSeller } from '@tankportal/shared/schemas/billing';
+import type { InvoiceBuyer, InvoiceSeller } from '@tankportal/shared/schemas/billing';
 import type { Db } from '../../db/client.ts';
 import { devices, invoiceItems, invoices, whitelabels } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../http-error.ts';
@@ -44,18 +44,46 @@ function deviceAddress(device: typeof devices.$inferSelect): string | null {
 }
 
 /**
+ * The buyer an invoice names. While it is pending (not yet sent or booked) it follows the devices,
+ * so that a recipient address completed after the run is on the next export, and is kept on the
+ * invoice with every export; once handled it stays as it was last exported (or billed).
+ */
+async function currentBuyer(
+  db: Db,
+  invoice: typeof invoices.$inferSelect,
+  items: { device: typeof devices.$inferSelect | null }[],
+): Promise<InvoiceBuyer> {
+  if (invoice.status === 'handled' && invoice.buyer) return invoice.buyer;
+  // The debtor's devices usually share one recipient; the first device naming one speaks for all.
+  const device = items.find(({ device }) => device?.recipientAddress)?.device ?? items[0]?.device;
+  if (!device) return invoice.buyer ?? { address: null, orderNumber: null, leitwegId: null };
+  const buyer = {
+    address: device.recipientAddress,
+    orderNumber: device.orderNumber,
+    leitwegId: device.leitwegId,
+  };
+  await db.update(invoices).set({ buyer }).where(eq(invoices.id, invoice.id));
+  return buyer;
+}
+
+/**
  * Reads an invoice as a document. Refuses (409, message = INVOICE_EXPORT_ERRORS) what cannot make
  * a lawful invoice: no seller set for the white-label, or a Leitweg-ID (a public buyer, XRechnung)
  * with a recipient address that lacks postal code and town.
  */
 export async function loadInvoiceDocument(db: Db, invoiceId: number): Promise<InvoiceDocument> {
-  const [row] = await db
-    .select({ invoice: invoices, seller: whitelabels.invoiceSeller })
-    .from(invoices)
-    .leftJoin(whitelabels, eq(whitelabels.id, invoices.whitelabelId))
-    .where(eq(invoices.id, invoiceId));
-  if (!row) throw notFound();
-  const { invoice, seller } = row;
+  const [invoice] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
+  if (!invoice) throw notFound();
+  // Invoices of users without a white-label are the default white-label's (as their VAT rate is).
+  const [operator] = await db
+    .select({ seller: whitelabels.invoiceSeller })
+    .from(whitelabels)
+    .where(
+      invoice.whitelabelId === null
+        ? eq(whitelabels.isDefault, true)
+        : eq(whitelabels.id, invoice.whitelabelId),
+    );
+  const seller = operator?.seller;
   if (!seller) throw new HttpError(409, 'SellerNotConfigured');
   const items = await db
     .select({ item: invoiceItems, device: devices })
@@ -63,13 +91,7 @@ export async function loadInvoiceDocument(db: Db, invoiceId: number): Promise<In
     .leftJoin(devices, eq(devices.id, invoiceItems.deviceId))
     .where(eq(invoiceItems.invoiceId, invoiceId))
     .orderBy(asc(invoiceItems.sequence));
-  // Invoices made before the buyer was kept on them read it from their first device.
-  const firstDevice = items.find(({ device }) => device?.recipientAddress)?.device ?? items[0]?.device;
-  const buyer = invoice.buyer ?? {
-    address: firstDevice?.recipientAddress ?? null,
-    orderNumber: firstDevice?.orderNumber ?? null,
-    leitwegId: firstDevice?.leitwegId ?? null,
-  };
+  const buyer = await currentBuyer(db, invoice, items);
   const address = parseRecipientAddress(buyer.address, invoice.debtorIdent, seller.countryCode);
   if (buyer.leitwegId && (!address.postalCode || !address.city))
     throw new HttpError(409, 'RecipientAddressIncomplete');
