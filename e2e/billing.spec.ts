@@ -1,7 +1,8 @@
-import { expect, test } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Download, type Page } from '@playwright/test';
 import { FakeLexware } from '../packages/server/src/testing/fake-lexware.ts';
 import { ACCOUNTING_API_KEY, devicePorts } from './device-side.ts';
-import { login } from './helpers.ts';
+import { apiSession, login, type ApiSession } from './helpers.ts';
 
 // Long journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 90_000 });
@@ -14,6 +15,77 @@ const BILLING = `/devices/${DEVICE}/settings/billing`;
 const pad = (value: number) => String(value).padStart(2, '0');
 const day = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 const german = (date: Date) => `${pad(date.getDate())}.${pad(date.getMonth() + 1)}.${date.getFullYear()}`;
+
+// The invoice export (e-invoice, issue 15): devices of the demo fleet no other journey bills.
+const EXPORT_DEVICE = 22;
+const PUBLIC_DEVICE = 23;
+/** A Leitweg-ID with correct check digits (the XRechnung example). */
+const LEITWEG_ID = '04011000-1234512345-06';
+
+/** The bytes of a download. */
+const bytesOf = async (download: Download) => readFile((await download.path())!);
+
+/**
+ * Set-up through the API: a debtor on a device, terms of this month, and the invoicing run for
+ * today; the debtor's invoice. `afterDebtor` runs before the terms (the buyer is taken then).
+ */
+async function invoiceFor(
+  api: ApiSession,
+  deviceId: number,
+  debtor: string,
+  afterDebtor: () => Promise<void> = async () => {},
+) {
+  const put = (path: string, data: object) =>
+    api.context.put(`/api/v2/devices/${deviceId}/${path}`, { headers: api.headers, data });
+  expect((await put('debtor', { ident: debtor })).status()).toBe(204);
+  await afterDebtor();
+  const now = new Date();
+  const created = await api.context.post(`/api/v2/devices/${deviceId}/billing-terms`, {
+    headers: api.headers,
+    data: {
+      alias: 'custom',
+      name: 'Füllstandsmessung',
+      price: '10.00',
+      charging_period_type: 'm',
+      time_of_invoicing: 'begin',
+      valid_from: day(new Date(now.getFullYear(), now.getMonth(), 1)),
+    },
+  });
+  expect(created.status()).toBe(201);
+  const termsId = ((await created.json()) as { id: number }).id;
+  const run = await api.context.post('/api/v2/invoicing-runs', { headers: api.headers, data: {} });
+  expect(run.status()).toBe(200);
+  const invoices = (await (await api.context.get(`/api/v2/invoices?year=${now.getFullYear()}`)).json()) as {
+    id: number;
+    debtorIdent: string;
+    totalPriceGross: string;
+  }[];
+  const invoice = invoices.find((entry) => entry.debtorIdent === debtor)!;
+  expect(invoice).toBeDefined();
+  // The invoice is there; the device goes back to no billing for the next run of the journeys.
+  const cleanUp = async () => {
+    expect(
+      (await api.context.delete(`/api/v2/billing-terms/${termsId}`, { headers: api.headers })).status(),
+    ).toBe(204);
+    expect((await put('billing-recipient', { recipient_address: '', leitweg_id: '' })).status()).toBe(204);
+    expect((await put('debtor', { ident: null })).status()).toBe(204);
+  };
+  return { ...invoice, cleanUp };
+}
+
+/** Opens an invoice's dialog from the invoices tab. */
+async function openInvoice(page: Page, debtor: string) {
+  await page.goto('/system/billing/invoices');
+  await page
+    .getByTestId('invoices-tab')
+    .getByRole('row')
+    .filter({ hasText: debtor })
+    .getByRole('link')
+    .click();
+  const dialog = page.getByRole('dialog', { name: /^(Rechnung|Invoice) \d+$/ });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
 
 test.describe('billing', () => {
   // The accounting service the e2e server is configured with: a fake Lexware Office on its port.
@@ -171,6 +243,198 @@ test.describe('billing', () => {
     await page.getByRole('dialog', { name: 'Debitor' }).getByRole('button', { name: 'Speichern' }).click();
     await expect(tab.getByTestId('billing-debtor')).toContainText('Kein Debitor hinterlegt');
     await expect(tab.getByTestId('billing-order-number')).toHaveCount(0);
+  });
+
+  test('a master enters the invoice sender, then exports an invoice as PDF and as e-invoice', async ({
+    page,
+    baseURL,
+  }) => {
+    const api = await apiSession(baseURL!);
+    const [entry] = (await (await api.context.get('/api/v2/invoice-sellers')).json()) as {
+      whitelabel: { id: number; title: string };
+      seller: Record<string, unknown> | null;
+    }[];
+    // The demo data come with the default white-label's seller.
+    expect(entry!.seller).toMatchObject({ name: 'Tank Portal Demo GmbH' });
+    // The server checks what the form checks, and names the field (here: the IBAN's check digits).
+    const refused = await api.context.put(`/api/v2/invoice-sellers/${entry!.whitelabel.id}`, {
+      headers: api.headers,
+      data: { ...entry!.seller, iban: 'DE89 3704 0044 0532 0130 01' },
+    });
+    expect(refused.status()).toBe(400);
+    expect((await refused.json()) as object).toMatchObject({
+      fieldErrors: [{ path: 'iban', code: 'invalid' }],
+    });
+    const debtor = `E2E-EXPORT-${Date.now()}`;
+    const invoice = await invoiceFor(api, EXPORT_DEVICE, debtor);
+    const section = page.getByTestId(`invoice-seller-${entry!.whitelabel.id}`);
+    try {
+      await login(page, 'master');
+      await page.goto('/system/billing');
+      await page.getByRole('tab', { name: 'Rechnungssteller' }).click();
+      await expect(page).toHaveURL(/\/system\/billing\/seller$/);
+      await expect(section.getByRole('heading', { name: entry!.whitelabel.title })).toBeVisible();
+      await expect(section).toContainText('Tank Portal Demo GmbH');
+      await expect(section).toContainText('DE89 3704 0044 0532 0130 00');
+      await expect(section).toContainText('14 Tage');
+
+      // A white-label without a seller says what that means.
+      await page.route('**/api/v2/invoice-sellers', (route) =>
+        route.fulfill({ json: [{ whitelabel: entry!.whitelabel, seller: null }] }),
+      );
+      await page.reload();
+      await expect(section.getByRole('alert')).toContainText(
+        'Die Rechnungen dieser Marke können erst exportiert werden',
+      );
+      await page.unroute('**/api/v2/invoice-sellers');
+      await page.reload();
+      await expect(section).toContainText('Tank Portal Demo GmbH');
+
+      // The dialog: a tax number instead of the VAT id, a new name, an IBAN with a typo first.
+      await section.getByRole('button', { name: 'Bearbeiten' }).click();
+      await expect(page).toHaveURL(new RegExp(`/system/billing/seller/${entry!.whitelabel.id}$`));
+      const dialog = page.getByRole('dialog', { name: `Rechnungssteller: ${entry!.whitelabel.title}` });
+      await dialog.getByLabel(/^Firmenname/).fill('E2E Tankdienst GmbH');
+      // Unsaved edits are not lost to a stray Esc.
+      await page.keyboard.press('Escape');
+      const discard = page.getByRole('dialog', { name: 'Änderungen verwerfen?' });
+      await discard.getByRole('button', { name: 'Abbrechen' }).click();
+      await expect(discard).toBeHidden();
+      await expect(dialog.getByLabel(/^Firmenname/)).toHaveValue('E2E Tankdienst GmbH');
+      await dialog.getByLabel(/^USt-IdNr\./).fill('');
+      await dialog.getByLabel(/^IBAN/).fill('DE89 3704 0044 0532 0130 01');
+      await dialog.getByLabel(/^Zahlungsziel in Tagen/).fill('30');
+      await dialog.getByRole('button', { name: 'Speichern' }).click();
+      await expect(dialog.getByLabel(/^IBAN/)).toHaveAttribute('aria-invalid', 'true');
+      await expect(dialog).toContainText('Keine gültige IBAN');
+      await expect(dialog.getByLabel(/^USt-IdNr\./)).toHaveAttribute('aria-invalid', 'true');
+      await expect(dialog).toContainText('Geben Sie eine USt-IdNr. oder eine Steuernummer an.');
+      await dialog.getByLabel(/^Steuernummer/).fill('27/123/45678');
+      await dialog.getByLabel(/^IBAN/).fill('DE89 3704 0044 0532 0130 00');
+      await dialog.getByRole('button', { name: 'Speichern' }).click();
+      await expect(page.getByText('Rechnungssteller gespeichert.')).toBeVisible();
+      await expect(dialog).toBeHidden();
+      await expect(page).toHaveURL(/\/system\/billing\/seller$/);
+      await expect(section).toContainText('E2E Tankdienst GmbH');
+      await expect(section.getByTestId(`invoice-seller-${entry!.whitelabel.id}-taxNumber`)).toContainText(
+        '27/123/45678',
+      );
+      await expect(section.getByTestId(`invoice-seller-${entry!.whitelabel.id}-vatId`)).toContainText('–');
+      await expect(section).toContainText('30 Tage');
+
+      // The PDF with the e-invoice inside; its button spins while the file is made.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route('**/api/v2/invoices/*/export?**', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const invoiceDialog = await openInvoice(page, debtor);
+      const exports = invoiceDialog.getByRole('group', { name: 'Exportieren' });
+      const pdfButton = exports.getByRole('button', { name: 'PDF (ZUGFeRD)' });
+      const pdf = page.waitForEvent('download');
+      await pdfButton.click();
+      await expect(pdfButton).toHaveAttribute('aria-busy', 'true');
+      await expect(exports.getByRole('button', { name: 'E-Rechnung (XML)' })).toBeDisabled();
+      release();
+      const pdfFile = await pdf;
+      await page.unroute('**/api/v2/invoices/*/export?**');
+      expect(pdfFile.suggestedFilename()).toBe(`Rechnung-${invoice.id}.pdf`);
+      const pdfBytes = await bytesOf(pdfFile);
+      expect(pdfBytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(pdfBytes.includes('factur-x.xml')).toBe(true);
+      await expect(pdfButton).toBeEnabled();
+      await expect(pdfButton).not.toHaveAttribute('aria-busy', 'true');
+
+      // The e-invoice alone, asked in English: named in English, with the seller just entered.
+      await invoiceDialog.getByRole('button', { name: 'Schließen' }).click();
+      await page.getByRole('button', { name: 'EN', exact: true }).click();
+      const english = await openInvoice(page, debtor);
+      const xml = page.waitForEvent('download');
+      await english
+        .getByRole('group', { name: 'Export' })
+        .getByRole('button', { name: 'E-invoice (XML)' })
+        .click();
+      const xmlFile = await xml;
+      expect(xmlFile.suggestedFilename()).toBe(`Invoice-${invoice.id}.xml`);
+      const text = (await bytesOf(xmlFile)).toString('utf8');
+      expect(text).toContain('CrossIndustryInvoice');
+      expect(text).toContain(invoice.totalPriceGross);
+      expect(text).toContain('E2E Tankdienst GmbH');
+      expect(text).toContain('27/123/45678');
+    } finally {
+      // The demo seller again, and no billing left on the device.
+      const restored = await api.context.put(`/api/v2/invoice-sellers/${entry!.whitelabel.id}`, {
+        headers: api.headers,
+        data: entry!.seller,
+      });
+      expect(restored.status()).toBe(200);
+      await invoice.cleanUp();
+      await api.context.dispose();
+    }
+  });
+
+  test('a public buyer gets a Leitweg-ID; an invoice the e-invoice cannot be made of says what to fix', async ({
+    page,
+    baseURL,
+  }) => {
+    const api = await apiSession(baseURL!);
+    const debtor = `E2E-PUBLIC-${Date.now()}`;
+    const base = `/devices/${PUBLIC_DEVICE}/settings/billing`;
+    await login(page, 'master');
+    // The Leitweg-ID goes with the recipient's address; the address lacks postal code and town.
+    const invoice = await invoiceFor(api, PUBLIC_DEVICE, debtor, async () => {
+      await page.goto(base);
+      const recipient = page.getByTestId('billing-recipient');
+      await expect(recipient.getByTestId('billing-recipient-leitwegId')).toContainText('–');
+      await recipient.getByRole('button', { name: 'Bearbeiten' }).click();
+      await expect(page).toHaveURL(new RegExp(`${base}/recipient$`));
+      const dialog = page.getByRole('dialog', { name: 'Rechnungsempfänger' });
+      await expect(dialog).toContainText(
+        'Nur für öffentliche Auftraggeber: die E-Rechnung wird dann als XRechnung erstellt.',
+      );
+      await dialog.getByLabel('Anschrift').fill('Stadt Musterstadt\nBauamt');
+      await dialog.getByLabel('Leitweg-ID').fill('04011000-1234512345-07');
+      await dialog.getByRole('button', { name: 'Speichern' }).click();
+      await expect(dialog.getByLabel('Leitweg-ID')).toHaveAttribute('aria-invalid', 'true');
+      await expect(dialog).toContainText('Keine gültige Leitweg-ID');
+      await dialog.getByLabel('Leitweg-ID').fill(LEITWEG_ID);
+      await dialog.getByRole('button', { name: 'Speichern' }).click();
+      await expect(page.getByText('Rechnungsangaben gespeichert.')).toBeVisible();
+      await expect(dialog).toBeHidden();
+      await expect(recipient.getByTestId('billing-recipient-leitwegId')).toContainText(LEITWEG_ID);
+      await expect(recipient.getByTestId('billing-recipient-address')).toContainText('Bauamt');
+    });
+    try {
+      // The XRechnung needs the buyer's town: refused, with the way to the device's billing tab.
+      const dialog = await openInvoice(page, debtor);
+      await dialog.getByRole('button', { name: 'E-Rechnung (XML)' }).click();
+      // (The toasts lie beside the open dialog, which hides them from roles: found by their text.)
+      await expect(
+        page.getByText(/braucht die Anschrift des Rechnungsempfängers eine Zeile mit PLZ und Ort/),
+      ).toBeVisible();
+      await expect(page.getByText('RecipientAddressIncomplete')).toHaveCount(0);
+      await expect(dialog.getByRole('button', { name: 'E-Rechnung (XML)' })).toBeEnabled();
+      await page.getByText(`Gerät ${PUBLIC_DEVICE} öffnen`).click();
+      await expect(page).toHaveURL(new RegExp(`${base}$`));
+
+      // A white-label without a seller (answered here as the server does): the way to the seller tab.
+      await page.route('**/api/v2/invoices/*/export?**', (route) =>
+        route.fulfill({
+          status: 409,
+          json: { statusCode: 409, error: 'Conflict', message: 'SellerNotConfigured', fieldErrors: [] },
+        }),
+      );
+      const again = await openInvoice(page, debtor);
+      await again.getByRole('button', { name: 'PDF (ZUGFeRD)' }).click();
+      await expect(page.getByText(/ist kein Rechnungssteller hinterlegt/)).toBeVisible();
+      await page.getByText('Rechnungssteller öffnen').click();
+      await expect(page).toHaveURL(/\/system\/billing\/seller$/);
+      await expect(page.getByTestId('seller-tab')).toBeVisible();
+    } finally {
+      await invoice.cleanUp();
+      await api.context.dispose();
+    }
   });
 
   test('a non-master gets no billing tab, and its address leads to the settings', async ({ page }) => {

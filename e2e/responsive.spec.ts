@@ -118,11 +118,25 @@ const CHECKS: Check[] = [
     path: '/system/billing/invoices',
     ready: (page) => page.getByTestId('invoices-tab').getByRole('table'),
   },
-  { name: 'system: billing, invoice dialog', path: '/system/billing/invoices/{invoice}', ready: dialog },
+  {
+    name: 'system: billing, invoice dialog (with its export)',
+    path: '/system/billing/invoices/{invoice}',
+    ready: (page) => page.getByRole('dialog').getByTestId('invoice-export'),
+  },
   {
     name: 'system: billing, terms',
     path: '/system/billing/terms',
     ready: (page) => page.getByTestId('system-terms-tab').getByRole('table'),
+  },
+  {
+    name: 'system: billing, invoice sender',
+    path: '/system/billing/seller',
+    ready: (page) => page.getByTestId('seller-tab').locator('dl'),
+  },
+  {
+    name: 'system: billing, invoice sender dialog',
+    path: '/system/billing/seller/{whitelabel}',
+    ready: dialog,
   },
   {
     name: 'system: unassigned devices',
@@ -206,6 +220,7 @@ let korn = 0;
 let refDate = 0;
 let terms = 0;
 let invoice = 0;
+let whitelabel = 0;
 const cleanUp: string[] = [];
 test.beforeAll(async ({ baseURL }) => {
   setUp = await apiSession(baseURL!);
@@ -251,6 +266,8 @@ test.beforeAll(async ({ baseURL }) => {
       order_number: 'PO-2026-000004711-HEIZOEL',
       recipient_address:
         'Oberhausen-Wilhelmshöhe GmbH & Co. KG\nDisposition Heizöl und Diesel\n12345 Musterstadt',
+      // The longest a Leitweg-ID gets (46 characters, with its check digits).
+      leitweg_id: '040110001234-ABCDEFGHIJ1234567890KLMNOPQRST-49',
     },
   });
   expect(recipient.status()).toBe(204);
@@ -276,11 +293,20 @@ test.beforeAll(async ({ baseURL }) => {
     await setUp.context.get(`/api/v2/invoices?year=${new Date().getFullYear()}`)
   ).json()) as { id: number }[];
   invoice = invoices[0]!.id;
+  const sellers = (await (await setUp.context.get('/api/v2/invoice-sellers')).json()) as {
+    whitelabel: { id: number };
+  }[];
+  whitelabel = sellers[0]!.whitelabel.id;
 });
 test.afterAll(async () => {
   expect(
     (await setUp.context.delete(`/api/v2/billing-terms/${terms}`, { headers: setUp.headers })).status(),
   ).toBe(204);
+  const recipient = await setUp.context.put(`/api/v2/devices/${LEVEL}/billing-recipient`, {
+    headers: setUp.headers,
+    data: { leitweg_id: '' },
+  });
+  expect(recipient.status()).toBe(204);
   const debtor = await setUp.context.put(`/api/v2/devices/${LEVEL}/debtor`, {
     headers: setUp.headers,
     data: { ident: null },
@@ -310,7 +336,8 @@ for (const viewport of VIEWPORTS) {
           .replace('{korn}', String(korn))
           .replace('{refDate}', String(refDate))
           .replace('{terms}', String(terms))
-          .replace('{invoice}', String(invoice));
+          .replace('{invoice}', String(invoice))
+          .replace('{whitelabel}', String(whitelabel));
         await page.goto(`${baseURL}${path}`);
         await expect(check.ready(page).first()).toBeVisible();
         await expect(page.getByRole('progressbar')).toHaveCount(0);

@@ -2,10 +2,12 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import type {
   BillingTerms,
   CreateBillingTermsBody,
+  InvoiceSeller,
   InvoiceStatus,
   SystemBillingTerms,
   UpdateBillingTermsBody,
 } from '@tankportal/shared/schemas/billing';
+import type { Locale } from '@tankportal/shared/constants';
 import { api, apiDownload } from '../../../lib/api-client.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 import { fetchPage } from '../../../lib/api/paged.ts';
@@ -13,7 +15,7 @@ import type { MutationMeta } from '../../../lib/mutation-errors.ts';
 
 // Billing (devices-area §2, §3, §7; portal-area §2, §3, §7): master only.
 
-export type { BillingTerms, SystemBillingTerms };
+export type { BillingTerms, InvoiceSeller, SystemBillingTerms };
 
 export interface InvoiceItem {
   id: number;
@@ -60,7 +62,14 @@ export const billingKeys = {
   invoices: (year: number) => [...billingKeys.all, 'invoices', year] as const,
   invoice: (invoiceId: number) => [...billingKeys.all, 'invoice', invoiceId] as const,
   systemTerms: (page: number) => [...billingKeys.all, 'system-terms', page] as const,
+  sellers: () => [...billingKeys.all, 'sellers'] as const,
 };
+
+/** GET /v2/invoice-sellers: a white-label and the seller its invoices name (null: not set yet). */
+export interface InvoiceSellerEntry {
+  whitelabel: { id: number; name: string; title: string };
+  seller: InvoiceSeller | null;
+}
 
 /** Billing saves (devices-area §8): field errors land on their fields; otherwise no message. */
 const SILENT_SAVE: MutationMeta = { errorToast: false };
@@ -145,11 +154,19 @@ export function useSaveDebtor(deviceId: number) {
   return useDeviceSave<{ ident: string | null }>(deviceId, 'debtor');
 }
 
+/** The texts of the invoice's recipient the device billing tab edits; absent ones stay. */
+export type BillingRecipientField = 'recipientAddress' | 'orderNumber' | 'leitwegId';
+
 export function useSaveBillingRecipient(deviceId: number) {
-  return useDeviceSave<{ orderNumber?: string | null; recipientAddress?: string | null }>(
-    deviceId,
-    'billing-recipient',
-  );
+  return useDeviceSave<Partial<Record<BillingRecipientField, string | null>>>(deviceId, 'billing-recipient');
+}
+
+/** What an invoice is exported as: the PDF with the e-invoice embedded (ZUGFeRD), or the XML alone. */
+export type InvoiceExportFormat = 'pdf' | 'xml';
+
+/** GET /v2/invoices/{id}/export: the browser downloads the file; a refusal rejects (an ApiError). */
+export function downloadInvoiceExport(invoiceId: number, format: InvoiceExportFormat, locale: Locale) {
+  return apiDownload(`/v2/invoices/${invoiceId}/export`, { format, locale });
 }
 
 export function useInvoices(year: number) {
@@ -217,4 +234,27 @@ export function useSystemBillingTerms(page: number) {
 
 export function downloadBillingTermsExport() {
   return apiDownload('/v2/billing-terms/export');
+}
+
+export function useInvoiceSellers() {
+  return useQuery({
+    queryKey: billingKeys.sellers(),
+    queryFn: ({ signal }) => api<InvoiceSellerEntry[]>('GET', '/v2/invoice-sellers', { signal }),
+  });
+}
+
+/** PUT /v2/invoice-sellers/{whitelabelId}: field errors land on the fields, other failures toast. */
+export function useSaveInvoiceSeller(whitelabelId: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: InvoiceSeller) =>
+      api<InvoiceSellerEntry>('PUT', `/v2/invoice-sellers/${whitelabelId}`, { body }),
+    meta: { errorToast: 'unlessFieldErrors' },
+    onSuccess: (saved) => {
+      queryClient.setQueryData<InvoiceSellerEntry[]>(billingKeys.sellers(), (entries) =>
+        entries?.map((entry) => (entry.whitelabel.id === saved.whitelabel.id ? saved : entry)),
+      );
+      return queryClient.invalidateQueries({ queryKey: billingKeys.sellers() });
+    },
+  });
 }

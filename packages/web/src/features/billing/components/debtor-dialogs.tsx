@@ -6,17 +6,24 @@ import TextField from '@mui/material/TextField';
 import type { FieldValues } from 'react-hook-form';
 import { applyServerFieldErrors } from '../../../lib/field-errors.ts';
 import { FormDialog } from '../../../components/dialogs/form-dialog.tsx';
-import { useDebtors, useSaveBillingRecipient, useSaveDebtor } from '../api/billing.ts';
+import {
+  useDebtors,
+  useSaveBillingRecipient,
+  useSaveDebtor,
+  type BillingRecipientField,
+} from '../api/billing.ts';
 
-/** A field's server error (the saves answer field errors on `ident`, `orderNumber` ...). */
-function useFieldError() {
+/** The server's field errors of a dialog's fields, by path (`ident`, `orderNumber`, `leitwegId` ...). */
+function useFieldErrors() {
   const { t } = useTranslation();
-  const [message, setMessage] = useState<string | null>(null);
+  const [messages, setMessages] = useState<Record<string, string>>({});
   const onError = (error: unknown) => {
-    setMessage(null);
-    applyServerFieldErrors<FieldValues>(error, (_path, { message: text }) => setMessage(text ?? null), t);
+    const found: Record<string, string> = {};
+    applyServerFieldErrors<FieldValues>(error, (path, { message }) => (found[path] ??= message ?? ''), t);
+    setMessages(found);
   };
-  return { message, onError, clear: () => setMessage(null) };
+  const clear = (path: string) => setMessages(({ [path]: _cleared, ...rest }) => rest);
+  return { of: (path: string) => messages[path] || undefined, onError, clear };
 }
 
 /** {tab}/debtor: the debtor ident, one in use or a new one; empty removes it. */
@@ -34,7 +41,8 @@ export function DebtorDialog({
   const debtors = useDebtors();
   const save = useSaveDebtor(deviceId);
   const [value, setValue] = useState(ident ?? '');
-  const fieldError = useFieldError();
+  const fieldErrors = useFieldErrors();
+  const error = fieldErrors.of('ident');
   return (
     <FormDialog
       title={t('billing.debtor.title')}
@@ -51,7 +59,7 @@ export function DebtorDialog({
               enqueueSnackbar(t('billing.responses.debtorUpdated'), { variant: 'success' });
               onClose();
             },
-            onError: fieldError.onError,
+            onError: fieldErrors.onError,
           },
         )
       }
@@ -63,7 +71,7 @@ export function DebtorDialog({
         inputValue={value}
         onInputChange={(_event, text) => {
           setValue(text);
-          fieldError.clear();
+          fieldErrors.clear('ident');
         }}
         renderInput={(params) => (
           <TextField
@@ -71,8 +79,8 @@ export function DebtorDialog({
             autoFocus
             margin="dense"
             label={t('billing.debtor.ident')}
-            error={!!fieldError.message}
-            helperText={fieldError.message ?? t('billing.debtor.hint')}
+            error={!!error}
+            helperText={error ?? t('billing.debtor.hint')}
           />
         )}
       />
@@ -80,60 +88,80 @@ export function DebtorDialog({
   );
 }
 
-/** {tab}/recipient and {tab}/order-number: one text of the invoice's recipient; empty removes it. */
-export function RecipientFieldDialog({
+/** How a text of the recipient is asked: the address as on an envelope, the others one line each. */
+const RECIPIENT_INPUTS: Record<BillingRecipientField, { label: string; multiline?: boolean; hint?: string }> =
+  {
+    recipientAddress: {
+      label: 'billing.recipient.address',
+      multiline: true,
+      hint: 'billing.recipient.addressHint',
+    },
+    orderNumber: { label: 'billing.recipient.orderNumber' },
+    leitwegId: { label: 'billing.recipient.leitwegId', hint: 'billing.recipient.leitwegIdHint' },
+  };
+
+/**
+ * {tab}/recipient (the address and, for a public buyer, the Leitweg-ID) and {tab}/order-number:
+ * texts of the invoice's recipient; the first names the dialog, an empty one is removed.
+ */
+export function RecipientFieldsDialog({
   deviceId,
-  field,
-  value: initial,
+  fields,
+  values: initial,
   onClose,
 }: {
   deviceId: number;
-  field: 'recipientAddress' | 'orderNumber';
-  value: string | null;
+  fields: readonly [BillingRecipientField, ...BillingRecipientField[]];
+  values: Record<BillingRecipientField, string | null>;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
   const save = useSaveBillingRecipient(deviceId);
-  const [value, setValue] = useState(initial ?? '');
-  const fieldError = useFieldError();
-  const address = field === 'recipientAddress';
+  const start = () => Object.fromEntries(fields.map((field) => [field, initial[field] ?? '']));
+  const [values, setValues] = useState<Record<string, string>>(start);
+  const fieldErrors = useFieldErrors();
+  const dirty = fields.some((field) => values[field] !== (initial[field] ?? ''));
   return (
     <FormDialog
-      title={t(`billing.recipient.${field}`)}
+      title={t(`billing.recipient.${fields[0]}`)}
       maxWidth="sm"
       onClose={onClose}
       saveDisabled={save.isPending}
-      dirty={value !== (initial ?? '')}
-      testId={`billing-${field}`}
+      dirty={dirty}
+      testId={`billing-${fields[0]}`}
       onSubmit={() =>
-        save.mutate(
-          { [field]: value.trim() || null },
-          {
-            onSuccess: () => {
-              enqueueSnackbar(t('billing.responses.recipientUpdated'), { variant: 'success' });
-              onClose();
-            },
-            onError: fieldError.onError,
+        save.mutate(Object.fromEntries(fields.map((field) => [field, values[field]!.trim() || null])), {
+          onSuccess: () => {
+            enqueueSnackbar(t('billing.responses.recipientUpdated'), { variant: 'success' });
+            onClose();
           },
-        )
+          onError: fieldErrors.onError,
+        })
       }
     >
-      <TextField
-        autoFocus
-        fullWidth
-        margin="dense"
-        multiline={address}
-        minRows={address ? 4 : undefined}
-        label={t(`billing.recipient.${field}`)}
-        value={value}
-        onChange={(event) => {
-          setValue(event.target.value);
-          fieldError.clear();
-        }}
-        error={!!fieldError.message}
-        helperText={fieldError.message}
-      />
+      {fields.map((field, index) => {
+        const { label, multiline, hint } = RECIPIENT_INPUTS[field];
+        const error = fieldErrors.of(field);
+        return (
+          <TextField
+            key={field}
+            autoFocus={index === 0}
+            fullWidth
+            margin="dense"
+            multiline={multiline}
+            minRows={multiline ? 4 : undefined}
+            label={t(label)}
+            value={values[field]}
+            onChange={(event) => {
+              setValues((current) => ({ ...current, [field]: event.target.value }));
+              fieldErrors.clear(field);
+            }}
+            error={!!error}
+            helperText={error ?? (hint && t(hint))}
+          />
+        );
+      })}
     </FormDialog>
   );
 }

@@ -23,7 +23,7 @@ import { devicePath } from '../../../lib/device-path.ts';
 import { useLocale } from '../../../lib/i18n.ts';
 import { useDeleteBillingTerms, useDeviceBillingTerms, type BillingTerms } from '../api/billing.ts';
 import { formatDay, formatMoney } from '../lib/billing-format.ts';
-import { DebtorDialog, RecipientFieldDialog } from './debtor-dialogs.tsx';
+import { DebtorDialog, RecipientFieldsDialog } from './debtor-dialogs.tsx';
 import { CreateTermsDialog, EditTermsDialog } from './terms-dialog.tsx';
 
 /** The name a terms entry is known by: the custom name, else its translated alias. */
@@ -35,7 +35,8 @@ export function useTermsName() {
 
 /**
  * /devices/{id}/settings/billing (devices-area §2, master): the device's billing terms, its debtor
- * and, once there is a debtor, the invoice's recipient address and order number. The dialogs are
+ * and, once there is a debtor, the invoice's recipient (address, Leitweg-ID of a public buyer) and
+ * order number. The dialogs are
  * sub-routes of the tab.
  */
 export default function DeviceBillingTab({ device }: { device: DeviceDetailView }) {
@@ -58,6 +59,15 @@ export default function DeviceBillingTab({ device }: { device: DeviceDetailView 
       '–'
     );
   const debtorFacts: Fact[] = [['ident', t('billing.debtor.ident'), ident ?? t('billing.debtor.none')]];
+  const recipientFacts: Fact[] = [
+    ['address', t('billing.recipient.address'), text(device.recipientAddress)],
+    ['leitwegId', t('billing.recipient.leitwegId'), device.leitwegId || '–'],
+  ];
+  const recipientValues = {
+    recipientAddress: device.recipientAddress,
+    orderNumber: device.orderNumber,
+    leitwegId: device.leitwegId,
+  };
 
   return (
     <Stack spacing={2} data-testid="billing-tab">
@@ -71,7 +81,7 @@ export default function DeviceBillingTab({ device }: { device: DeviceDetailView 
             title={t('billing.recipient.recipientAddress')}
             editPath={`${base}/recipient`}
           >
-            {text(device.recipientAddress)}
+            <FactList rows={recipientFacts} rowTestIdPrefix="billing-recipient" />
           </EditSection>
           <EditSection
             id="billing-order-number"
@@ -100,10 +110,10 @@ export default function DeviceBillingTab({ device }: { device: DeviceDetailView 
         <Route
           path="recipient"
           element={withDebtor(
-            <RecipientFieldDialog
+            <RecipientFieldsDialog
               deviceId={device.id}
-              field="recipientAddress"
-              value={device.recipientAddress}
+              fields={['recipientAddress', 'leitwegId']}
+              values={recipientValues}
               onClose={close}
             />,
           )}
@@ -111,10 +121,10 @@ export default function DeviceBillingTab({ device }: { device: DeviceDetailView 
         <Route
           path="order-number"
           element={withDebtor(
-            <RecipientFieldDialog
+            <RecipientFieldsDialog
               deviceId={device.id}
-              field="orderNumber"
-              value={device.orderNumber}
+              fields={['orderNumber']}
+              values={recipientValues}
               onClose={close}
             />,
           )}

@@ -36,6 +36,7 @@ import {
 } from '../api/billing.ts';
 import { accountingErrorText } from '../lib/accounting-error.ts';
 import { formatDay, formatMoney } from '../lib/billing-format.ts';
+import { InvoiceExportButtons } from './invoice-export-buttons.tsx';
 import { StatusChip } from './invoices-tab.tsx';
 
 /** A quantity as counted (pro rata periods have decimals). */
@@ -102,7 +103,11 @@ function InvoiceView({ invoice, onClose }: { invoice: Invoice; onClose: () => vo
       <DialogContent dividers>
         <Stack spacing={2}>
           <FactList rows={facts} rowTestIdPrefix="invoice" />
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { sm: 'center' } }}>
+          <Stack
+            direction={{ xs: 'column', sm: 'row' }}
+            useFlexGap
+            sx={{ alignItems: { sm: 'center' }, flexWrap: 'wrap', gap: 2 }}
+          >
             <FormControlLabel
               control={
                 <Switch
@@ -119,6 +124,7 @@ function InvoiceView({ invoice, onClose }: { invoice: Invoice; onClose: () => vo
               label={t('billing.invoice.handled')}
             />
             <Box sx={{ flex: 1 }} />
+            <InvoiceExportButtons invoice={invoice} />
             <Button
               variant="outlined"
               startIcon={<CloudUploadIcon />}

@@ -4,14 +4,16 @@ import { useTranslation } from 'react-i18next';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { Page } from '../../../components/page.tsx';
+import { BILLING_BASE } from '../lib/billing-paths.ts';
 import { InvoicesTab } from './invoices-tab.tsx';
+import { SellerTab } from './seller-tab.tsx';
 import { SystemTermsTab } from './system-terms-tab.tsx';
 
-export const BILLING_BASE = '/system/billing';
-const TABS = ['invoices', 'terms'] as const;
+const TABS = ['invoices', 'terms', 'seller'] as const;
 
 /**
- * /system/billing (portal-area §2, master): the invoices (default) and every device's billing terms.
+ * /system/billing (portal-area §2, master): the invoices (default), every device's billing terms
+ * and the seller the invoices of each white-label name.
  * `systemTabs`: the system area's pages above (the app puts them together, src/app).
  */
 export function SystemBillingPage({ systemTabs }: { systemTabs: ReactNode }) {
@@ -42,6 +44,7 @@ export function SystemBillingPage({ systemTabs }: { systemTabs: ReactNode }) {
       <Routes>
         <Route path="invoices/*" element={<InvoicesTab />} />
         <Route path="terms" element={<SystemTermsTab />} />
+        <Route path="seller/*" element={<SellerTab />} />
         <Route path="*" element={<Navigate to={`${BILLING_BASE}/invoices`} replace />} />
       </Routes>
     </Page>

@@ -1,0 +1,5 @@
+/** /system/billing (portal-area §2): its tabs are sub-paths. */
+export const BILLING_BASE = '/system/billing';
+
+/** Where the seller data of the invoices are entered (the seller tab). */
+export const SELLER_PATH = `${BILLING_BASE}/seller`;
