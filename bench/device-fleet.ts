@@ -18,6 +18,7 @@ import {
 import { ServerCpu } from './cpu.ts';
 import { json, ms, summarise, timedGet, type Latency } from './latency.ts';
 import { sessionCookie } from './session.ts';
+import { mulberry32 } from '@tankportal/shared/random';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PORT = 3941;
@@ -28,17 +29,8 @@ const PROCESS_DEVICES = Number(process.env.BENCH_PROCESS_DEVICES ?? 60);
 const LIST_TARGET = 50;
 const PROCESS_TARGET = 150;
 
-/** Deterministic pseudo-random numbers (mulberry32): the same pages and devices on every run. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** Deterministic pseudo-random numbers: the same on every run. */
+const random = mulberry32;
 
 interface ListScenario {
   label: string;

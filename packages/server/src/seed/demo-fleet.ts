@@ -20,21 +20,13 @@ import { findUserByUsername } from '../repositories/users.ts';
 import { hashPassword } from '../policies/passwords.ts';
 import { CONTENT_TYPES } from '../lookups/content-types.ts';
 import { DEMO_PASSWORD } from './demo-data.ts';
+import { mulberry32 } from '@tankportal/shared/random';
 
 const DAY = 86_400_000;
 const HISTORY_DAYS = 730;
 
-/** Deterministic pseudo-random numbers: the demo looks the same on every start. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+/** Deterministic pseudo-random numbers: the same on every run. */
+const random = mulberry32;
 
 const PLACES = [
   ['Kassel', '34117', 'Hofstraße', 51.3127, 9.4797],

@@ -1,0 +1,191 @@
+// Benchmark (issue 16): how far off the days-to-empty forecast is, and how fast it is.
+//
+// Accuracy: the backtest of packages/server/src/intelligence/backtest.ts on synthetic fleets with
+// known truth — for every segment between refills of at least 30 days, the forecast made 30 days
+// before its last reading (with only the data up to then) of when the level reaches that reading's
+// volume, against when it did. Two fleets: (a) demo-like, seed A, normal weather (the seeds the
+// model was developed on); (b) held out, seed B, never looked at while developing, with a colder
+// winter and a warmer autumn than the normals. Each with the measured temperatures handed to the
+// forecast and with the normals only. Reference, in the same run: the same forecast blind to
+// degree days (the daily-rate model) on the heating tanks.
+//
+// Speed: forecastLevel over 10,000 series of about a year (about 1,000 readings each), one core.
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { backtest, type BacktestSeries } from '../packages/server/src/intelligence/backtest.ts';
+import { forecastLevel } from '../packages/server/src/intelligence/forecast.ts';
+import { syntheticFleet, type SyntheticTank } from '../packages/server/src/intelligence/synthetic-series.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SERIES = Number(process.env.BENCH_SERIES ?? 500);
+const SPEED_SERIES = Number(process.env.BENCH_SPEED_SERIES ?? 10_000);
+const SPEED_RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SEED_A = 1;
+const SEED_B = 90_210;
+const HELD_OUT_WEATHER = { winterAnomalyC: -3, autumnAnomalyC: 2 };
+
+interface Row {
+  fleet: string;
+  kind: string;
+  temperatures: string;
+  comparisons: number;
+  medianAbs: number;
+  p90Abs: number;
+  bias: number;
+  inRange: number;
+  skipped: number;
+}
+
+/** +1.2, −0.4, or 0.0 for what rounds to nothing. */
+const signed = (value: number) =>
+  `${value >= 0.05 ? '+' : value <= -0.05 ? '−' : ''}${Math.abs(value).toFixed(1)}`;
+
+function quantile(values: number[], probability: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const position = (sorted.length - 1) * probability;
+  const below = Math.floor(position);
+  const above = Math.min(sorted.length - 1, below + 1);
+  return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below);
+}
+
+function evaluate(
+  fleet: string,
+  tanks: SyntheticTank[],
+  kind: string,
+  temperatures: string,
+  series: (tank: SyntheticTank) => BacktestSeries,
+): Row {
+  const errors: number[] = [];
+  let inside = 0;
+  let skipped = 0;
+  for (const tank of tanks) {
+    const result = backtest(series(tank));
+    if (result.errors.length === 0) skipped++;
+    errors.push(...result.errors);
+    inside += (result.inRange ?? 0) * result.errors.length;
+  }
+  const absolute = errors.map(Math.abs);
+  return {
+    fleet,
+    kind,
+    temperatures,
+    comparisons: errors.length,
+    medianAbs: quantile(absolute, 0.5),
+    p90Abs: quantile(absolute, 0.9),
+    bias: quantile(errors, 0.5),
+    inRange: inside / errors.length,
+    skipped,
+  };
+}
+
+function accuracy(fleet: string, tanks: SyntheticTank[]): Row[] {
+  const heating = tanks.filter((tank) => tank.kind === 'heating');
+  const process = tanks.filter((tank) => tank.kind === 'process');
+  const normalsOnly = (tank: SyntheticTank) => ({ ...tank.input, temperatures: new Map<string, number>() });
+  return [
+    evaluate(fleet, heating, 'heating', 'measured', (tank) => tank.input),
+    evaluate(fleet, heating, 'heating', 'normals only', normalsOnly),
+    evaluate(fleet, heating, 'heating, blind to degree days (reference)', 'measured', (tank) => ({
+      ...tank.input,
+      heating: false,
+    })),
+    evaluate(fleet, process, 'process', 'measured', (tank) => tank.input),
+    evaluate(fleet, process, 'process', 'normals only', normalsOnly),
+  ];
+}
+
+function speed(): { generated: number; points: number; runsMs: number[]; nulls: number } {
+  // About a year of readings every 8.76 hours on average: about 1,000 each.
+  const tanks = syntheticFleet({
+    seed: 4_242,
+    count: SPEED_SERIES,
+    from: '2024-11-01',
+    days: 365,
+    readingHours: 8.76,
+    locations: 50,
+  });
+  const points = tanks.reduce((sum, tank) => sum + tank.input.points.length, 0);
+  const runsMs: number[] = [];
+  let nulls = 0;
+  for (let run = 0; run < SPEED_RUNS; run++) {
+    nulls = 0;
+    const started = performance.now();
+    for (const tank of tanks) if (!forecastLevel(tank.input)) nulls++;
+    runsMs.push(performance.now() - started);
+  }
+  return { generated: tanks.length, points, runsMs, nulls };
+}
+
+function main() {
+  const loadBefore = loadavg();
+  const common = { count: SERIES, from: '2023-09-01', days: 730 };
+  const started = performance.now();
+  const rows = [
+    ...accuracy('(a) demo-like, seed A, normal weather', syntheticFleet({ ...common, seed: SEED_A })),
+    ...accuracy(
+      '(b) held out, seed B, winter −3 K, autumn +2 K',
+      syntheticFleet({ ...common, seed: SEED_B, weather: HELD_OUT_WEATHER }),
+    ),
+  ];
+  const accuracySeconds = (performance.now() - started) / 1000;
+  for (const row of rows) console.log(JSON.stringify(row));
+  const timing = speed();
+  console.log(JSON.stringify(timing));
+  const loadAfter = loadavg();
+  const medianRun = quantile(timing.runsMs, 0.5);
+
+  const table = rows
+    .map(
+      (row) =>
+        `| ${row.fleet} | ${row.kind} | ${row.temperatures} | ${row.comparisons} | ${row.medianAbs.toFixed(1)} | ${row.p90Abs.toFixed(1)} | ${signed(row.bias)} | ${(100 * row.inRange).toFixed(0)} % |`,
+    )
+    .join('\n');
+  const report = `# Forecast accuracy and speed (issue 16)
+
+Generated by \`npm run bench:forecast\` (bench/forecast-accuracy.ts) on ${new Date().toISOString().slice(0, 10)};
+Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), one of them used; load average
+${loadBefore.map((value) => value.toFixed(2)).join(', ')} before, ${loadAfter.map((value) => value.toFixed(2)).join(', ')} after.
+
+## Accuracy: days off, 30 days ahead
+
+${SERIES} synthetic series per fleet (\`synthetic-series.ts\`: about 60 % heating oil tanks of
+3,000–10,000 l using base + k · degree days with ±15 % day-to-day variation, the rest diesel, AdBlue and
+flour with a weekly rhythm, ±20 % variation and one or two shutdown weeks a year), two years each
+(from 2023-09-01), readings every 4–24 hours (±40 %), gaps, ±0.5 % sensor noise, stray readings,
+refills 1–10 days after falling below 15–30 % to 85–95 %. Per series the backtest (\`backtest.ts\`):
+for every segment between refills of at least 30 days, the forecast made 30 days before its last
+reading, with only the data known then, of when the level reaches that reading's volume; the error is
+forecast − actual in days (positive: too late). "measured": the weather the tank saw is handed to the
+forecast; "normals only": an empty temperature map (the forecast learns and projects with the DWD
+normals, the tank still used what its weather asked). Fleet (b) was not looked at while the model
+was developed. In range: share of actual times within [emptyAtLow, emptyAtHigh] of the same
+forecast (aimed at 80 %).
+
+| fleet | tanks | temperatures | comparisons | median \\|error\\| (days) | p90 \\|error\\| (days) | median error | in range |
+| --- | --- | --- | --- | --- | --- | --- | --- |
+${table}
+
+Reading the figures: the degree days cut the heating error to about a third of the same forecast
+blind to them. Known temperatures help most when the weather is off the normals (fleet b), where
+the model otherwise learns the wrong degree days. In the held-out winter the heating forecasts come
+about 2 days late (median): the projection uses the normals, and a winter 3 K colder uses more.
+Process tanks do not use the temperatures (both of their rows are the same forecasts). Most large
+errors are spring and summer heating segments and shutdown weeks of process tanks, which the
+median pace does not predict.
+
+The backtest of the ${2 * SERIES} series (${rows.reduce((sum, row) => sum + row.comparisons, 0)} forecasts) took ${accuracySeconds.toFixed(1)} s.
+
+## Speed
+
+\`forecastLevel\` over ${timing.generated.toLocaleString('en')} series of one year (${Math.round(timing.points / timing.generated)} readings each on
+average, ${(timing.points / 1e6).toFixed(1)} million in all), in one process on one core, ${SPEED_RUNS} runs:
+${timing.runsMs.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} — median ${(medianRun / 1000).toFixed(1)} s, ${((medianRun * 1000) / timing.generated).toFixed(0)} µs per forecast
+(${timing.nulls} of them null). Target: well under a minute — met.
+`;
+  writeFileSync(path.join(ROOT, 'bench/results/forecast-accuracy.md'), report);
+  console.log(report);
+}
+
+main();

@@ -1,0 +1,201 @@
+/**
+ * Heating degree days and German calendar days for the tank forecast (issue 16).
+ *
+ * Space heating uses fuel roughly in proportion to how far the outdoor temperature stays below the
+ * temperature a building needs no heating at. VDI 4710 / VDI 3807 measure that as heating degree
+ * days "GTZ 20/15": a day whose mean outdoor temperature is below the heating limit of 15 °C counts
+ * 20 °C (the room temperature) minus its mean; a warmer day counts nothing.
+ *
+ * Temperatures arrive per German calendar day ('YYYY-MM-DD' in Europe/Berlin), so everything here
+ * counts days the way a German weather service does: a "day number" is the number of local
+ * (Europe/Berlin) days since 1970-01-01, and fractional "local days" place an instant inside it.
+ */
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+export const ROOM_TEMPERATURE_C = 20;
+export const HEATING_LIMIT_C = 15;
+
+/** GTZ 20/15 of one day from its mean outdoor temperature (K·d). */
+export function heatingDegreeDays(meanTemperatureC: number): number {
+  return meanTemperatureC < HEATING_LIMIT_C ? ROOM_TEMPERATURE_C - meanTemperatureC : 0;
+}
+
+// --- German calendar days -------------------------------------------------------------------
+
+/**
+ * Start and end (UTC ms) of summer time in a year: the EU rule in force since 1996, from the last
+ * Sunday of March to the last Sunday of October, both at 01:00 UTC. Computed by rule instead of
+ * Intl: this runs for every reading of every sensor, and Intl costs microseconds per call.
+ */
+const summerTimeCache = new Map<number, readonly [number, number]>();
+function summerTime(year: number): readonly [number, number] {
+  let span = summerTimeCache.get(year);
+  if (!span) {
+    const lastSunday = (month: number) => {
+      const lastDay = Date.UTC(year, month + 1, 0);
+      return lastDay - new Date(lastDay).getUTCDay() * DAY_MS + HOUR_MS;
+    };
+    span = [lastSunday(2), lastSunday(9)];
+    summerTimeCache.set(year, span);
+  }
+  return span;
+}
+
+/** Offset of Europe/Berlin from UTC at an instant (ms): one hour, two in summer time. */
+export function berlinOffsetMs(utcMs: number): number {
+  // An approximate year is enough: it can only be wrong around New Year, far from both changes.
+  const year = 1970 + Math.floor(utcMs / 31_556_952_000);
+  const [start, end] = summerTime(year);
+  return utcMs >= start && utcMs < end ? 2 * HOUR_MS : HOUR_MS;
+}
+
+/** An instant as fractional German local days since 1970-01-01 (the integer part is its day number). */
+export function localDays(at: Date | number): number {
+  const ms = typeof at === 'number' ? at : at.getTime();
+  return (ms + berlinOffsetMs(ms)) / DAY_MS;
+}
+
+/** The instant of fractional local days (the inverse of `localDays`, outside the repeated autumn hour). */
+export function fromLocalDays(days: number): Date {
+  const wallMs = days * DAY_MS;
+  // The offset in force at the wall-clock instant: try winter time first, then summer time.
+  const winter = wallMs - HOUR_MS;
+  return new Date(berlinOffsetMs(winter) === HOUR_MS ? winter : wallMs - 2 * HOUR_MS);
+}
+
+/** The German calendar day of an instant, as a day number. */
+export function germanDayNumber(at: Date | number): number {
+  return Math.floor(localDays(at));
+}
+
+// Day numbers 1970-01-01 … 2199-12-31: a forecast asks for the same few thousand days of every sensor.
+const CACHE_DAYS = 84_000;
+const dayKeyCache: (string | undefined)[] = new Array(CACHE_DAYS);
+
+/** 'YYYY-MM-DD' of a day number: the key of the temperature maps. */
+export function dayKey(day: number): string {
+  const cached = dayKeyCache[day];
+  if (cached !== undefined) return cached;
+  const key = new Date(day * DAY_MS).toISOString().slice(0, 10);
+  if (day >= 0 && day < CACHE_DAYS) dayKeyCache[day] = key;
+  return key;
+}
+
+/** The day number of a 'YYYY-MM-DD' key. */
+export function dayFromKey(key: string): number {
+  return Math.round(Date.parse(`${key}T00:00:00Z`) / DAY_MS);
+}
+
+/** Weekday of a day number, 0 = Sunday … 6 = Saturday (1970-01-01 was a Thursday). */
+export function weekdayOf(day: number): number {
+  return (((day + 4) % 7) + 7) % 7;
+}
+
+// --- Normal temperatures ----------------------------------------------------------------------
+
+/**
+ * Long-term monthly mean air temperature of Germany (°C), January to December: the DWD's area mean
+ * of the reference period 1991–2020 (Deutscher Wetterdienst, "vieljährige Mittelwerte", area mean
+ * Germany; as republished by mtwetter.de / monatsprognose.de). Plausibility: the mean of the twelve
+ * is 9.3 °C, the DWD's annual normal for 1991–2020; the seasons give 1.4 / 8.9 / 17.6 / 9.3 °C,
+ * the published winter, spring, summer and autumn normals.
+ */
+export const MONTHLY_NORMALS_C: readonly number[] = [
+  0.9, 1.5, 4.7, 9.0, 13.1, 16.4, 18.3, 17.9, 13.8, 9.4, 4.8, 1.8,
+];
+
+/**
+ * Day-to-day spread (standard deviation, K) of German daily mean temperatures around the seasonal
+ * normal. Used for the expected degree days of a day: in May or September the normal mean is near
+ * the heating limit, and about half the days count although the normal itself barely does.
+ */
+export const DAILY_SPREAD_C = 3.5;
+
+/**
+ * Values at the middle of each month whose straight-line interpolation has the monthly normals as
+ * its month means. Interpolating the normals themselves would flatten the peaks (July would come out
+ * 0.4 K too cool): the mean of a month under linear interpolation between month middles is
+ * (previous + 6 · own + next) / 8, and a few fixed-point steps solve that cyclic system.
+ */
+const MONTH_MIDDLE_VALUES: readonly number[] = (() => {
+  const knots = [...MONTHLY_NORMALS_C];
+  for (let step = 0; step < 60; step++) {
+    const means = knots.map((value, m) => (knots[(m + 11) % 12] + 6 * value + knots[(m + 1) % 12]) / 8);
+    for (let m = 0; m < 12; m++) knots[m] += MONTHLY_NORMALS_C[m] - means[m];
+  }
+  return knots;
+})();
+
+/**
+ * The normal mean temperature of a day: linear between the middles of the months, so that the
+ * normal moves a little every day instead of jumping at the first of a month.
+ */
+export function normalTemperature(day: number): number {
+  const date = new Date(day * DAY_MS);
+  const month = date.getUTCMonth();
+  const daysInMonth = new Date(Date.UTC(date.getUTCFullYear(), month + 1, 0)).getUTCDate();
+  // Position in months: each month's middle sits on its index; a month spans one unit.
+  const position = month + (date.getUTCDate() - 0.5) / daysInMonth - 0.5;
+  const below = Math.floor(position);
+  const share = position - below;
+  return (
+    MONTH_MIDDLE_VALUES[(below + 12) % 12] * (1 - share) + MONTH_MIDDLE_VALUES[(below + 13) % 12] * share
+  );
+}
+
+/** Standard normal distribution function (Abramowitz & Stegun 26.2.17, error below 1e-7). */
+function standardNormalCdf(z: number): number {
+  const t = 1 / (1 + 0.2316419 * Math.abs(z));
+  const density = Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI);
+  const tail =
+    density *
+    t *
+    (0.31938153 + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));
+  return z >= 0 ? 1 - tail : tail;
+}
+
+/**
+ * Expected GTZ 20/15 of a day with the normal mean temperature μ and a day-to-day spread σ:
+ * E[(20 − T) · 1(T < 15)] for T ~ N(μ, σ²) = (20 − μ) · Φ(z) + σ · φ(z), z = (15 − μ) / σ.
+ * In midwinter that is 20 − μ; around the heating limit it is what an average year really counts.
+ */
+function expectedDegreeDays(normalC: number): number {
+  const z = (HEATING_LIMIT_C - normalC) / DAILY_SPREAD_C;
+  const density = Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI);
+  return (ROOM_TEMPERATURE_C - normalC) * standardNormalCdf(z) + DAILY_SPREAD_C * density;
+}
+
+const normalDegreeDayCache = new Float64Array(CACHE_DAYS).fill(Number.NaN);
+
+/** Degree days to expect of a day when nothing is measured: from the normals (see above). */
+export function normalDegreeDays(day: number): number {
+  if (day < 0 || day >= CACHE_DAYS) return expectedDegreeDays(normalTemperature(day));
+  let value = normalDegreeDayCache[day];
+  if (Number.isNaN(value)) {
+    value = expectedDegreeDays(normalTemperature(day));
+    normalDegreeDayCache[day] = value;
+  }
+  return value;
+}
+
+/** Degree days of one day: measured when its mean temperature is known, otherwise the normal's. */
+export function degreeDaysOfDay(day: number, temperatures: ReadonlyMap<string, number>): number {
+  if (temperatures.size > 0) {
+    const measured = temperatures.get(dayKey(day));
+    if (measured !== undefined && Number.isFinite(measured)) return heatingDegreeDays(measured);
+  }
+  return normalDegreeDays(day);
+}
+
+/**
+ * Sum of the degree days of the German days from `from` up to and excluding `to` ('YYYY-MM-DD'),
+ * measured where known and from the normals otherwise.
+ */
+export function degreeDays(from: string, to: string, temperatures: ReadonlyMap<string, number>): number {
+  let sum = 0;
+  for (let day = dayFromKey(from), end = dayFromKey(to); day < end; day++)
+    sum += degreeDaysOfDay(day, temperatures);
+  return sum;
+}

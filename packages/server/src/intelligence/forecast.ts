@@ -1,0 +1,809 @@
+/**
+ * Days-to-empty forecast of a tank level sensor (issue 16), pure: readings in, dates out.
+ *
+ * The model in short (docs/forecast.md has the whole of it):
+ * - refills split the history into segments; only the last segment says where the level is now,
+ *   every segment says how fast it falls;
+ * - the level in every segment follows its own starting level minus a cumulative consumption
+ *   "clock": base per day + k per heating degree day for space heating, otherwise a rate per day
+ *   (per weekday when the data shows a weekly rhythm). One weighted, robust least-squares fit over
+ *   all segments (each with its own intercept) learns the rates; recent data and the same season of
+ *   earlier years weigh most;
+ * - the projection walks day by day from now with the normal degree days, until the level reaches
+ *   the asked volume; the range scales the consumption by how much real stretches of this sensor's
+ *   history used compared with what the model, fed with the normals, would have predicted.
+ */
+import {
+  degreeDaysOfDay,
+  fromLocalDays,
+  germanDayNumber,
+  localDays,
+  normalDegreeDays,
+  weekdayOf,
+} from './degree-days.ts';
+
+export interface LevelPoint {
+  at: Date;
+  volume: number;
+}
+
+export interface ForecastInput {
+  /** Ascending by time; irregular spacing, gaps, refills, sensor noise. */
+  points: LevelPoint[];
+  /** Same unit as volume. */
+  capacity: number;
+  /** The sensor's threshold in percent of capacity; null → reorderAt null. */
+  reorderPct: number | null;
+  /** Space heating (heating oil, LPG): consumption follows heating degree days. */
+  heating: boolean;
+  /** Daily mean °C at the device's location by German day 'YYYY-MM-DD'; may be empty → normals. */
+  temperatures: Map<string, number>;
+  now: Date;
+}
+
+export interface Forecast {
+  /** ISO date-time: median forecast of reaching 0. */
+  emptyAt: string;
+  /** Reaching reorderPct; `now` when the level is already below it; null without reorderPct. */
+  reorderAt: string | null;
+  /** Early end of the range (about the 10th percentile: consumption high). */
+  emptyAtLow: string;
+  /** Late end of the range (about the 90th percentile), at most `FORECAST_RULES.horizonDays` ahead. */
+  emptyAtHigh: string;
+  /** Expected consumption per day over the next 30 days (volume units). */
+  perDay: number;
+  basis: { since: string; days: number; points: number; model: ModelKind };
+}
+
+export type ModelKind = 'degree_days' | 'daily_rate';
+
+/**
+ * The rules, in one place. No forecast is better than a wrong one: `learnConsumption` answers null
+ * rather than guess.
+ */
+export const FORECAST_RULES = {
+  /** Learn from at most this much history before now (days). */
+  historyDays: 1_096,
+  /** No forecast when the last reading is older than this (days): a refill may have happened since. */
+  staleDays: 21,
+  /** No forecast when the median reaches empty later than this (days); the late end is capped here. */
+  horizonDays: 1_096,
+  /** Since the last refill at least this many days and readings … */
+  minSegmentDays: 7,
+  minSegmentPoints: 4,
+  /** … or earlier segments (between refills) covering at least this many days in all. */
+  minEarlierDays: 30,
+  /** A refill: a rise of at least this share of the capacity and of `refillNoiseFactor` × the noise. */
+  refillMinShare: 0.03,
+  refillNoiseFactor: 8,
+  /** Measurable consumption: what the model says was used within the segments ≥ this × the noise. */
+  measurableNoiseFactor: 5,
+} as const;
+
+const DAY_MS = 86_400_000;
+const YEAR_DAYS = 365.2425;
+/** Below this many readings in triples a noise estimate means nothing; then this share of capacity. */
+const DEFAULT_NOISE_SHARE = 0.003;
+const MIN_NOISE_SHARE = 0.0005;
+/**
+ * Hot water runs all year: about 15 % of a German household's heating oil, which is the base use
+ * of about 1.7 degree days' worth per day. Only a faint pull (1 % of the data's weight) towards this
+ * split, for histories that cannot tell base and heating apart (a single winter, a single summer).
+ */
+const PRIOR_BASE_IN_DEGREE_DAYS = 1.7;
+const PRIOR_STRENGTH = 0.01;
+/** Huber's robust regression: residuals beyond this many robust standard deviations weigh less. */
+const HUBER_K = 2;
+const ROBUST_ROUNDS = 3;
+/** A weekday profile is kept only when it explains this much more than a flat rate (F statistic). */
+const WEEKDAY_MIN_F = 10;
+const WEEKDAY_MIN_DAYS = 28;
+/** Range fallback (consumption multipliers) while the history has too few windows to tell. */
+const DEFAULT_SPREAD = { low: 0.75, high: 1.35 };
+const MIN_INDEPENDENT_WINDOWS = 8;
+
+/** How fast a sensor uses its content. */
+export interface ConsumptionRates {
+  model: ModelKind;
+  /** Consumption per day without heating (degree_days) or the mean per day (daily_rate). */
+  basePerDay: number;
+  /** Additional consumption per heating degree day (0 for daily_rate). */
+  perDegreeDay: number;
+  /** Relative use per weekday, Sunday first, mean 1; null when the data shows no weekly rhythm. */
+  weekdayFactors: readonly number[] | null;
+  /** Measured daily means by German day (degree_days); the normals fill what is missing. */
+  temperatures: ReadonlyMap<string, number>;
+}
+
+/** What `learnConsumption` learnt: the rates, and the level now. */
+export interface ConsumptionModel extends ConsumptionRates {
+  /** The level at `at` (the forecast's now), learnt from the readings since the last refill. */
+  level: number;
+  at: Date;
+  /** Standard deviation of the sensor's noise (volume units). */
+  noise: number;
+  basis: Forecast['basis'];
+  /**
+   * Consumption multipliers for the early (high) and late (low) end of an about 80 % range over a
+   * horizon of this many days.
+   */
+  spread(horizonDays: number): { low: number; high: number };
+}
+
+// --- The forecast -----------------------------------------------------------------------------
+
+export function forecastLevel(input: ForecastInput): Forecast | null {
+  const model = learnConsumption(input);
+  if (!model) return null;
+  const emptyAt = timeToReach(model, 0);
+  if (!emptyAt) return null;
+  const { low, high } = model.spread((emptyAt.getTime() - input.now.getTime()) / DAY_MS);
+  const latest = new Date(input.now.getTime() + FORECAST_RULES.horizonDays * DAY_MS);
+  const reorderAt =
+    input.reorderPct === null || !Number.isFinite(input.reorderPct)
+      ? null
+      : timeToReach(model, (input.capacity * input.reorderPct) / 100);
+  return {
+    emptyAt: emptyAt.toISOString(),
+    reorderAt: reorderAt?.toISOString() ?? null,
+    emptyAtLow: (timeToReach(model, 0, high) ?? emptyAt).toISOString(),
+    emptyAtHigh: (timeToReach(model, 0, low) ?? latest).toISOString(),
+    perDay: consumptionBetween(model, input.now, new Date(input.now.getTime() + 30 * DAY_MS)) / 30,
+    basis: model.basis,
+  };
+}
+
+/**
+ * When the level will reach `volume`, with the consumption scaled by `factor` (the range's ends):
+ * `model.at` when it is already there, null when that is more than `FORECAST_RULES.horizonDays`
+ * ahead. Walks German day by day; within a day the use is even, so the hit is exact.
+ */
+export function timeToReach(model: ConsumptionModel, volume: number, factor = 1): Date | null {
+  let remaining = model.level - volume;
+  if (remaining <= 0) return model.at;
+  let u = localDays(model.at);
+  const end = u + FORECAST_RULES.horizonDays;
+  const today = Math.floor(u);
+  while (u < end) {
+    const day = Math.floor(u);
+    const rate = factor * consumptionOnDay(model, day, today);
+    const piece = rate * (day + 1 - u);
+    if (piece >= remaining) return fromLocalDays(u + remaining / rate);
+    remaining -= piece;
+    u = day + 1;
+  }
+  return null;
+}
+
+/** Expected consumption between two instants (measured temperatures before today, normals after). */
+export function consumptionBetween(model: ConsumptionModel, from: Date, to: Date): number {
+  return useBetween(model, localDays(from), localDays(to), germanDayNumber(model.at));
+}
+
+function useBetween(rates: ConsumptionRates, from: number, to: number, today: number): number {
+  let used = 0;
+  for (let u = from; u < to;) {
+    const day = Math.floor(u);
+    const next = Math.min(day + 1, to);
+    used += consumptionOnDay(rates, day, today) * (next - u);
+    u = next;
+  }
+  return used;
+}
+
+/** Expected use on a German day; the temperature measured that day counts only before `today`. */
+function consumptionOnDay(rates: ConsumptionRates, day: number, today: number): number {
+  if (rates.model === 'degree_days') {
+    const degreeDays = day < today ? degreeDaysOfDay(day, rates.temperatures) : normalDegreeDays(day);
+    return rates.basePerDay + rates.perDegreeDay * degreeDays;
+  }
+  return rates.basePerDay * (rates.weekdayFactors ? rates.weekdayFactors[weekdayOf(day)] : 1);
+}
+
+// --- Learning ---------------------------------------------------------------------------------
+
+/** Readings as columns: local days (see degree-days.ts) and volumes, split at refills. */
+interface Series {
+  u: Float64Array;
+  v: Float64Array;
+  /** Index of the first reading of every segment; the first is 0. */
+  starts: number[];
+  noise: number;
+}
+
+/**
+ * Learns the consumption and the current level from the history, or null by the rules of
+ * `FORECAST_RULES` (too little data, stale, no measurable consumption, no capacity).
+ */
+export function learnConsumption(input: ForecastInput): ConsumptionModel | null {
+  const { capacity, now, heating, temperatures } = input;
+  if (!(capacity > 0) || !Number.isFinite(capacity)) return null;
+  const uNow = localDays(now);
+  const series = prepareSeries(input.points, capacity, uNow);
+  if (!series) return null;
+  const { u, starts, noise } = series;
+  const n = u.length;
+  if (uNow - u[n - 1] > FORECAST_RULES.staleDays) return null;
+  if (!enoughData(u, starts)) return null;
+
+  const weights = pointWeights(u, starts, uNow, heating);
+  const firstDay = Math.floor(u[0]);
+  const today = Math.floor(uNow);
+  const learnt = heating
+    ? learnHeating(series, weights, firstDay, today, temperatures)
+    : learnDailyRate(series, weights, firstDay, today);
+  if (!learnt) return null;
+  const { rates, scale } = learnt;
+  // What the model says was used within the segments, against the noise: a flat tank's fit always
+  // finds some slope, but over the whole history it stays within the noise.
+  let explained = 0;
+  forEachSegment(starts, n, (from, to) => (explained += useBetween(rates, u[from], u[to - 1], today)));
+  if (explained < FORECAST_RULES.measurableNoiseFactor * Math.max(noise, scale)) return null;
+
+  const sinceLast = useBetween(rates, u[n - 1], uNow, today);
+  const lastLevel = Math.min(capacity, levelAtLastReading(series, rates, today));
+  const level = Math.max(0, lastLevel - sinceLast);
+  const model: ConsumptionModel = {
+    ...rates,
+    level,
+    at: now,
+    noise,
+    basis: {
+      since: fromLocalDays(u[0]).toISOString(),
+      days: Math.round(u[n - 1] - u[0]),
+      points: n,
+      model: rates.model,
+    },
+    spread: (horizonDays) => rangeOfUse(model, series, weights, horizonDays, firstDay),
+  };
+  return model;
+}
+
+/**
+ * Space heating: level = segment's level − base · days − k · degree days (measured where known),
+ * fitted over all segments at once.
+ */
+function learnHeating(
+  series: Series,
+  weights: Float64Array,
+  firstDay: number,
+  today: number,
+  temperatures: ReadonlyMap<string, number>,
+): { rates: ConsumptionRates; scale: number } | null {
+  const days = today - firstDay + 1;
+  const clocks = [constantDays(days), fillDays(firstDay, days, (day) => degreeDaysOfDay(day, temperatures))];
+  const fit = fitLevels(
+    series.v,
+    clockColumns(series.u, firstDay, clocks),
+    series.starts,
+    weights,
+    HEATING_PRIOR,
+  );
+  const [basePerDay, perDegreeDay] = fit.beta;
+  if (!(basePerDay > 0 || perDegreeDay > 0)) return null;
+  return {
+    rates: { model: 'degree_days', basePerDay, perDegreeDay, weekdayFactors: null, temperatures },
+    scale: fit.scale,
+  };
+}
+
+/**
+ * Everything else: a pace per day, per weekday when the data shows a weekly rhythm. The rhythm
+ * comes from a fit with one rate per weekday; the pace from the weighted median of what week-long
+ * stretches used, so that a shutdown week or a stray reading is one stretch among many rather than
+ * a pull on a least-squares line (the median stretch is also what the coming weeks most likely
+ * look like).
+ */
+function learnDailyRate(
+  series: Series,
+  weights: Float64Array,
+  firstDay: number,
+  today: number,
+): { rates: ConsumptionRates; scale: number } | null {
+  const { u, v, starts } = series;
+  const n = u.length;
+  const days = today - firstDay + 1;
+  const flat = fitLevels(v, clockColumns(u, firstDay, [constantDays(days)]), starts, weights, null);
+  let weekdayFactors: number[] | null = null;
+  if (u[n - 1] - u[0] >= WEEKDAY_MIN_DAYS) {
+    const weekdayClocks = Array.from({ length: 7 }, (_, weekday) =>
+      fillDays(firstDay, days, (day) => (weekdayOf(day) === weekday ? 1 : 0)),
+    );
+    const weekly = fitLevels(v, clockColumns(u, firstDay, weekdayClocks), starts, flat.weights, null, 0);
+    const mean = weekly.beta.reduce((sum, rate) => sum + rate, 0) / 7;
+    if (mean > 0 && weeklyRhythmIsReal(flat, weekly, starts, n))
+      weekdayFactors = Array.from(weekly.beta, (rate) => rate / mean);
+  }
+  const factors = weekdayFactors;
+  const paceDays = fillDays(firstDay, days, (day) => (factors ? factors[weekdayOf(day)] : 1));
+  const basePerDay = medianWeeklyRate(series, weights, paceDays, firstDay) ?? flat.beta[0];
+  if (!(basePerDay > 0)) return null;
+  return {
+    rates: { model: 'daily_rate', basePerDay, perDegreeDay: 0, weekdayFactors, temperatures: new Map() },
+    scale: flat.scale,
+  };
+}
+
+/** Weighted median of the use per (weekday-weighted) day over stretches of at least a week. */
+function medianWeeklyRate(
+  series: Series,
+  weights: Float64Array,
+  paceDays: Float64Array,
+  firstDay: number,
+): number | null {
+  const { u, v, starts } = series;
+  const totals = runningTotals(paceDays);
+  const stretches: { ratio: number; weight: number }[] = [];
+  forEachSegment(starts, u.length, (from, to) => {
+    for (let i = from, j = from; i < to; i++) {
+      while (j < to && u[j] - u[i] < 7) j++;
+      if (j >= to) break;
+      const paced = readClock(totals, paceDays, firstDay, u[j]) - readClock(totals, paceDays, firstDay, u[i]);
+      if (paced > 0) stretches.push({ ratio: (v[i] - v[j]) / paced, weight: weights[i] });
+    }
+  });
+  if (stretches.length < 3) return null;
+  stretches.sort((a, b) => a.ratio - b.ratio);
+  return weightedQuantiles(stretches, [0.5])[0];
+}
+
+/**
+ * The level at the last reading: each of the latest readings of the current segment (the last three
+ * days, at most five: three even for a sensor reporting once a day) carried forward to it at the
+ * learnt pace, and the median of those. Only the data since the refill decides where the level is;
+ * the median keeps a stray reading out.
+ */
+function levelAtLastReading(series: Series, rates: ConsumptionRates, today: number): number {
+  const { u, v, starts } = series;
+  const n = u.length;
+  const carried: number[] = [];
+  for (let i = n - 1; i >= starts.at(-1)! && carried.length < 5 && u[n - 1] - u[i] <= 3; i--)
+    carried.push(v[i] - useBetween(rates, u[i], u[n - 1], today));
+  return medianInPlace(Float64Array.from(carried));
+}
+
+/** Readings at or before now, within the history window, in order, with their noise and refills. */
+function prepareSeries(points: readonly LevelPoint[], capacity: number, uNow: number): Series | null {
+  const from = uNow - FORECAST_RULES.historyDays;
+  let u = new Float64Array(points.length);
+  let v = new Float64Array(points.length);
+  let n = 0;
+  let ordered = true;
+  for (const point of points) {
+    const at = localDays(point.at);
+    if (!(at <= uNow && at >= from && Number.isFinite(point.volume))) continue;
+    if (n > 0 && at < u[n - 1]) ordered = false;
+    u[n] = at;
+    v[n++] = point.volume;
+  }
+  if (n === 0) return null;
+  u = u.subarray(0, n);
+  v = v.subarray(0, n);
+  if (!ordered) {
+    const order = Array.from(u.keys()).sort((a, b) => u[a] - u[b]);
+    [u, v] = [Float64Array.from(order, (i) => u[i]), Float64Array.from(order, (i) => v[i])];
+  }
+  const noise = estimateNoise(u, v, capacity);
+  return { u, v, noise, starts: findSegmentStarts(u, v, capacity, noise) };
+}
+
+/**
+ * The sensor's noise (standard deviation): how far each reading strays from the straight line
+ * through its two neighbours, where those lie within two days (the use between them is nearly
+ * straight). For independent noise σ that deviation has a spread of about 1.22 σ.
+ */
+function estimateNoise(u: Float64Array, v: Float64Array, capacity: number): number {
+  const deviations = new Float64Array(u.length);
+  let count = 0;
+  for (let i = 1; i + 1 < u.length; i++) {
+    const span = u[i + 1] - u[i - 1];
+    if (span <= 0 || span > 2) continue;
+    const share = (u[i] - u[i - 1]) / span;
+    deviations[count++] = Math.abs(v[i] - (v[i - 1] + share * (v[i + 1] - v[i - 1])));
+  }
+  if (count < 5) return DEFAULT_NOISE_SHARE * capacity;
+  return Math.max(MIN_NOISE_SHARE * capacity, (1.4826 * medianInPlace(deviations.subarray(0, count))) / 1.22);
+}
+
+/**
+ * Where a refill starts a new segment: a rise between two readings of at least 3 % of the capacity
+ * (and well above the noise), confirmed by the median of the next three readings against the
+ * median of the previous three, so that a single stray high or low reading is no refill. Thermal
+ * expansion raises the level by less than a tenth of a percent per kelvin, slowly, and stays far
+ * below that step.
+ */
+function findSegmentStarts(u: Float64Array, v: Float64Array, capacity: number, noise: number): number[] {
+  const n = u.length;
+  const threshold = Math.max(
+    FORECAST_RULES.refillMinShare * capacity,
+    FORECAST_RULES.refillNoiseFactor * noise,
+  );
+  const starts = [0];
+  for (let i = 1; i < n; i++) {
+    if (v[i] - v[i - 1] < threshold) continue;
+    const from = Math.max(starts.at(-1)!, i - 3);
+    // Of two readings since the last refill one may be stray: then the higher one counts.
+    const before = i - from < 3 ? Math.max(...v.subarray(from, i)) : medianInPlace(v.slice(from, i));
+    const after = medianInPlace(v.slice(i, Math.min(n, i + 3)));
+    if (after - before < threshold) continue;
+    // A reading taken while the truck was still pumping: the segment starts where the rise ends.
+    let start = i;
+    while (start + 1 < n && u[start + 1] - u[start] < 0.5 && v[start + 1] - v[start] > threshold / 2) start++;
+    starts.push(start);
+    i = start;
+  }
+  return starts;
+}
+
+/** Index of the first reading of each segment between refills, for callers outside (backtest). */
+export function segmentStarts(points: readonly LevelPoint[], capacity: number): number[] {
+  const u = Float64Array.from(points, (point) => localDays(point.at));
+  const v = Float64Array.from(points, (point) => point.volume);
+  return findSegmentStarts(u, v, capacity, estimateNoise(u, v, capacity));
+}
+
+/** The minimum-data rule: enough since the last refill, or an earlier season to learn from. */
+function enoughData(u: Float64Array, starts: number[]): boolean {
+  const n = u.length;
+  const current = starts.at(-1)!;
+  if (
+    n - current >= FORECAST_RULES.minSegmentPoints &&
+    u[n - 1] - u[current] >= FORECAST_RULES.minSegmentDays
+  )
+    return true;
+  let earlier = 0;
+  for (let s = 0; s + 1 < starts.length; s++) earlier += u[starts[s + 1] - 1] - u[starts[s]];
+  return earlier >= FORECAST_RULES.minEarlierDays;
+}
+
+/**
+ * How much each reading counts. The level is always the current segment's own (its intercept);
+ * the weights decide whose pace the rates follow:
+ * - heating: the degree days carry the season, so all of the history counts, halving every two
+ *   years, a little more around the same time of year as the coming month;
+ * - otherwise: the recent weeks (e-folding 45 days), plus the same weeks of earlier years, so a
+ *   business's seasonal pace comes back when the calendar does.
+ */
+function pointWeights(u: Float64Array, starts: number[], uNow: number, heating: boolean): Float64Array {
+  const weights = new Float64Array(u.length);
+  const current = starts.at(-1)!;
+  const seasonCentre = uNow + 30;
+  for (let i = 0; i < u.length; i++) {
+    const age = uNow - u[i];
+    const offset = (((seasonCentre - u[i]) % YEAR_DAYS) + YEAR_DAYS) % YEAR_DAYS;
+    const distance = Math.min(offset, YEAR_DAYS - offset);
+    const season = Math.exp(-0.5 * (distance / 30) ** 2);
+    if (heating) weights[i] = i >= current ? 1 : 0.5 ** (age / 730) * (0.5 + 0.5 * season);
+    else weights[i] = Math.exp(-age / 45) + (age > 300 ? 0.4 * season : 0);
+  }
+  return weights;
+}
+
+// --- Clocks: cumulative per-day quantities, read at any instant -------------------------------
+
+function constantDays(days: number): Float64Array {
+  return new Float64Array(days).fill(1);
+}
+
+function fillDays(firstDay: number, days: number, value: (day: number) => number): Float64Array {
+  const values = new Float64Array(days);
+  for (let i = 0; i < days; i++) values[i] = value(firstDay + i);
+  return values;
+}
+
+/** Running totals of per-day values: total[i] is the sum of the days before day i. */
+function runningTotals(values: Float64Array): Float64Array {
+  const totals = new Float64Array(values.length + 1);
+  for (let i = 0; i < values.length; i++) totals[i + 1] = totals[i] + values[i];
+  return totals;
+}
+
+/** A clock at an instant: the totals up to its day plus the elapsed share of that day's value. */
+function readClock(totals: Float64Array, values: Float64Array, firstDay: number, u: number): number {
+  const day = Math.floor(u);
+  const i = Math.min(Math.max(day - firstDay, 0), values.length - 1);
+  return totals[i] + (u - firstDay - i) * values[i];
+}
+
+/** The clocks read at every reading: one column per model variable. */
+function clockColumns(u: Float64Array, firstDay: number, dayValues: Float64Array[]): Float64Array[] {
+  return dayValues.map((values) => {
+    const totals = runningTotals(values);
+    return u.map((at) => readClock(totals, values, firstDay, at));
+  });
+}
+
+// --- Robust least squares with one intercept per segment --------------------------------------
+
+interface LevelFit {
+  /** Rates per clock unit, all ≥ 0. */
+  beta: Float64Array;
+  residuals: Float64Array;
+  /** The weights of the last round (given × robust). */
+  weights: Float64Array;
+  /** Robust standard deviation of the residuals. */
+  scale: number;
+  /** Weighted sum of squared residuals. */
+  rss: number;
+}
+
+interface Prior {
+  /** The penalty is strength · (direction · beta)², relative to the data's weight on beta[0]. */
+  direction: number[];
+  strength: number;
+}
+
+/** b − 1.7·k = 0: see PRIOR_BASE_IN_DEGREE_DAYS. */
+const HEATING_PRIOR: Prior = { direction: [1, -PRIOR_BASE_IN_DEGREE_DAYS], strength: PRIOR_STRENGTH };
+
+/**
+ * Fits level = intercept of its segment − Σ beta_j · clock_j, beta ≥ 0, by weighted least squares
+ * on the readings minus their segment's weighted means (so each segment keeps its own level), with
+ * Huber reweighting against stray readings. O(n · p²) per round.
+ */
+function fitLevels(
+  v: Float64Array,
+  columns: Float64Array[],
+  starts: number[],
+  baseWeights: Float64Array,
+  prior: Prior | null,
+  robustRounds = ROBUST_ROUNDS,
+): LevelFit {
+  const n = v.length;
+  const p = columns.length;
+  const weights = Float64Array.from(baseWeights);
+  const residuals = new Float64Array(n);
+  const meanX = new Float64Array(p);
+  let beta: Float64Array;
+  let scale: number;
+  let rss: number;
+  for (let round = 0; ; round++) {
+    const matrix = new Float64Array(p * p);
+    const rhs = new Float64Array(p);
+    const segmentMeans = forEachSegment(starts, n, (from, to) => {
+      let total = 0;
+      let meanV = 0;
+      meanX.fill(0);
+      for (let i = from; i < to; i++) {
+        total += weights[i];
+        meanV += weights[i] * v[i];
+        for (let j = 0; j < p; j++) meanX[j] += weights[i] * columns[j][i];
+      }
+      if (to - from < 2 || total <= 0) return null;
+      meanV /= total;
+      for (let j = 0; j < p; j++) meanX[j] /= total;
+      for (let i = from; i < to; i++) {
+        const w = weights[i];
+        const y = v[i] - meanV;
+        for (let j = 0; j < p; j++) {
+          const xj = columns[j][i] - meanX[j];
+          rhs[j] -= w * xj * y;
+          for (let k = 0; k <= j; k++) matrix[j * p + k] += w * xj * (columns[k][i] - meanX[k]);
+        }
+      }
+      return { meanV, meanX: Float64Array.from(meanX) };
+    });
+    for (let j = 0; j < p; j++) for (let k = 0; k < j; k++) matrix[k * p + j] = matrix[j * p + k];
+    if (prior) {
+      const lambda = prior.strength * matrix[0];
+      for (let j = 0; j < p; j++)
+        for (let k = 0; k < p; k++) matrix[j * p + k] += lambda * prior.direction[j] * prior.direction[k];
+    }
+    beta = solveNonNegative(matrix, rhs, p);
+
+    const absolute = new Float64Array(n);
+    let count = 0;
+    rss = 0;
+    forEachSegment(starts, n, (from, to, s) => {
+      const means = segmentMeans[s];
+      for (let i = from; i < to; i++) {
+        if (!means) {
+          residuals[i] = 0;
+          continue;
+        }
+        let r = v[i] - means.meanV;
+        for (let j = 0; j < p; j++) r += beta[j] * (columns[j][i] - means.meanX[j]);
+        residuals[i] = r;
+        rss += weights[i] * r * r;
+        if (baseWeights[i] > 0.01) absolute[count++] = Math.abs(r);
+      }
+      return null;
+    });
+    scale = 1.4826 * medianInPlace(absolute.subarray(0, count));
+    if (round >= robustRounds || scale <= 0) break;
+    const limit = HUBER_K * scale;
+    for (let i = 0; i < n; i++) {
+      const r = Math.abs(residuals[i]);
+      weights[i] = baseWeights[i] * (r <= limit ? 1 : limit / r);
+    }
+  }
+  return { beta, residuals, weights, scale, rss };
+}
+
+/** Calls `visit` with each segment's index range [from, to) and number. */
+function forEachSegment<T>(
+  starts: number[],
+  n: number,
+  visit: (from: number, to: number, s: number) => T,
+): T[] {
+  return starts.map((from, s) => visit(from, s + 1 < starts.length ? starts[s + 1] : n, s));
+}
+
+/**
+ * Solves matrix · beta = rhs with beta ≥ 0 for a handful of variables: solve, drop the most
+ * negative variable, solve again (an active set that only shrinks: enough for 1, 2 or 7 clocks
+ * that all push the level the same way). A variable the data cannot see stays 0.
+ */
+function solveNonNegative(matrix: Float64Array, rhs: Float64Array, p: number): Float64Array {
+  const active = Array.from({ length: p }, (_, j) => j);
+  while (active.length > 0) {
+    const solution = solveLinear(matrix, rhs, p, active);
+    let worst = -1;
+    for (let a = 0; a < active.length; a++)
+      if (solution[a] < 0 && (worst < 0 || solution[a] < solution[worst])) worst = a;
+    if (worst < 0) {
+      const beta = new Float64Array(p);
+      active.forEach((j, a) => (beta[j] = solution[a]));
+      return beta;
+    }
+    active.splice(worst, 1);
+  }
+  return new Float64Array(p);
+}
+
+/** Gaussian elimination with partial pivoting on the sub-system of `active` variables. */
+function solveLinear(matrix: Float64Array, rhs: Float64Array, p: number, active: number[]): Float64Array {
+  const m = active.length;
+  const a = new Float64Array(m * (m + 1));
+  let largest = 0;
+  for (let r = 0; r < m; r++) {
+    for (let c = 0; c < m; c++) a[r * (m + 1) + c] = matrix[active[r] * p + active[c]];
+    a[r * (m + 1) + m] = rhs[active[r]];
+    largest = Math.max(largest, Math.abs(a[r * (m + 1) + r]));
+  }
+  const tiny = largest * 1e-12;
+  const solution = new Float64Array(m);
+  for (let col = 0; col < m; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < m; r++)
+      if (Math.abs(a[r * (m + 1) + col]) > Math.abs(a[pivot * (m + 1) + col])) pivot = r;
+    if (Math.abs(a[pivot * (m + 1) + col]) <= tiny) continue; // not identifiable: stays 0
+    if (pivot !== col)
+      for (let c = 0; c <= m; c++) {
+        const swap = a[col * (m + 1) + c];
+        a[col * (m + 1) + c] = a[pivot * (m + 1) + c];
+        a[pivot * (m + 1) + c] = swap;
+      }
+    for (let r = 0; r < m; r++) {
+      if (r === col) continue;
+      const factor = a[r * (m + 1) + col] / a[col * (m + 1) + col];
+      if (factor !== 0) for (let c = col; c <= m; c++) a[r * (m + 1) + c] -= factor * a[col * (m + 1) + c];
+    }
+  }
+  for (let r = 0; r < m; r++) {
+    const diagonal = a[r * (m + 1) + r];
+    solution[r] = Math.abs(diagonal) > tiny ? a[r * (m + 1) + m] / diagonal : 0;
+  }
+  return solution;
+}
+
+/**
+ * A weekly rhythm is real when seven weekday rates explain the levels far better than one rate
+ * (F statistic ≥ 10: the residuals of a level series are not independent, since a day's use
+ * carries into every later level, so the usual 1 % threshold of about 3 would see rhythms in noise).
+ */
+function weeklyRhythmIsReal(flat: LevelFit, weekly: LevelFit, starts: number[], n: number): boolean {
+  let dof = -7;
+  forEachSegment(starts, n, (from, to) => {
+    if (to - from >= 2) dof += to - from - 1;
+    return null;
+  });
+  if (dof <= 0 || weekly.rss <= 0) return flat.rss > 0 && weekly.rss === 0;
+  return (flat.rss - weekly.rss) / 6 / (weekly.rss / dof) >= WEEKDAY_MIN_F;
+}
+
+// --- The range --------------------------------------------------------------------------------
+
+/**
+ * Consumption multipliers for the ends of an about 80 % range: over every stretch of `window` days
+ * within a segment of the history, what the sensor really used divided by what the model would
+ * have predicted with the normal degree days (so the weather's deviation from the normal is part of
+ * the spread, as it will be for the future). Stretches whose predicted use is within six times the
+ * noise say nothing and are left out. The 10th and 90th percentiles relative to the median, pulled
+ * towards a fixed −25 % / +35 % while the history holds fewer than eight independent stretches.
+ */
+function rangeOfUse(
+  model: ConsumptionRates,
+  series: Series,
+  weights: Float64Array,
+  horizonDays: number,
+  firstDay: number,
+): { low: number; high: number } {
+  const { u, v, starts, noise } = series;
+  const n = u.length;
+  const window = Math.min(90, Math.max(7, horizonDays));
+  const days = Math.ceil(u[n - 1]) - firstDay + 1;
+  const normalUse = fillDays(firstDay, days, (day) =>
+    model.model === 'degree_days'
+      ? model.basePerDay + model.perDegreeDay * normalDegreeDays(day)
+      : model.basePerDay * (model.weekdayFactors ? model.weekdayFactors[weekdayOf(day)] : 1),
+  );
+  const totals = runningTotals(normalUse);
+  const predictedAt = (at: number) => readClock(totals, normalUse, firstDay, at);
+  const minimum = 6 * noise;
+  const ratios: { ratio: number; weight: number }[] = [];
+  let independent = 0;
+  forEachSegment(starts, n, (from, to) => {
+    independent += Math.floor((u[to - 1] - u[from]) / window);
+    for (let i = from, j = from; i < to; i++) {
+      while (j < to && u[j] - u[i] < window) j++;
+      if (j >= to) break;
+      const predicted = predictedAt(u[j]) - predictedAt(u[i]);
+      if (predicted >= minimum) ratios.push({ ratio: (v[i] - v[j]) / predicted, weight: weights[i] });
+    }
+    return null;
+  });
+  let { low, high } = DEFAULT_SPREAD;
+  if (ratios.length >= 3) {
+    ratios.sort((a, b) => a.ratio - b.ratio);
+    const [q10, q50, q90] = weightedQuantiles(ratios, [0.1, 0.5, 0.9]);
+    if (q50 > 0) {
+      const trust = Math.min(1, independent / MIN_INDEPENDENT_WINDOWS);
+      low = trust * (q10 / q50) + (1 - trust) * DEFAULT_SPREAD.low;
+      high = trust * (q90 / q50) + (1 - trust) * DEFAULT_SPREAD.high;
+    }
+  }
+  return { low: Math.min(0.95, Math.max(0.2, low)), high: Math.min(4, Math.max(1.05, high)) };
+}
+
+function weightedQuantiles(sorted: { ratio: number; weight: number }[], probabilities: number[]): number[] {
+  const total = sorted.reduce((sum, item) => sum + item.weight, 0);
+  return probabilities.map((probability) => {
+    let running = 0;
+    for (const item of sorted) {
+      running += item.weight;
+      if (running >= probability * total) return item.ratio;
+    }
+    return sorted.at(-1)!.ratio;
+  });
+}
+
+// --- Small helpers ----------------------------------------------------------------------------
+
+/** Median by selection (Hoare's quickselect, O(n)); reorders `values`. 0 when empty. */
+function medianInPlace(values: Float64Array): number {
+  const n = values.length;
+  if (n === 0) return 0;
+  const upper = select(values, n >> 1);
+  if (n % 2) return upper;
+  // The lower middle is the largest value left of the upper one after selection.
+  let lower = -Infinity;
+  for (let i = 0; i < n >> 1; i++) if (values[i] > lower) lower = values[i];
+  return (lower + upper) / 2;
+}
+
+/** The k-th smallest value; afterwards everything left of k is ≤ it and everything right ≥ it. */
+function select(values: Float64Array, k: number): number {
+  let left = 0;
+  let right = values.length - 1;
+  while (right > left) {
+    const pivot = values[(left + right) >> 1];
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const swap = values[i];
+        values[i] = values[j];
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break;
+  }
+  return values[k];
+}
