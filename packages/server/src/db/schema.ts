@@ -344,6 +344,37 @@ export const measurements = pgTable(
   (t) => [primaryKey({ columns: [t.sensorId, t.measuredAt] })],
 );
 
+/**
+ * The days-to-empty forecast of a level sensor (issue 16), kept by the recurring job `forecasts`
+ * and read by the device pages and the list (which sorts and filters by `empty_at`). A row with
+ * `empty_at` null says: computed, but too little data for a forecast.
+ */
+export const sensorForecasts = pgTable(
+  'sensor_forecasts',
+  {
+    sensorId: integer('sensor_id')
+      .primaryKey()
+      .references(() => sensors.id, { onDelete: 'cascade' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    emptyAt: timestamp('empty_at', { withTimezone: true }),
+    reorderAt: timestamp('reorder_at', { withTimezone: true }),
+    emptyAtLow: timestamp('empty_at_low', { withTimezone: true }),
+    emptyAtHigh: timestamp('empty_at_high', { withTimezone: true }),
+    perDay: doublePrecision('per_day'),
+    /** The model's error in days over the sensor's last 12 months (backtest); null: not measurable yet. */
+    errorDays: integer('error_days'),
+    /** When errorDays was measured: a backtest is ~50 forecasts, so once a day, not every report. */
+    errorDaysAt: timestamp('error_days_at', { withTimezone: true }),
+    model: text('model'),
+    /** The newest measurement it learned from: a newer one makes it stale. */
+    basedOn: timestamp('based_on', { withTimezone: true }).notNull(),
+    computedAt: timestamp('computed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sensor_forecasts_device').on(t.deviceId), index('sensor_forecasts_empty_at').on(t.emptyAt)],
+);
+
 export const monthlyConsumption = pgTable(
   'monthly_consumption',
   {

@@ -164,14 +164,16 @@ describe('scheduler', () => {
     await t.database.db.insert(jobs).values({ name: 'old', payload: {}, status: 'done', finishedAt });
     expect(await queue.tick()).toBe(0);
     now = at('2027-01-10T10:17:00Z'); // xx:17 German time, whatever the offset
-    // The purge, and the reference-date queries' 5-minute tick (its 10:15 occurrence).
-    expect(await queue.tick()).toBe(2);
-    expect(await queue.runDueJobs()).toBe(2);
+    // The purge, the reference-date queries' 5-minute tick (its 10:15 occurrence) and the
+    // forecasts' 10-minute round (10:10).
+    expect(await queue.tick()).toBe(3);
+    expect(await queue.runDueJobs()).toBe(3);
     const left = await t.database.db
       .select({ name: jobs.name, status: jobs.status })
       .from(jobs)
       .orderBy(jobs.name);
     expect(left).toEqual([
+      { name: 'forecasts', status: 'done' },
       { name: 'purge-jobs', status: 'done' },
       { name: 'ref-date-queries', status: 'done' },
     ]);

@@ -1,6 +1,18 @@
-import type { DeviceDetail, DeviceMapEntry, DeviceSummary } from '@tankportal/shared/schemas/devices';
+import type {
+  DeviceDetail,
+  DeviceMapEntry,
+  DeviceSummary,
+  SensorForecast,
+} from '@tankportal/shared/schemas/devices';
 import type { DevicePermissions } from '../policies/device-access.ts';
-import type { AlarmRow, DeviceRow, MapDeviceRow, OwnerRow, SensorRow } from '../repositories/devices.ts';
+import type {
+  AlarmRow,
+  DeviceRow,
+  MapDeviceRow,
+  OwnerRow,
+  SensorForecastRow,
+  SensorRow,
+} from '../repositories/devices.ts';
 import { presentAlarm } from './alarm.ts';
 import { displayName } from './current-user.ts';
 
@@ -18,9 +30,21 @@ export function identOf(device: DeviceRow): string | null {
   }
 }
 
-export function presentSensor(sensor: SensorRow) {
-  const { deviceId: _deviceId, ...fields } = sensor;
-  return fields;
+export function presentForecast(row: SensorForecastRow | null): SensorForecast | null {
+  if (!row?.emptyAt || !row.emptyAtLow || !row.emptyAtHigh || row.perDay === null) return null;
+  return {
+    emptyAt: row.emptyAt,
+    reorderAt: row.reorderAt,
+    emptyAtLow: row.emptyAtLow,
+    emptyAtHigh: row.emptyAtHigh,
+    perDay: row.perDay,
+    errorDays: row.errorDays,
+  };
+}
+
+export function presentSensor(sensor: SensorRow & { forecast?: SensorForecastRow | null }) {
+  const { deviceId: _deviceId, forecast, ...fields } = sensor;
+  return { ...fields, forecast: presentForecast(forecast ?? null) };
 }
 
 export function presentDeviceSummary(

@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm';
 import type { DeviceListQuery, SensorTotals } from '@tankportal/shared/schemas/devices';
 import type { Db } from '../db/client.ts';
-import { alarms, deviceAces, devices, sensors, users } from '../db/schema.ts';
+import { alarms, deviceAces, devices, sensorForecasts, sensors, users } from '../db/schema.ts';
 import { deviceVisibleTo } from '../policies/device-access.ts';
 import type { UserRow } from './users.ts';
 
@@ -49,6 +49,7 @@ const SORT_COLUMNS = {
   lastReportedAt: devices.lastReportedAt,
   simCredit: devices.simCreditQty,
   status: devices.status,
+  emptyAt: sql`(SELECT min(f.empty_at) FROM ${sensorForecasts} f WHERE f.device_id = ${devices.id})`,
 } as const;
 
 /** A device with a location: the map draws it and the list counts it in x-location-enabled-devices-count. */
@@ -70,6 +71,12 @@ function listConditions(actor: UserRow, query: DeviceListQuery): SQL[] {
     const since = new Date(Date.now() - query.notReportedSince * 1000);
     conditions.push(or(isNull(devices.lastReportedAt), lt(devices.lastReportedAt, since))!);
   }
+  if (query.emptyWithinDays !== undefined) {
+    const until = new Date(Date.now() + query.emptyWithinDays * 86_400_000);
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM ${sensorForecasts} f WHERE f.device_id = ${devices.id} AND f.empty_at <= ${until})`,
+    );
+  }
   const term = query.searchTerm;
   if (term) {
     const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -89,8 +96,11 @@ function listConditions(actor: UserRow, query: DeviceListQuery): SQL[] {
 function ordering(query: DeviceListQuery): SQL[] {
   const [key, direction] = query.sort.split(':') as [keyof typeof SORT_COLUMNS, 'asc' | 'desc'];
   const by = direction === 'desc' ? desc : asc;
+  // Devices without a forecast come last whichever way the forecast is sorted.
+  const primary =
+    key === 'emptyAt' ? sql`${SORT_COLUMNS.emptyAt} ${sql.raw(direction)} NULLS LAST` : by(SORT_COLUMNS[key]);
   // Ties go by id in the same direction: one index (column, id) serves both directions.
-  const order = [by(SORT_COLUMNS[key]), by(devices.id)];
+  const order = [primary, by(devices.id)];
   return query.grouped ? [asc(users.username), ...order] : order;
 }
 
@@ -193,15 +203,21 @@ export async function findVisibleDevice(db: Db, actor: UserRow, id: number) {
   return row;
 }
 
-export async function sensorsOfDevices(db: Db, deviceIds: number[]): Promise<Map<number, SensorRow[]>> {
-  const bySequence = new Map<number, SensorRow[]>();
+/** A sensor with its days-to-empty forecast (null: none kept, or not a level sensor). */
+export type SensorWithForecast = SensorRow & { forecast: SensorForecastRow | null };
+export type SensorForecastRow = typeof sensorForecasts.$inferSelect;
+
+export async function sensorsOfDevices(db: Db, deviceIds: number[]): Promise<Map<number, SensorWithForecast[]>> {
+  const bySequence = new Map<number, SensorWithForecast[]>();
   if (deviceIds.length === 0) return bySequence;
   const rows = await db
-    .select()
+    .select({ sensor: sensors, forecast: sensorForecasts })
     .from(sensors)
+    .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
     .where(inArray(sensors.deviceId, deviceIds))
     .orderBy(asc(sensors.deviceId), asc(sensors.sequence));
-  for (const row of rows) bySequence.set(row.deviceId, [...(bySequence.get(row.deviceId) ?? []), row]);
+  for (const { sensor, forecast } of rows)
+    bySequence.set(sensor.deviceId, [...(bySequence.get(sensor.deviceId) ?? []), { ...sensor, forecast }]);
   return bySequence;
 }
 

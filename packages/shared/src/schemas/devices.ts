@@ -28,6 +28,8 @@ export const DEVICE_SORT_KEYS = [
   'lastReportedAt',
   'simCredit',
   'status',
+  /** The earliest forecast empty date of the device's level sensors (issue 16); none last. */
+  'emptyAt',
 ] as const;
 
 const flag = z
@@ -58,6 +60,8 @@ export const deviceListQuery = z.object({
    */
   userId: queryId().optional(),
   notReportedSince: queryInteger().optional(),
+  /** Only devices with a level sensor forecast to run empty within this many days (issue 16). */
+  emptyWithinDays: queryInteger({ max: 3650 }).optional(),
 });
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 
@@ -87,6 +91,22 @@ export const SENSOR_TOTALS_HEADER = 'x-sensor-totals';
 export const sensorTotalsSchema = z.array(z.object({ unit: z.string(), total: z.number() }));
 export type SensorTotals = z.infer<typeof sensorTotalsSchema>;
 
+/**
+ * A level sensor's days-to-empty forecast (issue 16, docs/forecast.md): the median date the tank is
+ * empty with its ~80 % range, the date it reaches its threshold (the reorder point), the expected
+ * use per day over the next 30 days, and the model's error in days over the sensor's last year
+ * (null until measurable). Null where there is too little data: no forecast beats a wrong one.
+ */
+export const sensorForecastSchema = z.object({
+  emptyAt: z.date(),
+  reorderAt: z.date().nullable(),
+  emptyAtLow: z.date(),
+  emptyAtHigh: z.date(),
+  perDay: z.number(),
+  errorDays: z.number().nullable(),
+});
+export type SensorForecast = z.infer<typeof sensorForecastSchema>;
+
 export const sensorSchema = z.object({
   id: z.number(),
   sequence: z.number(),
@@ -115,6 +135,7 @@ export const sensorSchema = z.object({
   geometry: z.number().nullable(),
   threshold: z.number().nullable(),
   lastMeasuredAt: z.date().nullable(),
+  forecast: sensorForecastSchema.nullable(),
 });
 
 export const alarmSchema = z.object({

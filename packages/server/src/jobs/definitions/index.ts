@@ -6,9 +6,16 @@ import { purgeJobs } from './purge-jobs.ts';
 import { purgeMessages } from './purge-messages.ts';
 import { refDateQueriesJob } from './run-ref-date-queries.ts';
 import { invoicingRunJob } from './invoicing-run.ts';
+import { refreshForecastsJob } from './refresh-forecasts.ts';
 
 /** Every job this release runs: a worker claims only jobs named here. */
 export const JOB_DEFINITIONS: JobDefinition[] = [deliverNotification, dispatchQueries];
 
 /** Every recurring job this release schedules (scheduler.ts); their queue jobs run as any other. */
-export const RECURRING_JOBS: RecurringJob[] = [purgeJobs, purgeMessages, refDateQueriesJob, invoicingRunJob];
+export const RECURRING_JOBS: RecurringJob[] = [
+  purgeJobs,
+  purgeMessages,
+  refDateQueriesJob,
+  invoicingRunJob,
+  refreshForecastsJob,
+];

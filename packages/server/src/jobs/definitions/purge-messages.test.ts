@@ -47,9 +47,9 @@ describe('message retention', () => {
     expect(t.config.messageRetentionDays).toBe(730);
     await queue.tick();
     now = at('2027-01-10T02:10:00Z'); // 03:10 in German winter time
-    // The purge, and the reference-date queries' 5-minute tick.
-    expect(await queue.tick()).toBe(2);
-    expect(await queue.runDueJobs()).toBe(2);
+    // The purge, the reference-date queries' 5-minute tick and the forecasts' 10-minute round.
+    expect(await queue.tick()).toBe(3);
+    expect(await queue.runDueJobs()).toBe(3);
     const left = await db
       .select({ content: messages.content })
       .from(messages)

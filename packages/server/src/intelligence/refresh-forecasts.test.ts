@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { createTestApp, type TestApp } from '../testing/test-app.ts';
+import { buildDevice } from '../testing/factories.ts';
+import { measurements, sensorForecasts, sensors, users } from '../db/schema.ts';
+import type { Db } from '../db/client.ts';
+import { refreshForecasts } from './refresh-forecasts.ts';
+import { syntheticHeatingTank, syntheticWeather } from './synthetic-series.ts';
+
+const DAY_MS = 86_400_000;
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+}, 60_000);
+afterAll(() => t?.close());
+
+/** A device of `user` whose level sensor reported a synthetic heating tank's readings. */
+async function deviceWithHistory(db: Db, username: string, seed: number, days: number) {
+  const [owner] = await db.select().from(users).where(eq(users.username, username));
+  const device = await buildDevice(db, owner!.id);
+  const [sensor] = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
+  // Ending about now: the list's "empty within N days" counts from the real clock.
+  const from = new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
+  const tank = syntheticHeatingTank({
+    seed,
+    from,
+    days,
+    temperatures: syntheticWeather({ seed, from, days }),
+    capacity: 10_000,
+    outlierRate: 0,
+  });
+  const rows = tank.input.points.map((point) => ({
+    sensorId: sensor!.id,
+    measuredAt: point.at,
+    value: point.volume,
+    percent: (point.volume / 10_000) * 100,
+  }));
+  for (let index = 0; index < rows.length; index += 1000)
+    await db.insert(measurements).values(rows.slice(index, index + 1000));
+  const last = rows.at(-1)!;
+  await db
+    .update(sensors)
+    .set({ value: last.value, pct: last.percent, lastMeasuredAt: last.measuredAt })
+    .where(eq(sensors.id, sensor!.id));
+  return { device, sensor: sensor!, tank, now: new Date(last.measuredAt.getTime() + 60_000) };
+}
+
+describe('days-to-empty forecasts on the device', () => {
+  it('are kept for each level sensor with new readings and answered with the device and the list', async () => {
+    const db = t.database.db;
+    const { device, sensor, tank, now } = await deviceWithHistory(db, 'user', 5, 400);
+    const sparse = await buildDevice(
+      db,
+      (await db.select().from(users).where(eq(users.username, 'user')))[0]!.id,
+    );
+    const [sparseSensor] = await db.select().from(sensors).where(eq(sensors.deviceId, sparse.id));
+    await db.insert(measurements).values({ sensorId: sparseSensor!.id, measuredAt: now, value: 5000 });
+    await db.update(sensors).set({ lastMeasuredAt: now }).where(eq(sensors.id, sparseSensor!.id));
+
+    expect(await refreshForecasts(db, { now })).toBe(2);
+    // Nothing new: nothing to do.
+    expect(await refreshForecasts(db, { now })).toBe(0);
+
+    const user = await t.signIn('user');
+    const detail = (await user.get(`/api/v2/devices/${device.id}`)).json();
+    const forecast = detail.sensors[0].forecast;
+    expect(forecast).not.toBeNull();
+    const emptyAt = Date.parse(forecast.emptyAt);
+    expect(emptyAt).toBeGreaterThan(now.getTime());
+    expect(Date.parse(forecast.emptyAtLow)).toBeLessThanOrEqual(emptyAt);
+    expect(Date.parse(forecast.emptyAtHigh)).toBeGreaterThanOrEqual(emptyAt);
+    // The reorder point (threshold 20 %) comes before empty.
+    expect(Date.parse(forecast.reorderAt)).toBeLessThan(emptyAt);
+    expect(forecast.perDay).toBeGreaterThan(0);
+    expect(typeof forecast.errorDays === 'number' || forecast.errorDays === null).toBe(true);
+    // As far as the true use says: the level now over the use per day, within the range's width.
+    const levelNow = tank.truth.levelAt(now);
+    const trueDays = levelNow / forecast.perDay;
+    expect(Math.abs((emptyAt - now.getTime()) / DAY_MS - trueDays)).toBeLessThan(trueDays * 0.5 + 7);
+
+    // Too little data: no forecast rather than a wrong one.
+    expect((await user.get(`/api/v2/devices/${sparse.id}`)).json().sensors[0].forecast).toBeNull();
+    const listed = (await user.get('/api/v2/devices?per_page=100')).json();
+    const inList = listed.find((row: { id: number }) => row.id === device.id);
+    expect(inList.sensors[0].forecast).toMatchObject({ emptyAt: forecast.emptyAt, perDay: forecast.perDay });
+
+    // The list filters and sorts by the days to empty; devices without a forecast come last.
+    const days = Math.ceil((emptyAt - Date.now()) / DAY_MS);
+    const within = (await user.get(`/api/v2/devices?per_page=100&empty_within_days=${days + 1}`)).json();
+    expect(
+      within.map((row: { id: number }) => row.id),
+      JSON.stringify(await db.select().from(sensorForecasts)),
+    ).toEqual([device.id]);
+    const before = (await user.get(`/api/v2/devices?per_page=100&empty_within_days=${days - 2}`)).json();
+    expect(before.map((row: { id: number }) => row.id)).not.toContain(device.id);
+    for (const direction of ['asc', 'desc']) {
+      const sorted = (await user.get(`/api/v2/devices?per_page=100&sort=emptyAt:${direction}`)).json();
+      expect(sorted[0].id).toBe(device.id);
+      expect(sorted.at(-1).sensors[0].forecast).toBeNull();
+    }
+    expect((await user.get('/api/v2/devices?empty_within_days=-1')).statusCode).toBe(400);
+
+    // A new reading makes it stale; the next round forecasts it again.
+    const later = new Date(now.getTime() + 6 * 3_600_000);
+    await db.insert(measurements).values({ sensorId: sensor.id, measuredAt: later, value: 1 });
+    await db.update(sensors).set({ lastMeasuredAt: later }).where(eq(sensors.id, sensor.id));
+    expect(await refreshForecasts(db, { now: later })).toBe(1);
+    const [row] = await db.select().from(sensorForecasts).where(eq(sensorForecasts.sensorId, sensor.id));
+    expect(row!.basedOn.getTime()).toBe(later.getTime());
+    // A day later it is forecast again even without a reading (a silent sensor's forecast ages).
+    expect(await refreshForecasts(db, { now: new Date(later.getTime() + DAY_MS + 1) })).toBe(2);
+  });
+
+  it('are only for whoever may see the device', async () => {
+    const db = t.database.db;
+    const { device, now } = await deviceWithHistory(db, 'master', 9, 200);
+    await refreshForecasts(db, { now });
+    const user = await t.signIn('user');
+    expect((await user.get(`/api/v2/devices/${device.id}`)).statusCode).toBe(404);
+    const master = await t.signIn('master');
+    expect((await master.get(`/api/v2/devices/${device.id}`)).json().sensors[0].forecast).not.toBeNull();
+  });
+});

@@ -1,0 +1,128 @@
+import { and, asc, eq, gte, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { measurements, sensorForecasts, sensors } from '../db/schema.ts';
+import { errorDays } from './backtest.ts';
+import { FORECAST_RULES, forecastLevel, type ForecastInput } from './forecast.ts';
+
+const DAY_MS = 86_400_000;
+/** Sensors forecast per round: one query for the stale ones, one per sensor for its readings. */
+const BATCH = 200;
+/** The backtest behind errorDays is ~50 forecasts: measured again once a day, not on every report. */
+const ERROR_DAYS_EVERY_MS = DAY_MS;
+
+/** Contents that heat rooms: their consumption follows heating degree days. */
+export const isHeatingContent = (contentType: string | null) =>
+  contentType !== null && (contentType.startsWith('heating_oil') || contentType === 'lpg');
+
+type StaleSensor = {
+  id: number;
+  deviceId: number;
+  capacity: number | null;
+  threshold: number | null;
+  contentType: string | null;
+  lastMeasuredAt: Date;
+  errorDays: number | null;
+  errorDaysAt: Date | null;
+};
+
+/** The readings a forecast learns from: visible values of the last years, oldest first. */
+async function readingsOf(db: Db, sensorId: number, now: Date): Promise<ForecastInput['points']> {
+  const rows = await db
+    .select({ at: measurements.measuredAt, volume: measurements.value })
+    .from(measurements)
+    .where(
+      and(
+        eq(measurements.sensorId, sensorId),
+        eq(measurements.hidden, false),
+        isNotNull(measurements.value),
+        gte(measurements.measuredAt, new Date(now.getTime() - FORECAST_RULES.historyDays * DAY_MS)),
+      ),
+    )
+    .orderBy(asc(measurements.measuredAt));
+  return rows as ForecastInput['points'];
+}
+
+async function refreshOne(db: Db, sensor: StaleSensor, now: Date) {
+  const input: ForecastInput = {
+    points: await readingsOf(db, sensor.id, now),
+    capacity: sensor.capacity ?? 0,
+    reorderPct: sensor.threshold,
+    heating: isHeatingContent(sensor.contentType),
+    // No weather source yet: the degree days of the normals (docs/forecast.md).
+    temperatures: new Map(),
+    now,
+  };
+  const forecast = input.capacity > 0 ? forecastLevel(input) : null;
+  const measureError =
+    forecast !== null && (!sensor.errorDaysAt || now.getTime() - sensor.errorDaysAt.getTime() >= ERROR_DAYS_EVERY_MS);
+  const error = measureError
+    ? { errorDays: errorDays(input, now), errorDaysAt: now }
+    : { errorDays: forecast ? sensor.errorDays : null, errorDaysAt: forecast ? sensor.errorDaysAt : null };
+  const row = {
+    sensorId: sensor.id,
+    deviceId: sensor.deviceId,
+    emptyAt: forecast ? new Date(forecast.emptyAt) : null,
+    reorderAt: forecast?.reorderAt ? new Date(forecast.reorderAt) : null,
+    emptyAtLow: forecast ? new Date(forecast.emptyAtLow) : null,
+    emptyAtHigh: forecast ? new Date(forecast.emptyAtHigh) : null,
+    perDay: forecast?.perDay ?? null,
+    model: forecast?.basis.model ?? null,
+    ...error,
+    basedOn: sensor.lastMeasuredAt,
+    computedAt: now,
+  };
+  await db
+    .insert(sensorForecasts)
+    .values(row)
+    .onConflictDoUpdate({ target: sensorForecasts.sensorId, set: row });
+}
+
+/**
+ * Forecasts every level sensor whose newest reading is newer than its forecast, whose forecast is a
+ * day old, or that has none, up to `limit` sensors; answers how many it did. A sensor with too little data gets a row without
+ * dates, so it is not tried again before its next reading. Run by the recurring job `forecasts`
+ * and after the demo data is seeded.
+ */
+export async function refreshForecasts(
+  db: Db,
+  { now = new Date(), limit = Infinity, budgetMs = Infinity } = {},
+): Promise<number> {
+  const started = Date.now();
+  let done = 0;
+  while (done < limit && Date.now() - started < budgetMs) {
+    const stale = await db
+      .select({
+        id: sensors.id,
+        deviceId: sensors.deviceId,
+        capacity: sensors.capacity,
+        threshold: sensors.threshold,
+        contentType: sensors.contentType,
+        lastMeasuredAt: sql<Date>`${sensors.lastMeasuredAt}`.mapWith(sensors.lastMeasuredAt),
+        errorDays: sensorForecasts.errorDays,
+        errorDaysAt: sensorForecasts.errorDaysAt,
+      })
+      .from(sensors)
+      .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
+      .where(
+        and(
+          eq(sensors.type, 'probe'),
+          isNotNull(sensors.lastMeasuredAt),
+          or(
+            isNull(sensorForecasts.sensorId),
+            lt(sensorForecasts.basedOn, sensors.lastMeasuredAt),
+            // Daily even without a new reading: a silent sensor's forecast ages (and may lapse).
+            lt(sensorForecasts.computedAt, new Date(now.getTime() - DAY_MS)),
+          ),
+        ),
+      )
+      .orderBy(asc(sensors.id))
+      .limit(Math.min(BATCH, limit - done));
+    if (stale.length === 0) break;
+    for (const sensor of stale) {
+      await refreshOne(db, sensor, now);
+      done++;
+      if (Date.now() - started >= budgetMs) break;
+    }
+  }
+  return done;
+}
