@@ -54,7 +54,8 @@ async function refreshOne(db: Db, sensor: StaleSensor, now: Date) {
   };
   const forecast = input.capacity > 0 ? forecastLevel(input) : null;
   const measureError =
-    forecast !== null && (!sensor.errorDaysAt || now.getTime() - sensor.errorDaysAt.getTime() >= ERROR_DAYS_EVERY_MS);
+    forecast !== null &&
+    (!sensor.errorDaysAt || now.getTime() - sensor.errorDaysAt.getTime() >= ERROR_DAYS_EVERY_MS);
   const error = measureError
     ? { errorDays: errorDays(input, now), errorDaysAt: now }
     : { errorDays: forecast ? sensor.errorDays : null, errorDaysAt: forecast ? sensor.errorDaysAt : null };

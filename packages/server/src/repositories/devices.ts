@@ -207,7 +207,10 @@ export async function findVisibleDevice(db: Db, actor: UserRow, id: number) {
 export type SensorWithForecast = SensorRow & { forecast: SensorForecastRow | null };
 export type SensorForecastRow = typeof sensorForecasts.$inferSelect;
 
-export async function sensorsOfDevices(db: Db, deviceIds: number[]): Promise<Map<number, SensorWithForecast[]>> {
+export async function sensorsOfDevices(
+  db: Db,
+  deviceIds: number[],
+): Promise<Map<number, SensorWithForecast[]>> {
   const bySequence = new Map<number, SensorWithForecast[]>();
   if (deviceIds.length === 0) return bySequence;
   const rows = await db
