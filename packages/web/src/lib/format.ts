@@ -13,6 +13,24 @@ export function formatDate(value: string | Date, locale: Locale): string {
   return format(new Date(value), DATE[locale]);
 }
 
+/** The start of a date range within one year (dd.MM. / MM/dd), and within one month in German (dd.). */
+const DAY_MONTH = { de: 'dd.MM.', en: 'MM/dd' } as const;
+const DAY = 'dd.';
+
+/**
+ * A range of calendar days in the locale's date format, the shared part written once:
+ * "10.–15.03.2027", "28.02.–15.03.2027", "03/10–03/15/2027"; one day alone when both are the same.
+ */
+export function formatDateRange(from: string | Date, to: string | Date, locale: Locale): string {
+  const start = new Date(from);
+  const end = new Date(to);
+  const last = formatDate(end, locale);
+  if (formatDate(start, locale) === last) return last;
+  if (start.getFullYear() !== end.getFullYear()) return `${formatDate(start, locale)}–${last}`;
+  const sameMonth = start.getMonth() === end.getMonth();
+  return `${format(start, locale === 'de' && sameMonth ? DAY : DAY_MONTH[locale])}–${last}`;
+}
+
 /** A date typed in the locale's format (a calendar day, local time), or null if it is none. */
 export function parseDate(text: string, locale: Locale): Date | null {
   const trimmed = text.trim();

@@ -8,13 +8,14 @@ import { useHasRole } from '../../../../../lib/session.ts';
 import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
 import { EventsSection } from './events-section.tsx';
 import { FillLevelGraphic } from './fill-level-graphic.tsx';
+import { ForecastSection } from './forecast-section.tsx';
 import { ManualQueryButton } from './manual-query-button.tsx';
 import { CommentBlock, DeviceInfoList } from './device-info-list.tsx';
 import { CounterTable, ProbeTable } from './sensor-tables.tsx';
 
 /**
- * /devices/{id}: fill levels, inactive notice, events with confirmation, sensor tables, device
- * facts, comment and the manual query (devices-area §2).
+ * /devices/{id}: fill levels with the level sensors' forecasts (issue 16), inactive notice, events
+ * with confirmation, sensor tables, device facts, comment and the manual query (devices-area §2).
  */
 export function StatusPage({ device, reload }: { device: DeviceDetailView; reload: () => void }) {
   const { t } = useTranslation();
@@ -32,6 +33,7 @@ export function StatusPage({ device, reload }: { device: DeviceDetailView; reloa
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 7 }}>
           <FillLevelGraphic sensors={device.sensors} />
+          <ForecastSection sensors={device.sensors} />
         </Grid>
         <Grid size={{ xs: 12, md: 5 }}>
           <Stack spacing={3}>
