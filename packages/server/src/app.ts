@@ -46,6 +46,7 @@ import { configRoutes } from './routes/v2/config/config.ts';
 import { confirmationRoutes } from './routes/v2/alarms/confirmations.ts';
 import { sensorDataRoutes } from './routes/v2/sensor-data/sensor-data.ts';
 import { exportRoutes } from './routes/v2/exports/exports.ts';
+import { dispatchRoutes } from './routes/v2/dispatch/dispatch.ts';
 import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
 import { queryRoutes } from './routes/v2/queries/queries.ts';
 import { blockQueryRoutes } from './routes/v2/block-queries/block-queries.ts';
@@ -92,6 +93,7 @@ const AREAS = [
   confirmationRoutes,
   sensorDataRoutes,
   exportRoutes,
+  dispatchRoutes,
   publicDeviceRoutes,
   contactRoutes,
   usersLookupRoutes,

@@ -3,9 +3,8 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildDevice } from '../testing/factories.ts';
 import { measurements, sensorForecasts, sensors, users } from '../db/schema.ts';
-import type { Db } from '../db/client.ts';
 import { refreshForecasts } from './refresh-forecasts.ts';
-import { syntheticHeatingTank, syntheticWeather } from './synthetic-series.ts';
+import { deviceWithHistory } from '../testing/level-history.ts';
 
 const DAY_MS = 86_400_000;
 let t: TestApp;
@@ -15,41 +14,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t?.close());
 
-/** A device of `user` whose level sensor reported a synthetic heating tank's readings. */
-async function deviceWithHistory(db: Db, username: string, seed: number, days: number) {
-  const [owner] = await db.select().from(users).where(eq(users.username, username));
-  const device = await buildDevice(db, owner!.id);
-  const [sensor] = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
-  // Ending about now: the list's "empty within N days" counts from the real clock.
-  const from = new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
-  const tank = syntheticHeatingTank({
-    seed,
-    from,
-    days,
-    temperatures: syntheticWeather({ seed, from, days }),
-    capacity: 10_000,
-    outlierRate: 0,
-  });
-  const rows = tank.input.points.map((point) => ({
-    sensorId: sensor!.id,
-    measuredAt: point.at,
-    value: point.volume,
-    percent: (point.volume / 10_000) * 100,
-  }));
-  for (let index = 0; index < rows.length; index += 1000)
-    await db.insert(measurements).values(rows.slice(index, index + 1000));
-  const last = rows.at(-1)!;
-  await db
-    .update(sensors)
-    .set({ value: last.value, pct: last.percent, lastMeasuredAt: last.measuredAt })
-    .where(eq(sensors.id, sensor!.id));
-  return { device, sensor: sensor!, tank, now: new Date(last.measuredAt.getTime() + 60_000) };
-}
-
 describe('days-to-empty forecasts on the device', () => {
   it('are kept for each level sensor with new readings and answered with the device and the list', async () => {
     const db = t.database.db;
-    const { device, sensor, tank, now } = await deviceWithHistory(db, 'user', 5, 400);
+    const { device, sensor, levelAt, now } = await deviceWithHistory(db, 'user', 5, 400);
     const sparse = await buildDevice(
       db,
       (await db.select().from(users).where(eq(users.username, 'user')))[0]!.id,
@@ -75,7 +43,7 @@ describe('days-to-empty forecasts on the device', () => {
     expect(forecast.perDay).toBeGreaterThan(0);
     expect(typeof forecast.errorDays === 'number' || forecast.errorDays === null).toBe(true);
     // As far as the true use says: the level now over the use per day, within the range's width.
-    const levelNow = tank.truth.levelAt(now);
+    const levelNow = levelAt(now);
     const trueDays = levelNow / forecast.perDay;
     expect(Math.abs((emptyAt - now.getTime()) / DAY_MS - trueDays)).toBeLessThan(trueDays * 0.5 + 7);
 

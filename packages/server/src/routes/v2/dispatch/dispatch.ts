@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { LOCALES } from '@tankportal/shared/constants';
+import { dispatchQuery, dispatchResponseSchema } from '@tankportal/shared/schemas/dispatch';
+import type { Api, AppContext } from '../../../context.ts';
+import { dispatchExport, dispatchList } from '../../../commands/dispatch-list.ts';
+import { SCHEDULE_TIME_ZONE } from '../../../jobs/scheduler.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { errorSchema } from '../../schemas.ts';
+import { sendExport } from '../exports/send-export.ts';
+
+/** The dispatch view (issue 16): tanks forecast to run empty soon, with the quantity to deliver. */
+export function dispatchRoutes(app: Api, { db }: AppContext) {
+  app.get(
+    '/dispatch',
+    {
+      onRequest: minimumRole('ROLE_DEMO'),
+      schema: {
+        tags: ['devices'],
+        summary:
+          'Level sensors of visible devices (VIEW_STATUS) forecast to run empty within within_days, ' +
+          'with the quantity up to the fill limit, by postal code then empty date',
+        querystring: dispatchQuery,
+        response: { 200: dispatchResponseSchema, 400: errorSchema },
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const { withinDays } = request.query;
+      return { withinDays, rows: await dispatchList(db, actor, withinDays) };
+    },
+  );
+
+  app.get(
+    '/dispatch/export',
+    {
+      // Demo accounts export nothing (as everywhere).
+      onRequest: minimumRole('ROLE_APP_USER'),
+      schema: {
+        tags: ['devices'],
+        summary: 'The dispatch list to download (xlsx or csv)',
+        querystring: dispatchQuery.extend({
+          format: z.enum(['xlsx', 'csv']).default('xlsx'),
+          locale: z.enum(LOCALES).default('de'),
+        }),
+        response: {
+          200: z.string().describe('The xlsx or csv file, as an attachment'),
+          400: errorSchema,
+          403: errorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const { withinDays, format, locale } = request.query;
+      const plan = await dispatchExport(db, actor, withinDays, locale);
+      return sendExport(request, reply, plan, { format, locale, timeZone: SCHEDULE_TIME_ZONE });
+    },
+  );
+}
