@@ -184,3 +184,8 @@ export function portalDateTime(at: Date, language: Locale, timeZone?: string): s
     ? `${parts.day}.${parts.month}.${parts.year} ${parts.hour}:${parts.minute}`
     : `${parts.month}/${parts.day}/${parts.year} ${parts.hour}:${parts.minute} ${parts.dayPeriod.toUpperCase()}`;
 }
+
+/** The portal's date alone (dd.MM.yyyy, MM/dd/yyyy): the first ten characters of portalDateTime. */
+export function portalDate(at: Date, language: Locale, timeZone?: string): string {
+  return portalDateTime(at, language, timeZone).slice(0, 10);
+}

@@ -8,9 +8,14 @@ export const NOTIFICATION_EVENTS = {
   threshold: ['sms', 'mail'],
   forward: ['mail'],
   sim_credit_low: ['sms', 'mail'],
+  /** A level sensor's forecast enters "empty within FORECAST_NOTICE_DAYS" (issue 16). */
+  forecast: ['sms', 'mail'],
 } as const satisfies Record<string, readonly NotificationChannel[]>;
 export type NotificationEventName = keyof typeof NOTIFICATION_EVENTS;
 export const NOTIFICATION_EVENT_NAMES = Object.keys(NOTIFICATION_EVENTS) as NotificationEventName[];
+
+/** The forecast event tells when a tank is forecast to run empty within this many days. */
+export const FORECAST_NOTICE_DAYS = 14;
 
 /** The three units notifyOnceIn is entered in, as seconds; the form's default is 12 in the second. */
 export const NOTIFY_ONCE_IN_UNITS = { minutes: 60, hours: 3_600, days: 86_400 } as const;

@@ -19,6 +19,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { Role } from '@tankportal/shared/roles';
 import type { NotificationSeverity } from '@tankportal/shared/constants';
+import type { NotificationChannel, NotificationEventName } from '@tankportal/shared/notifications';
 import type { QueryStatus } from '@tankportal/shared/schemas/queries';
 import type {
   BillingAlias,
@@ -636,8 +637,8 @@ export const contacts = pgTable(
 );
 
 export interface RecipientEvent {
-  name: 'alarm' | 'threshold' | 'forward' | 'sim_credit_low';
-  channels: ('sms' | 'mail')[];
+  name: NotificationEventName;
+  channels: NotificationChannel[];
   /** Seconds; null: every occurrence notifies. */
   notifyOnceIn: number | null;
 }

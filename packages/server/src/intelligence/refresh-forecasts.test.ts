@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildDevice } from '../testing/factories.ts';
-import { measurements, sensorForecasts, sensors, users } from '../db/schema.ts';
+
+import { measurements, messages, sensorForecasts, sensors, users } from '../db/schema.ts';
+import { buildContact, buildRecipient } from '../testing/contacts-factories.ts';
 import { refreshForecasts } from './refresh-forecasts.ts';
 import { deviceWithHistory } from '../testing/level-history.ts';
 
@@ -88,5 +90,52 @@ describe('days-to-empty forecasts on the device', () => {
     expect((await user.get(`/api/v2/devices/${device.id}`)).statusCode).toBe(404);
     const master = await t.signIn('master');
     expect((await master.get(`/api/v2/devices/${device.id}`)).json().sensors[0].forecast).not.toBeNull();
+  });
+
+  it('tell the recipients of the forecast event once, when the tank comes within 14 days of empty', async () => {
+    const db = t.database.db;
+    const { device, sensor, now } = await deviceWithHistory(db, 'user', 21, 200);
+    const [owner] = await db.select().from(users).where(eq(users.username, 'user'));
+    const contact = await buildContact(db, owner!.id, { email: 'disponent@example.com', language: 'de' });
+    await buildRecipient(db, device.id, contact!.id, [
+      { name: 'forecast', channels: ['mail'], notifyOnceIn: null },
+    ]);
+    const mails = async () =>
+      db
+        .select()
+        .from(messages)
+        .where(and(eq(messages.deviceId, device.id), eq(messages.type, 'mail')));
+    await refreshForecasts(db, { now });
+    const [first] = await db.select().from(sensorForecasts).where(eq(sensorForecasts.sensorId, sensor.id));
+    expect(first!.emptyAt!.getTime()).toBeGreaterThan(now.getTime() + 14 * DAY_MS);
+    expect(await mails()).toEqual([]);
+
+    // The tank goes on being used: readings twice a day at the forecast's pace, until it is due.
+    let at = now;
+    let level = (await db.select().from(sensors).where(eq(sensors.id, sensor.id)))[0]!.value!;
+    const report = async () => {
+      at = new Date(at.getTime() + DAY_MS / 2);
+      level -= first!.perDay! / 2;
+      await db.insert(measurements).values({ sensorId: sensor.id, measuredAt: at, value: level });
+      await db.update(sensors).set({ value: level, lastMeasuredAt: at }).where(eq(sensors.id, sensor.id));
+      await refreshForecasts(db, { now: new Date(at.getTime() + 60_000) });
+      const [kept] = await db.select().from(sensorForecasts).where(eq(sensorForecasts.sensorId, sensor.id));
+      return kept!.emptyAt!.getTime() - at.getTime() <= 14 * DAY_MS;
+    };
+    let due = false;
+    for (let round = 0; round < 120 && !due; round++) {
+      expect(await mails()).toEqual([]);
+      due = await report();
+    }
+    expect(due).toBe(true);
+    const sent = await mails();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.content).toContain('läuft bald leer');
+    expect(sent[0]!.content).toContain('leer voraussichtlich am');
+    expect(sent[0]!.content).toContain('Prognose: leer innerhalb von 14 Tagen');
+    // Still within the window at the next readings: nothing new.
+    await report();
+    await report();
+    expect(await mails()).toHaveLength(1);
   });
 });

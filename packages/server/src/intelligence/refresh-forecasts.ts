@@ -1,6 +1,8 @@
 import { and, asc, eq, gte, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { measurements, sensorForecasts, sensors } from '../db/schema.ts';
+import { FORECAST_NOTICE_DAYS } from '@tankportal/shared/notifications';
+import { devices, measurements, sensorForecasts, sensors } from '../db/schema.ts';
+import { NotificationOutbox } from '../notifications/outbox.ts';
 import { errorDays } from './backtest.ts';
 import { FORECAST_RULES, forecastLevel, type ForecastInput } from './forecast.ts';
 
@@ -17,6 +19,13 @@ export const isHeatingContent = (contentType: string | null) =>
 type StaleSensor = {
   id: number;
   deviceId: number;
+  sequence: number;
+  name: string;
+  unit: string;
+  value: number | null;
+  device: { id: number; name: string; active: boolean };
+  /** The forecast kept so far (null: none yet). */
+  previous: { emptyAt: Date | null; computedAt: Date } | null;
   capacity: number | null;
   threshold: number | null;
   contentType: string | null;
@@ -72,10 +81,46 @@ async function refreshOne(db: Db, sensor: StaleSensor, now: Date) {
     basedOn: sensor.lastMeasuredAt,
     computedAt: now,
   };
-  await db
-    .insert(sensorForecasts)
-    .values(row)
-    .onConflictDoUpdate({ target: sensorForecasts.sensorId, set: row });
+  const outbox = new NotificationOutbox();
+  if (forecast && entersNoticeWindow(sensor.previous, row.emptyAt!, now))
+    outbox.add(sensor.device, {
+      name: 'forecast',
+      at: now,
+      withinDays: FORECAST_NOTICE_DAYS,
+      sensors: [
+        {
+          sequence: sensor.sequence,
+          name: sensor.name,
+          emptyAt: row.emptyAt!,
+          value: sensor.value,
+          unit: sensor.unit,
+          perDay: forecast.perDay,
+        },
+      ],
+    });
+  // The forecast and its notification together: a crash between them neither loses nor repeats it.
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(sensorForecasts)
+      .values(row)
+      .onConflictDoUpdate({ target: sensorForecasts.sensorId, set: row });
+    await outbox.flush(tx, now);
+  });
+}
+
+/**
+ * The forecast event tells once when a tank's forecast comes within FORECAST_NOTICE_DAYS: the new
+ * empty date is inside the window and the previous one was not (none, or outside it when made);
+ * the recipients' notifyOnceIn throttles a forecast that wavers across the edge.
+ */
+export function entersNoticeWindow(
+  previous: { emptyAt: Date | null; computedAt: Date } | null,
+  emptyAt: Date,
+  now: Date,
+): boolean {
+  const window = FORECAST_NOTICE_DAYS * DAY_MS;
+  if (emptyAt.getTime() > now.getTime() + window) return false;
+  return !previous?.emptyAt || previous.emptyAt.getTime() > previous.computedAt.getTime() + window;
 }
 
 /**
@@ -95,6 +140,12 @@ export async function refreshForecasts(
       .select({
         id: sensors.id,
         deviceId: sensors.deviceId,
+        sequence: sensors.sequence,
+        name: sensors.name,
+        unit: sensors.unit,
+        value: sensors.value,
+        device: { id: devices.id, name: devices.name, active: devices.active },
+        previous: { emptyAt: sensorForecasts.emptyAt, computedAt: sensorForecasts.computedAt },
         capacity: sensors.capacity,
         threshold: sensors.threshold,
         contentType: sensors.contentType,
@@ -103,6 +154,7 @@ export async function refreshForecasts(
         errorDaysAt: sensorForecasts.errorDaysAt,
       })
       .from(sensors)
+      .innerJoin(devices, eq(devices.id, sensors.deviceId))
       .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
       .where(
         and(

@@ -46,7 +46,16 @@ export type DeviceEvent =
   | { name: 'alarm'; at: Date; alarms: AlarmNotice[] }
   | { name: 'threshold'; at: Date; status: Exclude<ThresholdStatus, 'ok'>; sensors: ThresholdNoticeSensor[] }
   | { name: 'sim_credit_low'; at: Date; credit: number; currency: string | null; limit: number }
-  | { name: 'forward'; at: Date; text: string; from: string | null; via: MessageType };
+  | { name: 'forward'; at: Date; text: string; from: string | null; via: MessageType }
+  | { name: 'forecast'; at: Date; withinDays: number; sensors: ForecastNoticeSensor[] };
+
+/** A level sensor whose forecast entered the notice window. */
+export interface ForecastNoticeSensor extends NoticeSensor {
+  emptyAt: Date;
+  value: number | null;
+  unit: string;
+  perDay: number;
+}
 
 export type EventOf<N extends NotificationEventName> = Extract<DeviceEvent, { name: N }>;
 

@@ -1,4 +1,4 @@
-import { alarmDescription, alarmTitle, portalDateTime } from '@tankportal/shared/alarm-texts';
+import { alarmDescription, alarmTitle, portalDate, portalDateTime } from '@tankportal/shared/alarm-texts';
 import type { Locale } from '@tankportal/shared/constants';
 import type { AlarmNotice, DeviceEvent, NotifiedDevice } from './events.ts';
 
@@ -27,6 +27,10 @@ const WORDS = {
     threshold: 'Meldebestand',
     simTitle: 'SIM-Guthaben niedrig',
     simLine: (credit: string, limit: string) => `Das SIM-Guthaben beträgt ${credit} (Grenze ${limit}).`,
+    forecastTitle: 'läuft bald leer',
+    forecastLine: (empty: string, level: string, perDay: string) =>
+      `leer voraussichtlich am ${empty}${level ? `, Füllstand ${level}` : ''}, Verbrauch ca. ${perDay} pro Tag`,
+    forecastIntro: (days: number) => `Prognose: leer innerhalb von ${days} Tagen.`,
     forwardTitle: 'Nachricht von',
     forwardIntro: (via: string) => `hat diese Nachricht gesendet (${via}):`,
     at: 'Zeitpunkt',
@@ -46,6 +50,10 @@ const WORDS = {
     threshold: 'threshold',
     simTitle: 'SIM credit low',
     simLine: (credit: string, limit: string) => `The SIM credit is ${credit} (limit ${limit}).`,
+    forecastTitle: 'runs empty soon',
+    forecastLine: (empty: string, level: string, perDay: string) =>
+      `expected empty on ${empty}${level ? `, level ${level}` : ''}, use about ${perDay} per day`,
+    forecastIntro: (days: number) => `Forecast: empty within ${days} days.`,
     forwardTitle: 'Message from',
     forwardIntro: (via: string) => `sent this message (${via}):`,
     at: 'Time',
@@ -148,6 +156,22 @@ export function renderNotification(
         sms: sms(`${brand}: ${subjectDevice} – ${words.simTitle}. ${line} ${when}`),
         subject: `${brand}: ${subjectDevice} – ${words.simTitle}`,
         body: `${subjectDevice}: ${words.simTitle}.\n\n${line}\n\n${words.at}: ${when}${footer}`,
+      };
+    }
+    case 'forecast': {
+      const lines = event.sensors.map(
+        (s) =>
+          `${words.sensor} ${s.sequence}${s.name ? ` "${s.name}"` : ''}: ` +
+          words.forecastLine(
+            portalDate(s.emptyAt, language, TIME_ZONE),
+            s.value !== null ? `${number(s.value, language)} ${s.unit}` : '',
+            `${number(s.perDay, language)} ${s.unit}`,
+          ),
+      );
+      return {
+        sms: sms(`${brand}: ${subjectDevice} ${words.forecastTitle}. ${lines.join('; ')}.`),
+        subject: `${brand}: ${subjectDevice} ${words.forecastTitle}`,
+        body: `${subjectDevice} ${words.forecastTitle}. ${words.forecastIntro(event.withinDays)}\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${words.at}: ${when}${footer}`,
       };
     }
     case 'forward': {

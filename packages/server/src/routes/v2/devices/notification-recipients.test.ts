@@ -57,7 +57,7 @@ const unset = (name: string, allowedChannels: string[]) => ({
 });
 
 describe('POST /v2/devices/{id}/notification-recipients', () => {
-  it('adds a contact with its events; the answer lists all four events in order', async () => {
+  it('adds a contact with its events; the answer lists all five events in order', async () => {
     const client = await as('user');
     const response = await client.post(base(ids.tank), {
       contact_id: ids.both,
@@ -76,6 +76,7 @@ describe('POST /v2/devices/{id}/notification-recipients', () => {
       // 0 means unset.
       { name: 'forward', channels: ['mail'], notifyOnceIn: null, allowedChannels: ['mail'] },
       unset('sim_credit_low', ['sms', 'mail']),
+      unset('forecast', ['sms', 'mail']),
     ]);
     const [row] = await t.database.db
       .select()
@@ -97,6 +98,7 @@ describe('POST /v2/devices/{id}/notification-recipients', () => {
       unset('threshold', ['sms']),
       unset('forward', []),
       unset('sim_credit_low', ['sms']),
+      unset('forecast', ['sms']),
     ]);
   });
 
@@ -308,6 +310,7 @@ describe('GET, PUT and DELETE /v2/devices/{id}/notification-recipients/{recipien
       { name: 'threshold', channels: ['mail'], notifyOnceIn: 86_400, allowedChannels: ['mail'] },
       unset('forward', ['mail']),
       unset('sim_credit_low', ['mail']),
+      unset('forecast', ['mail']),
     ]);
     const before = await allRecipients();
     const bad = await client.put(url, { events: [{ name: 'alarm', channels: ['sms'] }] });
