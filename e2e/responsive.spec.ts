@@ -30,6 +30,8 @@ const device = (id: number, sub = '') => `/devices/${id}${sub}`;
 const CHECKS: Check[] = [
   { name: 'device list', path: '/devices', ready: byId('devices-summary') },
   { name: 'block queries dialog', path: '/devices/block-queries', ready: byId('device-choice-count') },
+  // The dispatch view (issue 16): a year, so that the demo fleet's tanks fill it.
+  { name: 'dispatch', path: '/devices/dispatch?within_days=365', ready: byId('dispatch-table') },
   {
     name: 'reference-date queries',
     path: '/devices/ref-date-queries',

@@ -4,6 +4,7 @@ import { Route, Routes } from 'react-router';
 // The list (with its dialog sub-routes) and the device pages are separate chunks.
 const DeviceListPage = lazy(() => import('../../features/devices/components/list/device-list-page.tsx'));
 const DevicePages = lazy(() => import('./device-pages.tsx'));
+const DispatchPage = lazy(() => import('../../features/devices/components/dispatch/dispatch-page.tsx'));
 
 /** Sub-paths of the list that are not device ids (devices-area §2). */
 const LIST_DIALOGS = ['new', 'config', 'map', 'export', 'block-queries', 'ref-date-queries/*'];
@@ -16,6 +17,8 @@ export default function DevicesRoutes() {
       {LIST_DIALOGS.map((path) => (
         <Route key={path} path={path} element={<DeviceListPage />} />
       ))}
+      {/* The dispatch view (issue 16); a path below it is no device id, which DevicePages says. */}
+      <Route path="dispatch" element={<DispatchPage />} />
       {/* DevicePages checks the id pattern (DESIGN.md [1]) and sends anything else to /devices. */}
       <Route path=":deviceId/*" element={<DevicePages />} />
     </Routes>

@@ -15,6 +15,7 @@ import AddIcon from '@mui/icons-material/Add';
 import TuneIcon from '@mui/icons-material/Tune';
 import SyncIcon from '@mui/icons-material/Sync';
 import EventRepeatIcon from '@mui/icons-material/EventRepeat';
+import LocalShippingIcon from '@mui/icons-material/LocalShipping';
 import { DEVICE_LIST_PAGE_SIZES } from '@tankportal/shared/schemas/config';
 import { hasRole, type Role } from '@tankportal/shared/roles';
 import { Loading } from '../../../../components/loading.tsx';
@@ -175,6 +176,9 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
           </Button>
           <Button component={RouterLink} to="/devices/export" startIcon={<FileDownloadIcon />}>
             {t('devices.actions.export')}
+          </Button>
+          <Button component={RouterLink} to="/devices/dispatch" startIcon={<LocalShippingIcon />}>
+            {t('devices.actions.dispatch')}
           </Button>
           {queriesDevices(role) && (
             <>
