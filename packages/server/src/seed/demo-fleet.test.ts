@@ -91,6 +91,7 @@ describe('demo notifications', () => {
           { name: 'threshold', channels: ['mail'], notifyOnceIn: 43_200 },
           { name: 'forward', channels: [] },
           { name: 'sim_credit_low', channels: [] },
+          { name: 'forecast', channels: [] },
         ],
       },
     ]);
