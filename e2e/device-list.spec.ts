@@ -241,6 +241,7 @@ test.describe('the list by role', () => {
         ...(map ? ['Karte'] : []),
         'Anzeige',
         'Export',
+        'Disposition',
         ...(queries ? ['Blockabfrage', 'Stichtagsabfragen'] : []),
         ...(create ? ['Gerät anlegen'] : []),
       ]);

@@ -27,6 +27,12 @@ describe('effective list display settings', () => {
     expect(settings.sensors.showNames).toBe(true);
   });
 
+  it('offers the forecast column without showing it at first', () => {
+    expect(DEFAULT_LIST_SETTINGS.columns).not.toContain('emptyAt');
+    const settings = effectiveListSettings({}, { 'ui.devices.list.columns': ['sensors', 'emptyAt', 'id'] });
+    expect(settings.columns).toEqual(['id', 'emptyAt', 'sensors']);
+  });
+
   it('shows the chosen columns in the list order', () => {
     const settings = effectiveListSettings({}, { 'ui.devices.list.columns': ['sensors', 'city', 'id'] });
     expect(settings.columns).toEqual(['id', 'city', 'sensors']);

@@ -45,9 +45,13 @@ const sensorKey = (toggle: SensorToggle) => `ui.devices.list.sensors.${toggle}` 
 
 export const LIST_SETTING_KEYS = Object.keys(listSettingSchemas) as ListSettingKey[];
 
-/** Built-in defaults: every column, every sensor detail, the list's default order and page size. */
+/**
+ * Built-in defaults: every column of the spec (the forecast's empty date is offered, not shown at
+ * first: eleven columns fill 1280 px already), every sensor detail, the list's default order and
+ * page size.
+ */
 export const DEFAULT_LIST_SETTINGS: ListDisplaySettings = {
-  columns: [...DEVICE_LIST_COLUMNS],
+  columns: DEVICE_LIST_COLUMNS.filter((column) => column !== 'emptyAt'),
   groupByUser: DEVICE_LIST_DEFAULTS.grouped,
   sortBy: DEVICE_LIST_DEFAULTS.sortBy as DeviceSortKey,
   sortDesc: DEVICE_LIST_DEFAULTS.sortDesc,

@@ -8,7 +8,7 @@ import { alpha, type Theme } from '@mui/material/styles';
 import type { Locale } from '@tankportal/shared/constants';
 import type { DeviceListColumn } from '@tankportal/shared/schemas/config';
 import type { SensorTotals } from '@tankportal/shared/schemas/devices';
-import { formatDateTime, formatNumber } from '../../../../lib/format.ts';
+import { formatDate, formatDateTime, formatNumber } from '../../../../lib/format.ts';
 import { useLocale } from '../../../../lib/i18n.ts';
 import { unitSymbol } from '@tankportal/shared/units';
 import type { DeviceListItem } from '../../api/device-list.ts';
@@ -53,6 +53,11 @@ function cellText(
       return (
         t(`devices.list.status.${device.status}`) + (device.active ? '' : ` · ${t('devices.list.inactive')}`)
       );
+    case 'emptyAt': {
+      // The earliest of its level sensors: the tank that needs the delivery first.
+      const dates = device.sensors.flatMap((sensor) => (sensor.forecast ? [sensor.forecast.emptyAt] : []));
+      return dates.length ? formatDate(dates.sort()[0]!, locale) : DASH;
+    }
   }
 }
 
