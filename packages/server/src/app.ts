@@ -47,6 +47,7 @@ import { confirmationRoutes } from './routes/v2/alarms/confirmations.ts';
 import { sensorDataRoutes } from './routes/v2/sensor-data/sensor-data.ts';
 import { exportRoutes } from './routes/v2/exports/exports.ts';
 import { dispatchRoutes } from './routes/v2/dispatch/dispatch.ts';
+import { deliveryRoutes } from './routes/v2/deliveries/deliveries.ts';
 import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
 import { queryRoutes } from './routes/v2/queries/queries.ts';
 import { blockQueryRoutes } from './routes/v2/block-queries/block-queries.ts';
@@ -94,6 +95,7 @@ const AREAS = [
   sensorDataRoutes,
   exportRoutes,
   dispatchRoutes,
+  deliveryRoutes,
   publicDeviceRoutes,
   contactRoutes,
   usersLookupRoutes,

@@ -70,6 +70,11 @@ export const ALARM_TEXTS: Readonly<Record<Locale, Readonly<Record<AlarmType, Ala
       label: 'Fehlerhafte Daten',
       description: 'Eine Meldung des Geräts war unvollständig oder nicht lesbar.',
     },
+    leak: {
+      label: 'Leck- oder Diebstahlverdacht',
+      description:
+        'Der Füllstand ist stärker gefallen als der erwartete Verbrauch (temperaturbereinigt, über mehrere Meldungen bestätigt). Bitte prüfen Sie Tank und Leitungen vor Ort.',
+    },
   },
   en: {
     generic: { label: 'Alarm', description: 'The device reports an alarm.' },
@@ -109,6 +114,11 @@ export const ALARM_TEXTS: Readonly<Record<Locale, Readonly<Record<AlarmType, Ala
     corrupt_data: {
       label: 'Corrupt data',
       description: 'A report of the device was incomplete or unreadable.',
+    },
+    leak: {
+      label: 'Suspected leak or theft',
+      description:
+        'The level fell further than the expected consumption (temperature-corrected, confirmed by several reports). Please check the tank and its lines on site.',
     },
   },
 };

@@ -71,6 +71,8 @@ export const ALARM_TYPES = [
   ...ERROR_ALARM_TYPES,
   'measuring_error',
   'corrupt_data',
+  /** Opened by the portal, not the device: a drop beyond the expected consumption (issue 16). */
+  'leak',
 ] as const;
 export type AlarmType = (typeof ALARM_TYPES)[number];
 

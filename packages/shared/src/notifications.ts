@@ -10,6 +10,8 @@ export const NOTIFICATION_EVENTS = {
   sim_credit_low: ['sms', 'mail'],
   /** A level sensor's forecast enters "empty within FORECAST_NOTICE_DAYS" (issue 16). */
   forecast: ['sms', 'mail'],
+  /** A sensor or device turns doubtful: stuck, silent, jumping or low on battery (issue 16). */
+  sensor_health: ['sms', 'mail'],
 } as const satisfies Record<string, readonly NotificationChannel[]>;
 export type NotificationEventName = keyof typeof NOTIFICATION_EVENTS;
 export const NOTIFICATION_EVENT_NAMES = Object.keys(NOTIFICATION_EVENTS) as NotificationEventName[];

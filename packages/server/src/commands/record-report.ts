@@ -167,9 +167,9 @@ async function recordInto(
   }
 }
 
-/** Alarms that stop a heating or a measurement are fatal; the rest are notices. */
+/** Alarms that stop a heating or a measurement, or lose contents, are fatal; the rest are notices. */
 export function severityOf(type: AlarmType): 'fatal' | 'notice' {
-  return type === 'temperature' || type === 'power_failure' ? 'fatal' : 'notice';
+  return type === 'temperature' || type === 'power_failure' || type === 'leak' ? 'fatal' : 'notice';
 }
 
 /** Whether a reading breaks its sensor's temperature limit (a temperature alarm). */
@@ -185,7 +185,7 @@ export function temperatureOutOfLimit(sensor: SensorRow, temperature: number | u
  * Opens an alarm of `type` when `active` and none is open; closes the open one otherwise. Answers
  * the notification an active alarm gives (new, or still open and not silenced), else null.
  */
-async function setAlarm(
+export async function setAlarm(
   tx: Tx,
   deviceId: number,
   sensor: SensorRow | null,

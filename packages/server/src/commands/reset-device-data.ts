@@ -1,10 +1,21 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { alarms, devices, measurements, monthlyConsumption, sensors } from '../db/schema.ts';
+import {
+  alarms,
+  deliveries,
+  devices,
+  healthIssues,
+  measurements,
+  monthlyConsumption,
+  sensorChecks,
+  sensorForecasts,
+  sensors,
+} from '../db/schema.ts';
 
 /**
  * "Reset all measurements" (devices-area §2 metadata): the device starts over as if it had never
- * reported. Measurements, monthly consumption and alarms go; the sensors' last values and the
+ * reported. Measurements, monthly consumption, alarms and what was learnt from the readings
+ * (forecasts, deliveries, health doubts, the checks' marks) go; the sensors' last values and the
  * device's last report, status and threshold state are cleared. Configuration, sensors, owner,
  * access and the message log stay. One transaction that first locks the device row, as the ingest
  * does (ingest/store-batch.ts): a report arriving meanwhile is stored before or after, never half.
@@ -21,6 +32,10 @@ export async function resetDeviceData(db: Db, deviceId: number): Promise<boolean
     await tx.delete(measurements).where(inArray(measurements.sensorId, ofDevice));
     await tx.delete(monthlyConsumption).where(inArray(monthlyConsumption.sensorId, ofDevice));
     await tx.delete(alarms).where(eq(alarms.deviceId, deviceId));
+    await tx.delete(sensorForecasts).where(eq(sensorForecasts.deviceId, deviceId));
+    await tx.delete(deliveries).where(eq(deliveries.deviceId, deviceId));
+    await tx.delete(healthIssues).where(eq(healthIssues.deviceId, deviceId));
+    await tx.delete(sensorChecks).where(inArray(sensorChecks.sensorId, ofDevice));
     await tx
       .update(sensors)
       .set({

@@ -30,6 +30,7 @@ import type {
   TimeOfInvoicing,
 } from '@tankportal/shared/schemas/billing';
 import type { RefDateInterval, RefDateIntervalType } from '@tankportal/shared/schemas/ref-date-queries';
+import type { HealthKind } from '@tankportal/shared/schemas/tank-health';
 import type {
   AlarmType,
   ConfirmationStatus,
@@ -375,6 +376,74 @@ export const sensorForecasts = pgTable(
   },
   (t) => [index('sensor_forecasts_device').on(t.deviceId), index('sensor_forecasts_empty_at').on(t.emptyAt)],
 );
+
+/**
+ * A delivery (issue 16): a refill recognised in a level sensor's readings by the intelligence
+ * round. Keyed by its start (the last reading before the rise), which a later reading of a truck
+ * still pumping does not move; the end and the quantity may grow with it. The ticket quantity is the
+ * dealer's, and survives a re-detection.
+ */
+export const deliveries = pgTable(
+  'deliveries',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    sensorId: integer('sensor_id')
+      .notNull()
+      .references(() => sensors.id, { onDelete: 'cascade' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }).notNull(),
+    levelBefore: doublePrecision('level_before').notNull(),
+    levelAfter: doublePrecision('level_after').notNull(),
+    quantity: doublePrecision('quantity').notNull(),
+    quantity15: doublePrecision('quantity_15'),
+    temperature: doublePrecision('temperature'),
+    ticketQuantity: doublePrecision('ticket_quantity'),
+  },
+  (t) => [
+    uniqueIndex('deliveries_sensor_start').on(t.sensorId, t.startedAt),
+    index('deliveries_device_time').on(t.deviceId, t.deliveredAt),
+  ],
+);
+
+/**
+ * Doubts about a device's readings (issue 16): stuck and jump per level sensor, silent and low
+ * battery per device (sensor null). Open while closed_at is null; at most one open per device,
+ * sensor and kind.
+ */
+export const healthIssues = pgTable(
+  'health_issues',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    sensorId: integer('sensor_id').references(() => sensors.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<HealthKind>().notNull(),
+    detail: jsonb('detail').$type<Record<string, number | string | null>>().notNull(),
+    openedAt: timestamp('opened_at', { withTimezone: true }).notNull(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('health_issues_open')
+      .on(t.deviceId, t.kind, sql`coalesce(${t.sensorId}, 0)`)
+      .where(sql`${t.closedAt} IS NULL`),
+    index('health_issues_kind_open')
+      .on(t.kind, t.deviceId)
+      .where(sql`${t.closedAt} IS NULL`),
+  ],
+);
+
+/** The newest reading of each level sensor the intelligence round has checked (deliveries, health, leak). */
+export const sensorChecks = pgTable('sensor_checks', {
+  sensorId: integer('sensor_id')
+    .primaryKey()
+    .references(() => sensors.id, { onDelete: 'cascade' }),
+  basedOn: timestamp('based_on', { withTimezone: true }).notNull(),
+  checkedAt: timestamp('checked_at', { withTimezone: true }).notNull(),
+});
 
 export const monthlyConsumption = pgTable(
   'monthly_consumption',

@@ -6,6 +6,7 @@ import { ensureBaseData } from '../seed/base-data.ts';
 import { DEMO_PASSWORD, ensureDemoData } from '../seed/demo-data.ts';
 import { ensureDemoFleet } from '../seed/demo-fleet.ts';
 import { refreshForecasts } from '../intelligence/refresh-forecasts.ts';
+import { runSensorChecks } from '../intelligence/sensor-checks.ts';
 import { startEmbeddedBroker } from '../ingest/mqtt-embedded.ts';
 import { preloadSpreadsheetWriter } from '../commands/export-sheet.ts';
 import { subscribeExternalBroker } from '../ingest/mqtt-external.ts';
@@ -41,8 +42,12 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
   await ensureBaseData(database.db);
   const created = config.demoData ? await ensureDemoData(database.db) : [];
   const fleet = config.demoData ? await ensureDemoFleet(database.db) : 0;
-  // The demo's forecasts at once, not with the job's first round (a few seconds for its sensors).
-  if (config.demoData) await refreshForecasts(database.db);
+  // The demo's forecasts, deliveries and health at once, not with the job's first round (a few
+  // seconds for its sensors).
+  if (config.demoData) {
+    await refreshForecasts(database.db);
+    await runSensorChecks(database.db);
+  }
   const app = await buildApp(database.db, config);
   await app.context.sessions.purge();
   await app.context.loginRateLimit.purge();

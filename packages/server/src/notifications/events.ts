@@ -1,5 +1,6 @@
 import type { AlarmType, ConfirmationStatus, MessageType } from '@tankportal/shared/devices';
 import { SIM_CREDIT_LOW_LIMIT, type NotificationEventName } from '@tankportal/shared/notifications';
+import type { HealthKind } from '@tankportal/shared/schemas/tank-health';
 import type { ThresholdStatus } from '../sensor-logic/threshold.ts';
 
 /**
@@ -47,7 +48,15 @@ export type DeviceEvent =
   | { name: 'threshold'; at: Date; status: Exclude<ThresholdStatus, 'ok'>; sensors: ThresholdNoticeSensor[] }
   | { name: 'sim_credit_low'; at: Date; credit: number; currency: string | null; limit: number }
   | { name: 'forward'; at: Date; text: string; from: string | null; via: MessageType }
-  | { name: 'forecast'; at: Date; withinDays: number; sensors: ForecastNoticeSensor[] };
+  | { name: 'forecast'; at: Date; withinDays: number; sensors: ForecastNoticeSensor[] }
+  | { name: 'sensor_health'; at: Date; issues: HealthNotice[] };
+
+/** A health doubt that just arose (intelligence/sensor-checks.ts); sensor null for device-wide ones. */
+export interface HealthNotice {
+  kind: HealthKind;
+  sensor: NoticeSensor | null;
+  detail: Record<string, number | string | null>;
+}
 
 /** A level sensor whose forecast entered the notice window. */
 export interface ForecastNoticeSensor extends NoticeSensor {

@@ -1,5 +1,6 @@
 import { alarmDescription, alarmTitle, portalDate, portalDateTime } from '@tankportal/shared/alarm-texts';
 import type { Locale } from '@tankportal/shared/constants';
+import { healthLabel, healthReason } from '@tankportal/shared/health-texts';
 import type { AlarmNotice, DeviceEvent, NotifiedDevice } from './events.ts';
 
 /** A notification in one language: the SMS text and the mail. */
@@ -31,6 +32,8 @@ const WORDS = {
     forecastLine: (empty: string, level: string, perDay: string) =>
       `leer voraussichtlich am ${empty}${level ? `, Füllstand ${level}` : ''}, Verbrauch ca. ${perDay} pro Tag`,
     forecastIntro: (days: number) => `Prognose: leer innerhalb von ${days} Tagen.`,
+    healthTitle: 'Messwerte zweifelhaft',
+    healthIntro: 'liefert Messwerte, denen nicht zu trauen ist:',
     forwardTitle: 'Nachricht von',
     forwardIntro: (via: string) => `hat diese Nachricht gesendet (${via}):`,
     at: 'Zeitpunkt',
@@ -54,6 +57,8 @@ const WORDS = {
     forecastLine: (empty: string, level: string, perDay: string) =>
       `expected empty on ${empty}${level ? `, level ${level}` : ''}, use about ${perDay} per day`,
     forecastIntro: (days: number) => `Forecast: empty within ${days} days.`,
+    healthTitle: 'readings doubtful',
+    healthIntro: 'delivers readings that cannot be trusted:',
     forwardTitle: 'Message from',
     forwardIntro: (via: string) => `sent this message (${via}):`,
     at: 'Time',
@@ -172,6 +177,21 @@ export function renderNotification(
         sms: sms(`${brand}: ${subjectDevice} ${words.forecastTitle}. ${lines.join('; ')}.`),
         subject: `${brand}: ${subjectDevice} ${words.forecastTitle}`,
         body: `${subjectDevice} ${words.forecastTitle}. ${words.forecastIntro(event.withinDays)}\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${words.at}: ${when}${footer}`,
+      };
+    }
+    case 'sensor_health': {
+      const lines = event.issues.map(
+        (issue) =>
+          `${healthLabel(issue.kind, language)}` +
+          (issue.sensor
+            ? ` (${words.sensor} ${issue.sensor.sequence}${issue.sensor.name ? ` "${issue.sensor.name}"` : ''})`
+            : '') +
+          `: ${healthReason(issue, language, TIME_ZONE)}`,
+      );
+      return {
+        sms: sms(`${brand}: ${subjectDevice}: ${lines.join('; ')}`),
+        subject: `${brand}: ${subjectDevice} – ${words.healthTitle}`,
+        body: `${subjectDevice} ${words.healthIntro}\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${words.at}: ${when}${footer}`,
       };
     }
     case 'forward': {

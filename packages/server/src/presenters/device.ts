@@ -4,10 +4,12 @@ import type {
   DeviceSummary,
   SensorForecast,
 } from '@tankportal/shared/schemas/devices';
+import type { HealthIssue } from '@tankportal/shared/schemas/tank-health';
 import type { DevicePermissions } from '../policies/device-access.ts';
 import type {
   AlarmRow,
   DeviceRow,
+  HealthIssueRow,
   MapDeviceRow,
   OwnerRow,
   SensorForecastRow,
@@ -47,11 +49,16 @@ export function presentSensor(sensor: SensorRow & { forecast?: SensorForecastRow
   return { ...fields, forecast: presentForecast(forecast ?? null) };
 }
 
+export function presentHealthIssue(issue: HealthIssueRow): HealthIssue {
+  return { kind: issue.kind, sequence: issue.sequence, since: issue.openedAt, detail: issue.detail };
+}
+
 export function presentDeviceSummary(
   device: DeviceRow,
   owner: OwnerRow,
   sensors: SensorRow[],
   access: DevicePermissions,
+  health: HealthIssueRow[],
 ): DeviceSummary {
   return {
     id: device.id,
@@ -79,6 +86,7 @@ export function presentDeviceSummary(
         : null,
     permissions: access.permissions,
     sensors: sensors.map(presentSensor),
+    health: health.map(presentHealthIssue),
   };
 }
 
@@ -107,9 +115,10 @@ export function presentDeviceDetail(
   alarms: AlarmRow[],
   access: DevicePermissions,
   showMasterFields: boolean,
+  health: HealthIssueRow[],
 ): DeviceDetail {
   return {
-    ...presentDeviceSummary(device, owner, sensors, access),
+    ...presentDeviceSummary(device, owner, sensors, access, health),
     userPermissions: access.ace ? { aceId: access.ace.id, permissions: access.ace.permissions } : null,
     alarms: alarms.map(presentAlarm),
     thresholdStatus: device.thresholdStatus,

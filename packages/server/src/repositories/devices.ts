@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm';
 import type { DeviceListQuery, SensorTotals } from '@tankportal/shared/schemas/devices';
 import type { Db } from '../db/client.ts';
-import { alarms, deviceAces, devices, sensorForecasts, sensors, users } from '../db/schema.ts';
+import { alarms, deviceAces, devices, healthIssues, sensorForecasts, sensors, users } from '../db/schema.ts';
 import { deviceVisibleTo } from '../policies/device-access.ts';
 import type { UserRow } from './users.ts';
 
@@ -77,6 +77,12 @@ function listConditions(actor: UserRow, query: DeviceListQuery): SQL[] {
       sql`EXISTS (SELECT 1 FROM ${sensorForecasts} f WHERE f.device_id = ${devices.id} AND f.empty_at <= ${until})`,
     );
   }
+  if (query.health !== undefined)
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM ${healthIssues} h WHERE h.device_id = ${devices.id} AND h.closed_at IS NULL${
+        query.health === 'any' ? sql`` : sql` AND h.kind = ${query.health}`
+      })`,
+    );
   const term = query.searchTerm;
   if (term) {
     const like = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -222,6 +228,24 @@ export async function sensorsOfDevices(
   for (const { sensor, forecast } of rows)
     bySequence.set(sensor.deviceId, [...(bySequence.get(sensor.deviceId) ?? []), { ...sensor, forecast }]);
   return bySequence;
+}
+
+/** An open health doubt with the number of its sensor (null: the device's own). */
+export type HealthIssueRow = typeof healthIssues.$inferSelect & { sequence: number | null };
+
+/** The open health doubts of these devices, oldest first: one query for a whole list page. */
+export async function healthOfDevices(db: Db, deviceIds: number[]): Promise<Map<number, HealthIssueRow[]>> {
+  const byDevice = new Map<number, HealthIssueRow[]>();
+  if (deviceIds.length === 0) return byDevice;
+  const rows = await db
+    .select({ issue: healthIssues, sequence: sensors.sequence })
+    .from(healthIssues)
+    .leftJoin(sensors, eq(sensors.id, healthIssues.sensorId))
+    .where(and(inArray(healthIssues.deviceId, deviceIds), isNull(healthIssues.closedAt)))
+    .orderBy(asc(healthIssues.openedAt), asc(healthIssues.id));
+  for (const { issue, sequence } of rows)
+    byDevice.set(issue.deviceId, [...(byDevice.get(issue.deviceId) ?? []), { ...issue, sequence }]);
+  return byDevice;
 }
 
 export async function openAlarmsOf(db: Db, deviceId: number): Promise<AlarmRow[]> {

@@ -92,6 +92,7 @@ describe('demo notifications', () => {
           { name: 'forward', channels: [] },
           { name: 'sim_credit_low', channels: [] },
           { name: 'forecast', channels: [] },
+          { name: 'sensor_health', channels: [] },
         ],
       },
     ]);

@@ -199,7 +199,8 @@ export async function ensureDemoFleet(db: Db, now = new Date()): Promise<number>
         locationUpdatedAt: located ? new Date(end) : null,
         simCreditQty: plan.type === 'sms' ? Math.round(rand() * 2000) / 100 : null,
         simCreditCurrency: plan.type === 'sms' ? 'EUR' : null,
-        batteryCharge: plan.type === 'iot' ? 40 + Math.round(rand() * 60) : null,
+        batteryCharge:
+          plan.type === 'iot' ? (number === LOW_BATTERY_DEVICE ? 14 : 40 + Math.round(rand() * 60)) : null,
         // A fresh token per installation: a link to one demo's status page opens no other demo's.
         publicUrlAccessEnabled: plan.publicPage,
         publicUrlToken: plan.publicPage ? newToken() : null,
@@ -211,6 +212,7 @@ export async function ensureDemoFleet(db: Db, now = new Date()): Promise<number>
       end,
       rand,
       readingsPerDay: plan.type === 'iot' || plan.type === 'net' ? 4 : 1,
+      anomaly: DEMO_ANOMALIES[number],
     });
     if (number % 9 === 0) {
       await db.insert(alarms).values({
@@ -340,6 +342,32 @@ interface SeriesOptions {
   end: number;
   rand: () => number;
   readingsPerDay: number;
+  /** What goes wrong with the first sensor's recent readings (the tank intelligence's showcase). */
+  anomaly?: Anomaly;
+}
+
+type Anomaly = 'theft' | 'stuck' | 'jump';
+/**
+ * A few devices of the demo user `user` show what the intelligence round finds (issue 16): a theft
+ * a day ago (a leak alarm), a probe stuck for nine days, one implausible reading, a weak battery.
+ */
+const DEMO_ANOMALIES: Partial<Record<number, Anomaly>> = { 33: 'theft', 15: 'stuck', 21: 'jump' };
+const LOW_BATTERY_DEVICE = 45;
+
+/** Rewrites the end of a simulated series with its anomaly, before anything is derived from it. */
+function applyAnomaly(series: SeriesPoint[], anomaly: Anomaly, capacity: number, end: number) {
+  if (anomaly === 'theft') {
+    for (const point of series)
+      if (point.at.getTime() >= end - 30 * 3_600_000)
+        point.value = Math.max(0, Math.round((point.value - 0.15 * capacity) * 10) / 10);
+  } else if (anomaly === 'stuck') {
+    const from = series.findIndex((point) => point.at.getTime() >= end - 9 * DAY);
+    for (const point of series.slice(from)) point.value = series[from].value;
+  } else {
+    const index = series.findIndex((point) => point.at.getTime() >= end - 3 * DAY);
+    const point = series[index];
+    point.value += point.value < capacity / 2 ? 0.25 * capacity : -0.25 * capacity;
+  }
 }
 
 async function seedSensors(db: Db, deviceId: number, plans: SensorPlan[], options: SeriesOptions) {
@@ -363,6 +391,8 @@ async function seedSensors(db: Db, deviceId: number, plans: SensorPlan[], option
   for (const [index, sensor] of created.entries()) {
     const plan = plans[index];
     const series = simulateSeries(plan, options);
+    if (index === 0 && options.anomaly && plan.type === 'probe')
+      applyAnomaly(series, options.anomaly, plan.capacity, options.end);
     for (let i = 0; i < series.length; i += 2_000) {
       await db.insert(measurements).values(
         series.slice(i, i + 2_000).map((point) => ({
@@ -400,8 +430,14 @@ async function seedSensors(db: Db, deviceId: number, plans: SensorPlan[], option
 }
 
 /** Heating-season use with noise; a refill to about 90 % when the level falls below 20–30 %. */
+interface SeriesPoint {
+  at: Date;
+  value: number;
+  temperature: number | null;
+}
+
 function simulateSeries(plan: SensorPlan, { start, end, rand, readingsPerDay }: SeriesOptions) {
-  const points: { at: Date; value: number; temperature: number | null }[] = [];
+  const points: SeriesPoint[] = [];
   const step = DAY / readingsPerDay;
   let value = plan.type === 'probe' ? plan.capacity * (0.4 + rand() * 0.5) : Math.round(rand() * 5_000);
   const refillBelow = plan.capacity * (0.2 + rand() * 0.1);

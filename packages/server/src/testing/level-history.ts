@@ -43,5 +43,6 @@ export async function deviceWithHistory(db: Db, username: string, seed: number, 
     .where(eq(sensors.id, sensor!.id));
   /** The true level at an instant of the moved series. */
   const levelAt = (at: Date) => tank.truth.levelAt(new Date(at.getTime() - shift));
-  return { device, sensor: sensor!, levelAt, now: new Date(last.measuredAt.getTime() + 60_000) };
+  const refills = tank.truth.refills.map((at) => new Date(at.getTime() + shift));
+  return { device, sensor: sensor!, levelAt, refills, now: new Date(last.measuredAt.getTime() + 60_000) };
 }

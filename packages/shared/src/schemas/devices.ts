@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HEALTH_KINDS, healthIssueSchema } from './tank-health.ts';
 import { queryId, queryInteger } from './common.ts';
 import {
   ALARM_SCOPES,
@@ -62,6 +63,8 @@ export const deviceListQuery = z.object({
   notReportedSince: queryInteger().optional(),
   /** Only devices with a level sensor forecast to run empty within this many days (issue 16). */
   emptyWithinDays: queryInteger({ max: 3650 }).optional(),
+  /** Only devices with an open health doubt: of this kind, or of any (issue 16). */
+  health: z.enum([...HEALTH_KINDS, 'any'], { error: 'invalid' }).optional(),
 });
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
 
@@ -180,6 +183,8 @@ export const deviceSummarySchema = z.object({
   location: z.object({ lat: z.number(), lng: z.number(), updatedAt: z.date().nullable() }).nullable(),
   permissions: z.array(z.enum(DEVICE_PERMISSIONS)),
   sensors: z.array(sensorSchema),
+  /** Open doubts about its readings (issue 16): stuck, silent, jump, low battery; oldest first. */
+  health: z.array(healthIssueSchema),
   /**
    * In a list filtered by `user_id`: that user's access entry on the device, null where it owns the
    * device (and holds every permission). Absent otherwise.

@@ -1,17 +1,25 @@
 import { refreshForecasts } from '../../intelligence/refresh-forecasts.ts';
+import { runSensorChecks } from '../../intelligence/sensor-checks.ts';
 import { recurringJob } from '../scheduler.ts';
 
 /** A run stops after 2 minutes, well inside its job lease; the next run does the rest. */
 const BUDGET_MS = 120_000;
+/** The checks get what the forecasts left, but never less than this. */
+const CHECKS_MIN_MS = 20_000;
 
 /**
- * The days-to-empty forecasts (issue 16): every 10 minutes, by one process of the installation,
- * for the level sensors with a reading newer than their forecast (intelligence/refresh-forecasts.ts).
+ * The tank intelligence round (issue 16), every 10 minutes, by one process of the installation:
+ * the days-to-empty forecasts of the level sensors with a newer reading
+ * (intelligence/refresh-forecasts.ts), then deliveries, sensor health and leaks
+ * (intelligence/sensor-checks.ts), which need the forecasts' consumption per day. The job keeps
+ * its first name, `forecasts`, which installations have in their schedule table.
  */
 export const refreshForecastsJob = recurringJob({
   name: 'forecasts',
   schedule: '*/10 * * * *',
   async run(_occurrence, _run, { db }) {
+    const started = Date.now();
     await refreshForecasts(db, { budgetMs: BUDGET_MS });
+    await runSensorChecks(db, { budgetMs: Math.max(CHECKS_MIN_MS, BUDGET_MS - (Date.now() - started)) });
   },
 });

@@ -4,7 +4,12 @@ import type { Db } from '../../../db/client.ts';
 import { notFound } from '../../../http-error.ts';
 import { devicePermissions } from '../../../policies/device-access.ts';
 import { presentDeviceDetail } from '../../../presenters/device.ts';
-import { findVisibleDevice, openAlarmsOf, sensorsOfDevices } from '../../../repositories/devices.ts';
+import {
+  findVisibleDevice,
+  healthOfDevices,
+  openAlarmsOf,
+  sensorsOfDevices,
+} from '../../../repositories/devices.ts';
 import type { UserRow } from '../../../repositories/users.ts';
 
 /**
@@ -14,10 +19,11 @@ import type { UserRow } from '../../../repositories/users.ts';
 export async function loadDeviceDetail(db: Db, actor: UserRow, id: number): Promise<DeviceDetail> {
   const found = await findVisibleDevice(db, actor, id);
   if (!found) throw notFound();
-  const [sensors, alarms, permissions] = await Promise.all([
+  const [sensors, alarms, permissions, health] = await Promise.all([
     sensorsOfDevices(db, [id]),
     openAlarmsOf(db, id),
     devicePermissions(db, actor, [id]),
+    healthOfDevices(db, [id]),
   ]);
   return presentDeviceDetail(
     found.device,
@@ -26,5 +32,6 @@ export async function loadDeviceDetail(db: Db, actor: UserRow, id: number): Prom
     alarms,
     permissions.get(id)!,
     hasRole(actor.role, 'ROLE_MASTER'),
+    health.get(id) ?? [],
   );
 }

@@ -19,6 +19,7 @@ import type { UserRow } from '../../../repositories/users.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentDeviceMapEntry, presentDeviceSummary } from '../../../presenters/device.ts';
 import {
+  healthOfDevices,
   listDeviceIds,
   listDevices,
   listMapDevices,
@@ -90,17 +91,24 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       }
       const { rows, total, locationEnabled, sensorTotals } = await listDevices(db, actor, request.query);
       const ids = rows.map((row) => row.device.id);
-      const [sensors, permissions, entries] = await Promise.all([
+      const [sensors, permissions, entries, health] = await Promise.all([
         sensorsOfDevices(db, ids),
         devicePermissions(db, actor, ids),
         userId === undefined ? undefined : entriesOf(db, userId, ids),
+        healthOfDevices(db, ids),
       ]);
       reply
         .header('x-total-count', String(total))
         .header('x-location-enabled-devices-count', String(locationEnabled))
         .header(SENSOR_TOTALS_HEADER, asciiJson(sensorTotals));
       return rows.map(({ device, owner }) => ({
-        ...presentDeviceSummary(device, owner, sensors.get(device.id) ?? [], permissions.get(device.id)!),
+        ...presentDeviceSummary(
+          device,
+          owner,
+          sensors.get(device.id) ?? [],
+          permissions.get(device.id)!,
+          health.get(device.id) ?? [],
+        ),
         ...(entries && { userPermissions: entries.get(device.id) ?? null }),
       }));
     },

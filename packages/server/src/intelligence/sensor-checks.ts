@@ -1,0 +1,299 @@
+/**
+ * The checks of the intelligence round (issue 16, docs/tank-health.md) against the database:
+ * deliveries, sensor health and leaks for every level sensor with a reading newer than its last
+ * check (or checked a day ago), silent devices and low batteries for every device. Each sensor's
+ * findings, the alarm and the notifications they cause are written in one transaction.
+ */
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { HealthKind } from '@tankportal/shared/schemas/tank-health';
+import type { Db, Tx } from '../db/client.ts';
+import {
+  alarms,
+  deliveries,
+  devices,
+  healthIssues,
+  measurements,
+  sensorChecks,
+  sensorForecasts,
+  sensors,
+} from '../db/schema.ts';
+import { setAlarm } from '../commands/record-report.ts';
+import type { HealthNotice, NotifiedDevice } from '../notifications/events.ts';
+import { NotificationOutbox } from '../notifications/outbox.ts';
+import { detectDeliveries, isCompensatedContent, type TemperatureLevelPoint } from './deliveries.ts';
+import { FORECAST_RULES } from './forecast.ts';
+import { findLeak } from './leak.ts';
+import { findJump, findSilent, findStuck, isLowBattery, reportIntervalSeconds } from './sensor-health.ts';
+
+const DAY_MS = 86_400_000;
+const BATCH = 200;
+/** Stuck needs 7 days flat plus up to 60 days of use before them; deliveries overlap the last check. */
+const RECHECK_DAYS = 67;
+
+type Detail = Record<string, number | string | null>;
+interface Finding {
+  since: Date;
+  detail: Detail;
+}
+
+/**
+ * Opens, updates or closes the open issue of `kind` on a device (and sensor): answers whether this
+ * call opened it, which is what a notification tells.
+ */
+async function setHealth(
+  tx: Tx,
+  deviceId: number,
+  sensorId: number | null,
+  kind: HealthKind,
+  finding: Finding | null,
+  now: Date,
+): Promise<boolean> {
+  const [open] = await tx
+    .select({ id: healthIssues.id })
+    .from(healthIssues)
+    .where(
+      and(
+        eq(healthIssues.deviceId, deviceId),
+        eq(healthIssues.kind, kind),
+        sensorId === null ? isNull(healthIssues.sensorId) : eq(healthIssues.sensorId, sensorId),
+        isNull(healthIssues.closedAt),
+      ),
+    )
+    .limit(1);
+  if (finding && open) {
+    await tx.update(healthIssues).set({ detail: finding.detail }).where(eq(healthIssues.id, open.id));
+    return false;
+  }
+  if (finding) {
+    const opened = await tx
+      .insert(healthIssues)
+      .values({ deviceId, sensorId, kind, detail: finding.detail, openedAt: finding.since })
+      .onConflictDoNothing()
+      .returning({ id: healthIssues.id });
+    return opened.length > 0;
+  }
+  if (open) await tx.update(healthIssues).set({ closedAt: now }).where(eq(healthIssues.id, open.id));
+  return false;
+}
+
+/** The device's status after the round changed its alarms: alarm while any is open or a sensor fails. */
+async function refreshDeviceStatus(tx: Tx, deviceId: number) {
+  await tx
+    .update(devices)
+    .set({
+      status: sql`CASE WHEN EXISTS (SELECT 1 FROM ${alarms} WHERE ${alarms.deviceId} = ${deviceId} AND ${alarms.closedAt} IS NULL)
+        OR EXISTS (SELECT 1 FROM ${sensors} WHERE ${sensors.deviceId} = ${deviceId} AND ${sensors.isConnected} AND ${sensors.status} <> 'ok')
+        THEN 'alarm' ELSE 'ok' END`,
+    })
+    .where(eq(devices.id, deviceId));
+}
+
+async function readingsOf(db: Db, sensorId: number, from: Date): Promise<TemperatureLevelPoint[]> {
+  const rows = await db
+    .select({
+      at: measurements.measuredAt,
+      volume: measurements.value,
+      temperature: measurements.temperature,
+    })
+    .from(measurements)
+    .where(
+      and(
+        eq(measurements.sensorId, sensorId),
+        eq(measurements.hidden, false),
+        isNotNull(measurements.value),
+        gte(measurements.measuredAt, from),
+      ),
+    )
+    .orderBy(asc(measurements.measuredAt));
+  return rows as TemperatureLevelPoint[];
+}
+
+type CheckedSensor = Awaited<ReturnType<typeof dueSensors>>[number];
+
+function dueSensors(db: Db, now: Date, limit: number) {
+  return db
+    .select({
+      sensor: sensors,
+      device: {
+        id: devices.id,
+        name: devices.name,
+        active: devices.active,
+        fillingRecognitionInterval: devices.fillingRecognitionInterval,
+      },
+      checkedUpTo: sensorChecks.basedOn,
+      perDay: sensorForecasts.perDay,
+    })
+    .from(sensors)
+    .innerJoin(devices, eq(devices.id, sensors.deviceId))
+    .leftJoin(sensorChecks, eq(sensorChecks.sensorId, sensors.id))
+    .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
+    .where(
+      and(
+        eq(sensors.type, 'probe'),
+        sql`${sensors.capacity} > 0`,
+        isNotNull(sensors.lastMeasuredAt),
+        or(
+          isNull(sensorChecks.sensorId),
+          lt(sensorChecks.basedOn, sensors.lastMeasuredAt),
+          // Daily without a new reading too: a jump ages out of its window.
+          lt(sensorChecks.checkedAt, new Date(now.getTime() - DAY_MS)),
+        ),
+      ),
+    )
+    .orderBy(asc(sensors.id))
+    .limit(limit);
+}
+
+async function checkSensor(db: Db, { sensor, device, checkedUpTo, perDay }: CheckedSensor, now: Date) {
+  const capacity = sensor.capacity!;
+  const from = checkedUpTo
+    ? new Date(checkedUpTo.getTime() - RECHECK_DAYS * DAY_MS)
+    : new Date(now.getTime() - FORECAST_RULES.historyDays * DAY_MS);
+  const points = await readingsOf(db, sensor.id, from);
+  const compensate = isCompensatedContent(sensor.contentType);
+  const found = detectDeliveries(points, {
+    capacity,
+    fillingRecognitionInterval: device.fillingRecognitionInterval,
+    compensate,
+  });
+  const stuck = findStuck(points, capacity);
+  const jump = findJump(points, capacity, now);
+  const leak = findLeak(points, {
+    capacity,
+    perDay,
+    fillingRecognitionInterval: device.fillingRecognitionInterval,
+    compensate,
+    now,
+  });
+  const notified: NotifiedDevice = device;
+  const outbox = new NotificationOutbox();
+  await db.transaction(async (tx) => {
+    if (found.length > 0)
+      await tx
+        .insert(deliveries)
+        .values(found.map((delivery) => ({ ...delivery, deviceId: device.id, sensorId: sensor.id })))
+        .onConflictDoUpdate({
+          target: [deliveries.sensorId, deliveries.startedAt],
+          set: {
+            deliveredAt: sql`excluded.delivered_at`,
+            levelAfter: sql`excluded.level_after`,
+            quantity: sql`excluded.quantity`,
+            quantity15: sql`excluded.quantity_15`,
+            temperature: sql`excluded.temperature`,
+          },
+        });
+    const unit = sensor.unit;
+    const issues: HealthNotice[] = [];
+    const noticeSensor = { sequence: sensor.sequence, name: sensor.name };
+    const stuckFinding = stuck && {
+      since: stuck.since,
+      detail: { value: stuck.value, days: stuck.days, unit },
+    };
+    if (await setHealth(tx, device.id, sensor.id, 'stuck', stuckFinding, now))
+      issues.push({ kind: 'stuck', sensor: noticeSensor, detail: stuckFinding!.detail });
+    const jumpFinding = jump && {
+      since: jump.at,
+      detail: { value: jump.value, from: jump.from, at: jump.at.toISOString(), unit },
+    };
+    if (await setHealth(tx, device.id, sensor.id, 'jump', jumpFinding, now))
+      issues.push({ kind: 'jump', sensor: noticeSensor, detail: jumpFinding!.detail });
+    if (issues.length > 0) outbox.add(notified, { name: 'sensor_health', at: now, issues });
+
+    const [openLeak] = await tx
+      .select({ id: alarms.id })
+      .from(alarms)
+      .where(and(eq(alarms.sensorId, sensor.id), eq(alarms.type, 'leak'), isNull(alarms.closedAt)));
+    if (leak || openLeak) {
+      const at = sensor.lastMeasuredAt ?? now;
+      const value = leak ? `${Math.round(leak.excess)} ${unit}` : null;
+      const notice = await setAlarm(tx, device.id, sensor, 'leak', leak !== null, at, value);
+      outbox.addAlarm(notified, notice, at);
+      if (!openLeak !== !leak) await refreshDeviceStatus(tx, device.id);
+    }
+    const mark = { sensorId: sensor.id, basedOn: sensor.lastMeasuredAt!, checkedAt: now };
+    await tx
+      .insert(sensorChecks)
+      .values(mark)
+      .onConflictDoUpdate({ target: sensorChecks.sensorId, set: mark });
+    await outbox.flush(tx, now);
+  });
+}
+
+/**
+ * Silent devices and low batteries: one read of every device that has reported and of the open
+ * issues of both kinds; only devices whose state changes are written, each in its transaction.
+ */
+async function checkDevices(db: Db, now: Date): Promise<number> {
+  const rows = await db
+    .select({
+      id: devices.id,
+      name: devices.name,
+      active: devices.active,
+      type: devices.type,
+      timeInterval: devices.timeInterval,
+      iotConfig: devices.iotConfig,
+      lastReportedAt: devices.lastReportedAt,
+      batteryCharge: devices.batteryCharge,
+    })
+    .from(devices)
+    .where(isNotNull(devices.lastReportedAt));
+  const open = await db
+    .select({ deviceId: healthIssues.deviceId, kind: healthIssues.kind })
+    .from(healthIssues)
+    .where(and(inArray(healthIssues.kind, ['silent', 'low_battery']), isNull(healthIssues.closedAt)));
+  const isOpen = new Set(open.map((issue) => `${issue.deviceId}:${issue.kind}`));
+  let changed = 0;
+  for (const device of rows) {
+    // An inactive device is switched off on purpose: its silence is no news.
+    const silent = device.active
+      ? findSilent(device.lastReportedAt, reportIntervalSeconds(device), now)
+      : null;
+    const battery = isLowBattery(device.batteryCharge);
+    const silentOpen = isOpen.has(`${device.id}:silent`);
+    const batteryOpen = isOpen.has(`${device.id}:low_battery`);
+    if (!!silent === silentOpen && battery === batteryOpen) continue;
+    changed++;
+    const outbox = new NotificationOutbox();
+    await db.transaction(async (tx) => {
+      const issues: HealthNotice[] = [];
+      const silentFinding = silent && {
+        since: silent.since,
+        detail: {
+          lastReportedAt: silent.lastReportedAt.toISOString(),
+          intervalHours: silent.intervalHours,
+        },
+      };
+      if (await setHealth(tx, device.id, null, 'silent', silentFinding, now))
+        issues.push({ kind: 'silent', sensor: null, detail: silentFinding!.detail });
+      const batteryFinding = battery ? { since: now, detail: { charge: device.batteryCharge } } : null;
+      if (await setHealth(tx, device.id, null, 'low_battery', batteryFinding, now))
+        issues.push({ kind: 'low_battery', sensor: null, detail: batteryFinding!.detail });
+      if (issues.length > 0) outbox.add(device, { name: 'sensor_health', at: now, issues });
+      await outbox.flush(tx, now);
+    });
+  }
+  return changed;
+}
+
+/**
+ * One round of the checks: the due level sensors (within `budgetMs`; the next round does the
+ * rest), then the devices. Run by the job `forecasts` after the forecasts (the leak rule needs their
+ * consumption per day) and after the demo data is seeded.
+ */
+export async function runSensorChecks(
+  db: Db,
+  { now = new Date(), budgetMs = Infinity } = {},
+): Promise<{ sensors: number; devices: number }> {
+  const started = Date.now();
+  let checked = 0;
+  while (Date.now() - started < budgetMs) {
+    const due = await dueSensors(db, now, BATCH);
+    if (due.length === 0) break;
+    for (const entry of due) {
+      await checkSensor(db, entry, now);
+      checked++;
+      if (Date.now() - started >= budgetMs) break;
+    }
+  }
+  return { sensors: checked, devices: await checkDevices(db, now) };
+}
