@@ -69,6 +69,14 @@ const SERVER_LAYERS = [
     ),
   },
   {
+    // The live updates fan out what the database announces; they decide nothing of their own.
+    folder: 'live',
+    patterns: serverFolders(
+      ['commands', 'ingest', 'plugins', 'routes', 'main'],
+      'live/ reads the database and the policies only: never commands, ingest, plugins, routes or main.',
+    ),
+  },
+  {
     folder: 'commands',
     patterns: serverFolders(
       ['plugins', 'routes', 'main'],

@@ -66,6 +66,8 @@ import { createDeviceRoutes } from './routes/v2/devices/create-device.ts';
 import { messageRoutes } from './routes/v2/messages/messages.ts';
 import { rawMessageRoutes } from './routes/v2/messages/raw-messages.ts';
 import { deviceConfigurationRoutes } from './routes/v2/devices/configuration.ts';
+import { liveRoutes } from './routes/v2/live/live.ts';
+import { LiveUpdates } from './live/live-updates.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -107,6 +109,7 @@ const AREAS = [
   rawMessageRoutes,
   messageRoutes,
   deviceConfigurationRoutes,
+  liveRoutes,
 ];
 
 export async function buildApp(
@@ -147,7 +150,17 @@ export async function buildApp(
 
   // The process's services with state of their own, made once here and handed down from here.
   const ingest = createIngestServices(db, databaseKind(db), config);
+  const liveUpdates = new LiveUpdates(db, {
+    onError: (error) => app.log.warn(`live updates: ${error.message}`),
+  });
+  await liveUpdates.start();
+  // Open streams never end by themselves: they are closed before the server waits for its
+  // connections, and the listening connection goes with them.
+  app.addHook('preClose', async () => {
+    await liveUpdates.stop();
+  });
   const context: AppContext = {
+    liveUpdates,
     ...ingest,
     config,
     sessions,

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerConfig } from './config/env.ts';
 import type { IngestContext } from './ingest/ingest-context.ts';
 import type { JobQueue } from './jobs/queue.ts';
+import type { LiveUpdates } from './live/live-updates.ts';
 import type { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import type { SessionStore } from './repositories/sessions.ts';
 
@@ -16,6 +17,8 @@ export interface AppContext extends IngestContext {
   sessions: SessionStore;
   /** The durable job queue (notification delivery); started by main/start.ts. */
   jobs: JobQueue;
+  /** The open pages' streams of new reports (routes/v2/live); listening from start to close. */
+  liveUpdates: LiveUpdates;
 }
 
 export type Api = FastifyInstance<any, any, any, any, ZodTypeProvider>;

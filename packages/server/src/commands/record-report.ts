@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import type { AlarmType } from '@tankportal/shared/devices';
 import type { Db, Tx } from '../db/client.ts';
+import { announceDeviceReports } from '../db/device-report-channel.ts';
 import {
   alarms,
   devices,
@@ -72,7 +73,8 @@ export function recordReport(db: Db, deviceId: number, report: DeviceReport): Pr
 /**
  * The same inside a transaction of the caller (ingest stores its message in the same one). With an
  * `outbox` of the caller the notifications are only added to it (the caller flushes it once for
- * its whole transaction); without, they are written before returning.
+ * its whole transaction) and the caller announces the device's new report to open pages
+ * (`announceDeviceReports`, once for its whole transaction); without, both are done before returning.
  */
 export async function recordReportIn(
   tx: Tx,
@@ -82,7 +84,10 @@ export async function recordReportIn(
 ): Promise<RecordResult> {
   const own = outbox ?? new NotificationOutbox();
   const result = await recordInto(tx, deviceId, report, own);
-  if (!outbox) await own.flush(tx);
+  if (!outbox) {
+    await own.flush(tx);
+    if (result.stored > 0) await announceDeviceReports(tx, [deviceId]);
+  }
   return result;
 }
 

@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { alarms, devices, sensors } from '../db/schema.ts';
 import { completeQueries } from '../commands/complete-queries.ts';
 import { anyOfIds, runNamed } from '../db/named-statements.ts';
+import { announceDeviceReports } from '../db/device-report-channel.ts';
 import { levelOf, recordReportIn, severityOf, temperatureOutOfLimit } from '../commands/record-report.ts';
 import { monthlyConsumption } from '../sensor-logic/consumption.ts';
 import { thresholdState } from '../sensor-logic/threshold.ts';
@@ -143,6 +144,11 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
     await outbox.flush(tx);
     // A new report answers the device's sent manual queries, committed with the report.
     await completeQueries(tx, deviceIds);
+    // Open pages of these devices load them again once this commits (live updates, decision 045).
+    await announceDeviceReports(
+      tx,
+      items.filter((_, index) => results[index].stored > 0).map((item) => item.deviceId),
+    );
     return results;
   });
 }

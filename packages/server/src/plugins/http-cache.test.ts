@@ -125,6 +125,8 @@ describe('caching of API answers', () => {
     const c = await t.signIn('master');
     const paths = Object.keys((await c.get('/api/docs/json')).json().paths as Record<string, unknown>)
       .filter((p) => !p.includes('{'))
+      // An event stream never ends; its headers are checked in routes/v2/live/live.test.ts.
+      .filter((p) => !p.endsWith('/v2/live'))
       .map((p) => (p.startsWith('/api/') ? p : `/api${p}`));
     expect(paths.length).toBeGreaterThan(10);
     for (const url of paths) {

@@ -6,16 +6,19 @@ import { LAYOUT_MAX_WIDTH } from '@tankportal/shared/constants';
 import { useCurrentUser } from '../lib/session.ts';
 import { useStartupLookups } from '../lib/lookups.ts';
 import { useWhitelabelConfig } from '../lib/whitelabel.ts';
+import { useLiveUpdates } from '../lib/live-updates.ts';
 import { Loading } from '../components/loading.tsx';
 import { preloadDeepLink } from '../features/devices/preload.ts';
 import { ImpersonationBanner } from '../features/auth/components/impersonation-banner.tsx';
 import { TopBar } from './top-bar.tsx';
 
-/** Signed-in layout: impersonation banner, top bar, page; start-up lookups load here. */
+/** Signed-in layout: impersonation banner, top bar, page; start-up lookups and live updates start here. */
 export default function AppShell() {
   const { data: user } = useCurrentUser();
   useWhitelabelConfig(!!user);
   const lookupsReady = useStartupLookups(!!user);
+  // Open device pages refresh when their devices report (decision 045); a new identity, a new stream.
+  useLiveUpdates(user ? `${user.id}:${user.impersonator?.id ?? ''}` : null);
   const queryClient = useQueryClient();
   // Only the page the shell opened with: later navigation loads its code as usual.
   const [openedAt] = useState(() => window.location.pathname);
