@@ -48,6 +48,7 @@ import { sensorDataRoutes } from './routes/v2/sensor-data/sensor-data.ts';
 import { exportRoutes } from './routes/v2/exports/exports.ts';
 import { dispatchRoutes } from './routes/v2/dispatch/dispatch.ts';
 import { deliveryRoutes } from './routes/v2/deliveries/deliveries.ts';
+import { weatherRoutes } from './routes/v2/weather/weather-stations.ts';
 import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
 import { queryRoutes } from './routes/v2/queries/queries.ts';
 import { blockQueryRoutes } from './routes/v2/block-queries/block-queries.ts';
@@ -98,6 +99,7 @@ const AREAS = [
   exportRoutes,
   dispatchRoutes,
   deliveryRoutes,
+  weatherRoutes,
   publicDeviceRoutes,
   contactRoutes,
   usersLookupRoutes,

@@ -52,6 +52,11 @@ export interface ServerConfig {
   queryMqttPerSecond: number;
   /** Lexware Office (formerly lexoffice): where invoices are created; unset key: no accounting service. */
   lexware: { baseUrl: string; apiKey: string } | undefined;
+  /**
+   * Where the daily weather import fetches a station's recent daily values (DWD's open data, one
+   * zip per station: `<url>/tageswerte_KL_<id>_akt.zip`); docs/forecast.md "Weather".
+   */
+  weatherDwdUrl: string;
 }
 
 export interface SmsGatewayApi {
@@ -105,6 +110,10 @@ function smtpUrl(raw: string | undefined): string | undefined {
  */
 export const DEFAULT_MESSAGE_RETENTION_DAYS = 730;
 
+/** The German weather service's daily station values of the last ~550 days (Climate Data Center). */
+export const DWD_DAILY_RECENT_URL =
+  'https://opendata.dwd.de/climate_environment/CDC/observations_germany/climate/daily/kl/recent';
+
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -153,5 +162,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Tank Portal <noreply@localhost>',
     lexware: lexwareApi(env),
+    weatherDwdUrl: (env.WEATHER_DWD_URL || DWD_DAILY_RECENT_URL).replace(/\/+$/, ''),
   };
 }

@@ -198,6 +198,35 @@ export const smsGateways = pgTable('sms_gateways', {
 // Devices (devices-area §3). Every hot query is keyed by device or sensor, so a PostgreSQL
 // deployment can partition measurements by time or distribute everything by device (Citus).
 
+/**
+ * A weather station whose daily mean temperatures the forecast's heating degree days use (issue
+ * 16): a station of the German weather service by its station id, with its position so that a
+ * device without a station of its own takes the nearest. Entered by the master; imported daily.
+ */
+export const weatherStations = pgTable('weather_stations', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  lat: doublePrecision('lat').notNull(),
+  lng: doublePrecision('lng').notNull(),
+  importedAt: timestamp('imported_at', { withTimezone: true }),
+  /** The last import's failure in a word the web explains (null: it worked or never ran). */
+  importError: text('import_error'),
+  createdAt: createdAt(),
+});
+
+/** A station's daily mean temperature (°C) by German calendar day. */
+export const weatherDaily = pgTable(
+  'weather_daily',
+  {
+    stationId: text('station_id')
+      .notNull()
+      .references(() => weatherStations.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    meanTemperature: doublePrecision('mean_temperature').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.stationId, t.day] })],
+);
+
 export const devices = pgTable(
   'devices',
   {
@@ -262,6 +291,10 @@ export const devices = pgTable(
     recipientAddress: text('recipient_address'),
     /** XRechnung buyer reference of a public buyer. */
     leitwegId: text('leitweg_id'),
+    /** The weather station of the forecast; null: the nearest one within reach, else the normals. */
+    weatherStationId: text('weather_station_id').references((): AnyPgColumn => weatherStations.id, {
+      onDelete: 'set null',
+    }),
     /** IoT / LX-IoT settings (iotVersion, send times, intervals, alarm texts ...): one document. */
     iotConfig: jsonb('iot_config').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),

@@ -5,6 +5,7 @@ import { devices, measurements, sensorForecasts, sensors } from '../db/schema.ts
 import { NotificationOutbox } from '../notifications/outbox.ts';
 import { errorDays } from './backtest.ts';
 import { FORECAST_RULES, forecastLevel, type ForecastInput } from './forecast.ts';
+import { WeatherLookup } from './weather/weather-stations.ts';
 
 const DAY_MS = 86_400_000;
 /** Sensors forecast per round: one query for the stale ones, one per sensor for its readings. */
@@ -23,7 +24,14 @@ type StaleSensor = {
   name: string;
   unit: string;
   value: number | null;
-  device: { id: number; name: string; active: boolean };
+  device: {
+    id: number;
+    name: string;
+    active: boolean;
+    weatherStationId: string | null;
+    locationLat: number | null;
+    locationLng: number | null;
+  };
   /** The forecast kept so far (null: none yet). */
   previous: { emptyAt: Date | null; computedAt: Date } | null;
   capacity: number | null;
@@ -51,14 +59,16 @@ async function readingsOf(db: Db, sensorId: number, now: Date): Promise<Forecast
   return rows as ForecastInput['points'];
 }
 
-async function refreshOne(db: Db, sensor: StaleSensor, now: Date) {
+async function refreshOne(db: Db, sensor: StaleSensor, now: Date, weather: WeatherLookup) {
+  const heating = isHeatingContent(sensor.contentType);
   const input: ForecastInput = {
     points: await readingsOf(db, sensor.id, now),
     capacity: sensor.capacity ?? 0,
     reorderPct: sensor.threshold,
-    heating: isHeatingContent(sensor.contentType),
-    // No weather source yet: the degree days of the normals (docs/forecast.md).
-    temperatures: new Map(),
+    heating,
+    // The measured daily means of the device's weather station; days without fall back to the
+    // normals (docs/forecast.md "Weather").
+    temperatures: heating ? await weather.temperaturesFor(sensor.device) : new Map(),
     now,
   };
   const forecast = input.capacity > 0 ? forecastLevel(input) : null;
@@ -134,6 +144,7 @@ export async function refreshForecasts(
   { now = new Date(), limit = Infinity, budgetMs = Infinity } = {},
 ): Promise<number> {
   const started = Date.now();
+  const weather = new WeatherLookup(db, now);
   let done = 0;
   while (done < limit && Date.now() - started < budgetMs) {
     const stale = await db
@@ -144,7 +155,14 @@ export async function refreshForecasts(
         name: sensors.name,
         unit: sensors.unit,
         value: sensors.value,
-        device: { id: devices.id, name: devices.name, active: devices.active },
+        device: {
+          id: devices.id,
+          name: devices.name,
+          active: devices.active,
+          weatherStationId: devices.weatherStationId,
+          locationLat: devices.locationLat,
+          locationLng: devices.locationLng,
+        },
         previous: { emptyAt: sensorForecasts.emptyAt, computedAt: sensorForecasts.computedAt },
         capacity: sensors.capacity,
         threshold: sensors.threshold,
@@ -172,7 +190,7 @@ export async function refreshForecasts(
       .limit(Math.min(BATCH, limit - done));
     if (stale.length === 0) break;
     for (const sensor of stale) {
-      await refreshOne(db, sensor, now);
+      await refreshOne(db, sensor, now, weather);
       done++;
       if (Date.now() - started >= budgetMs) break;
     }

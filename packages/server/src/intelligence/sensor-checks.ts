@@ -18,6 +18,7 @@ import {
   sensors,
 } from '../db/schema.ts';
 import { setAlarm } from '../commands/record-report.ts';
+import { announceDeviceReports } from '../db/device-report-channel.ts';
 import type { HealthNotice, NotifiedDevice } from '../notifications/events.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
 import { detectDeliveries, isCompensatedContent, type TemperatureLevelPoint } from './deliveries.ts';
@@ -37,8 +38,8 @@ interface Finding {
 }
 
 /**
- * Opens, updates or closes the open issue of `kind` on a device (and sensor): answers whether this
- * call opened it, which is what a notification tells.
+ * Opens, updates or closes the open issue of `kind` on a device (and sensor): answers what this
+ * call did; an opened one is what a notification tells.
  */
 async function setHealth(
   tx: Tx,
@@ -47,7 +48,7 @@ async function setHealth(
   kind: HealthKind,
   finding: Finding | null,
   now: Date,
-): Promise<boolean> {
+): Promise<'opened' | 'closed' | 'kept' | 'none'> {
   const [open] = await tx
     .select({ id: healthIssues.id })
     .from(healthIssues)
@@ -62,7 +63,7 @@ async function setHealth(
     .limit(1);
   if (finding && open) {
     await tx.update(healthIssues).set({ detail: finding.detail }).where(eq(healthIssues.id, open.id));
-    return false;
+    return 'kept';
   }
   if (finding) {
     const opened = await tx
@@ -70,10 +71,11 @@ async function setHealth(
       .values({ deviceId, sensorId, kind, detail: finding.detail, openedAt: finding.since })
       .onConflictDoNothing()
       .returning({ id: healthIssues.id });
-    return opened.length > 0;
+    return opened.length > 0 ? 'opened' : 'kept';
   }
-  if (open) await tx.update(healthIssues).set({ closedAt: now }).where(eq(healthIssues.id, open.id));
-  return false;
+  if (!open) return 'none';
+  await tx.update(healthIssues).set({ closedAt: now }).where(eq(healthIssues.id, open.id));
+  return 'closed';
 }
 
 /** The device's status after the round changed its alarms: alarm while any is open or a sensor fails. */
@@ -189,13 +191,15 @@ async function checkSensor(db: Db, { sensor, device, checkedUpTo, perDay }: Chec
       since: stuck.since,
       detail: { value: stuck.value, days: stuck.days, unit },
     };
-    if (await setHealth(tx, device.id, sensor.id, 'stuck', stuckFinding, now))
+    const stuckChange = await setHealth(tx, device.id, sensor.id, 'stuck', stuckFinding, now);
+    if (stuckChange === 'opened')
       issues.push({ kind: 'stuck', sensor: noticeSensor, detail: stuckFinding!.detail });
     const jumpFinding = jump && {
       since: jump.at,
       detail: { value: jump.value, from: jump.from, at: jump.at.toISOString(), unit },
     };
-    if (await setHealth(tx, device.id, sensor.id, 'jump', jumpFinding, now))
+    const jumpChange = await setHealth(tx, device.id, sensor.id, 'jump', jumpFinding, now);
+    if (jumpChange === 'opened')
       issues.push({ kind: 'jump', sensor: noticeSensor, detail: jumpFinding!.detail });
     if (issues.length > 0) outbox.add(notified, { name: 'sensor_health', at: now, issues });
 
@@ -210,6 +214,12 @@ async function checkSensor(db: Db, { sensor, device, checkedUpTo, perDay }: Chec
       outbox.addAlarm(notified, notice, at);
       if (!openLeak !== !leak) await refreshDeviceStatus(tx, device.id);
     }
+    // Open pages show what changed at once (live updates), as they show a new report.
+    const changed =
+      [stuckChange, jumpChange].some((change) => change === 'opened' || change === 'closed') ||
+      !openLeak !== !leak ||
+      found.some((delivery) => !checkedUpTo || delivery.deliveredAt > checkedUpTo);
+    if (changed) await announceDeviceReports(tx, [device.id]);
     const mark = { sensorId: sensor.id, basedOn: sensor.lastMeasuredAt!, checkedAt: now };
     await tx
       .insert(sensorChecks)
@@ -263,12 +273,13 @@ async function checkDevices(db: Db, now: Date): Promise<number> {
           intervalHours: silent.intervalHours,
         },
       };
-      if (await setHealth(tx, device.id, null, 'silent', silentFinding, now))
+      if ((await setHealth(tx, device.id, null, 'silent', silentFinding, now)) === 'opened')
         issues.push({ kind: 'silent', sensor: null, detail: silentFinding!.detail });
       const batteryFinding = battery ? { since: now, detail: { charge: device.batteryCharge } } : null;
-      if (await setHealth(tx, device.id, null, 'low_battery', batteryFinding, now))
+      if ((await setHealth(tx, device.id, null, 'low_battery', batteryFinding, now)) === 'opened')
         issues.push({ kind: 'low_battery', sensor: null, detail: batteryFinding!.detail });
       if (issues.length > 0) outbox.add(device, { name: 'sensor_health', at: now, issues });
+      await announceDeviceReports(tx, [device.id]);
       await outbox.flush(tx, now);
     });
   }

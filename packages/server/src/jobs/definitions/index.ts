@@ -7,6 +7,7 @@ import { purgeMessages } from './purge-messages.ts';
 import { refDateQueriesJob } from './run-ref-date-queries.ts';
 import { invoicingRunJob } from './invoicing-run.ts';
 import { refreshForecastsJob } from './refresh-forecasts.ts';
+import { importWeatherJob } from './import-weather.ts';
 
 /** Every job this release runs: a worker claims only jobs named here. */
 export const JOB_DEFINITIONS: JobDefinition[] = [deliverNotification, dispatchQueries];
@@ -18,4 +19,5 @@ export const RECURRING_JOBS: RecurringJob[] = [
   refDateQueriesJob,
   invoicingRunJob,
   refreshForecastsJob,
+  importWeatherJob,
 ];

@@ -1,0 +1,215 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import {
+  deviceWeatherBody,
+  deviceWeatherSchema,
+  weatherStationBody,
+  weatherStationId,
+  weatherStationSchema,
+  WEATHER_IMPORT_FAILURES,
+  type DeviceWeather,
+  type WeatherStation,
+} from '@tankportal/shared/schemas/weather';
+import type { Api, AppContext } from '../../../context.ts';
+import type { Db } from '../../../db/client.ts';
+import { devices, sensorForecasts, weatherStations } from '../../../db/schema.ts';
+import { invalidFields, notFound } from '../../../http-error.ts';
+import { requireDevicePermission } from '../../../policies/device-access.ts';
+import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { isUniqueViolation } from '../../../repositories/unique-violation.ts';
+import {
+  chooseStation,
+  importStation,
+  listStations,
+  stationCoverage,
+} from '../../../intelligence/weather/weather-stations.ts';
+import { errorSchema } from '../../schemas.ts';
+import { deviceIdParams } from '../devices/devices.ts';
+
+const stationParams = z.object({ id: weatherStationId() });
+
+async function presentStations(db: Db): Promise<WeatherStation[]> {
+  const [stations, coverage] = await Promise.all([listStations(db), stationCoverage(db)]);
+  return stations.map((station) => ({
+    id: station.id,
+    name: station.name,
+    lat: station.lat,
+    lng: station.lng,
+    importedAt: station.importedAt,
+    importError: (station.importError as WeatherStation['importError']) ?? null,
+    days: coverage.get(station.id)?.days ?? 0,
+    lastDay: coverage.get(station.id)?.lastDay ?? null,
+  }));
+}
+
+async function deviceWeather(db: Db, deviceId: number): Promise<DeviceWeather> {
+  const [device] = await db
+    .select({
+      weatherStationId: devices.weatherStationId,
+      locationLat: devices.locationLat,
+      locationLng: devices.locationLng,
+    })
+    .from(devices)
+    .where(eq(devices.id, deviceId));
+  if (!device) throw notFound();
+  return {
+    weatherStationId: device.weatherStationId,
+    station: chooseStation(device, await listStations(db)),
+  };
+}
+
+/**
+ * Weather stations for the forecast (issue 16, docs/forecast.md "Weather"): the master keeps the
+ * stations and imports them; whoever may edit a device chooses its station.
+ */
+export function weatherRoutes(app: Api, { db, config }: AppContext) {
+  app.get(
+    '/weather-stations',
+    {
+      onRequest: minimumRole('ROLE_DEMO'),
+      schema: {
+        tags: ['weather'],
+        summary: 'The weather stations with their imported days',
+        response: { 200: z.array(weatherStationSchema) },
+      },
+    },
+    async () => presentStations(db),
+  );
+
+  app.post(
+    '/weather-stations',
+    {
+      onRequest: minimumRole('ROLE_MASTER'),
+      schema: {
+        tags: ['weather'],
+        summary: 'Adds a DWD station (id, name, position); its days come with the next import',
+        body: weatherStationBody,
+        response: { 201: weatherStationSchema, 400: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const taken = () => invalidFields([{ path: 'id', code: 'conflict', args: {} }]);
+      const [existing] = await db
+        .select({ id: weatherStations.id })
+        .from(weatherStations)
+        .where(eq(weatherStations.id, request.body.id));
+      if (existing) throw taken();
+      try {
+        await db.insert(weatherStations).values(request.body);
+      } catch (error) {
+        if (isUniqueViolation(error)) throw taken();
+        throw error;
+      }
+      const created = (await presentStations(db)).find((station) => station.id === request.body.id)!;
+      reply.code(201).header('location', `/api/v2/weather-stations/${created.id}`);
+      return created;
+    },
+  );
+
+  app.delete(
+    '/weather-stations/:id',
+    {
+      onRequest: minimumRole('ROLE_MASTER'),
+      schema: {
+        tags: ['weather'],
+        summary: 'Removes a station and its days; its devices fall back to the nearest or the normals',
+        params: stationParams,
+        response: { 204: z.null(), 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const removed = await db
+        .delete(weatherStations)
+        .where(eq(weatherStations.id, request.params.id))
+        .returning({ id: weatherStations.id });
+      if (removed.length === 0) throw notFound();
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/weather-stations/:id/import',
+    {
+      onRequest: minimumRole('ROLE_MASTER'),
+      schema: {
+        tags: ['weather'],
+        summary: "Imports the station's recent daily means now (the daily job does it at 10:30)",
+        params: stationParams,
+        response: {
+          200: z.object({
+            days: z.number(),
+            lastDay: z.string().nullable(),
+            error: z.enum(WEATHER_IMPORT_FAILURES).nullable(),
+          }),
+          403: errorSchema,
+          404: errorSchema,
+        },
+      },
+    },
+    async (request) => {
+      const [station] = await db
+        .select({ id: weatherStations.id })
+        .from(weatherStations)
+        .where(eq(weatherStations.id, request.params.id));
+      if (!station) throw notFound();
+      const { days, lastDay, error } = await importStation(db, station.id, config.weatherDwdUrl);
+      return { days, lastDay, error };
+    },
+  );
+
+  app.get(
+    '/devices/:id/weather-station',
+    {
+      onRequest: minimumRole('ROLE_DEMO'),
+      schema: {
+        tags: ['devices'],
+        summary: "The weather station of the device's forecast: its own, the nearest, or none (normals)",
+        params: deviceIdParams,
+        response: { 200: deviceWeatherSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      await requireDevicePermission(db, actor, request.params.id, 'VIEW_STATUS');
+      return deviceWeather(db, request.params.id);
+    },
+  );
+
+  app.put(
+    '/devices/:id/weather-station',
+    {
+      onRequest: minimumRole('ROLE_APP_USER'),
+      schema: {
+        tags: ['devices'],
+        summary: 'Sets the weather station of the device (null: the nearest within 100 km)',
+        params: deviceIdParams,
+        body: deviceWeatherBody,
+        response: { 200: deviceWeatherSchema, 400: errorSchema, 403: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      await requireDevicePermission(db, actor, request.params.id, 'EDIT');
+      const { weatherStationId: stationId } = request.body;
+      if (stationId !== null) {
+        const [station] = await db
+          .select({ id: weatherStations.id })
+          .from(weatherStations)
+          .where(eq(weatherStations.id, stationId));
+        if (!station) throw invalidFields([{ path: 'weatherStationId', code: 'invalid', args: {} }]);
+      }
+      await db.transaction(async (tx) => {
+        await tx
+          .update(devices)
+          .set({ weatherStationId: stationId })
+          .where(eq(devices.id, request.params.id));
+        // Its forecasts are due again with the next round, on the new station's temperatures.
+        await tx
+          .update(sensorForecasts)
+          .set({ computedAt: new Date(0) })
+          .where(eq(sensorForecasts.deviceId, request.params.id));
+      });
+      return deviceWeather(db, request.params.id);
+    },
+  );
+}
