@@ -57,18 +57,13 @@ function quantile(values: number[], probability: number): number {
   return sorted[below]! + (sorted[above]! - sorted[below]!) * (position - below);
 }
 
-function evaluate(
-  fleet: string,
-  tanks: SyntheticTank[],
-  kind: string,
-  temperatures: string,
-  series: (tank: SyntheticTank) => BacktestSeries,
-): Row {
+/** The backtest of each series, summed up as one row of the table. */
+function evaluateSeries(fleet: string, kind: string, temperatures: string, allSeries: BacktestSeries[]): Row {
   const errors: number[] = [];
   let inside = 0;
   let skipped = 0;
-  for (const tank of tanks) {
-    const result = backtest(series(tank));
+  for (const series of allSeries) {
+    const result = backtest(series);
     if (result.errors.length === 0) skipped++;
     errors.push(...result.errors);
     inside += (result.inRange ?? 0) * result.errors.length;
@@ -85,6 +80,16 @@ function evaluate(
     inRange: inside / errors.length,
     skipped,
   };
+}
+
+function evaluate(
+  fleet: string,
+  tanks: SyntheticTank[],
+  kind: string,
+  temperatures: string,
+  series: (tank: SyntheticTank) => BacktestSeries,
+): Row {
+  return evaluateSeries(fleet, kind, temperatures, tanks.map(series));
 }
 
 function accuracy(fleet: string, tanks: SyntheticTank[]): Row[] {
@@ -137,29 +142,14 @@ async function demoFleetRows(): Promise<Row[]> {
         },
       });
     }
-    const rowOf = (kind: string, of: typeof series): Row => {
-      const errors: number[] = [];
-      let inside = 0;
-      let skipped = 0;
-      for (const { input } of of) {
-        const result = backtest(input);
-        if (result.errors.length === 0) skipped++;
-        errors.push(...result.errors);
-        inside += (result.inRange ?? 0) * result.errors.length;
-      }
-      const absolute = errors.map(Math.abs);
-      return {
-        fleet: `(c) the demo fleet as seeded (${tanks.length} level sensors)`,
+    const fleet = `(c) the demo fleet as seeded (${tanks.length} level sensors)`;
+    const rowOf = (kind: string, of: typeof series): Row =>
+      evaluateSeries(
+        fleet,
         kind,
-        temperatures: 'normals only',
-        comparisons: errors.length,
-        medianAbs: quantile(absolute, 0.5),
-        p90Abs: quantile(absolute, 0.9),
-        bias: quantile(errors, 0.5),
-        inRange: inside / errors.length,
-        skipped,
-      };
-    };
+        'normals only',
+        of.map((entry) => entry.input),
+      );
     return [
       rowOf(
         'heating',

@@ -1,11 +1,12 @@
-import { and, asc, eq, gte, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { FORECAST_NOTICE_DAYS } from '@tankportal/shared/notifications';
-import { devices, measurements, sensorForecasts, sensors } from '../db/schema.ts';
+import { devices, sensorForecasts, sensors } from '../db/schema.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
 import { errorDays } from './backtest.ts';
 import { FORECAST_RULES, forecastLevel, type ForecastInput } from './forecast.ts';
 import { WeatherLookup } from './weather/weather-stations.ts';
+import { levelReadings } from './level-readings.ts';
 
 const DAY_MS = 86_400_000;
 /** Sensors forecast per round: one query for the stale ones, one per sensor for its readings. */
@@ -42,27 +43,10 @@ type StaleSensor = {
   errorDaysAt: Date | null;
 };
 
-/** The readings a forecast learns from: visible values of the last years, oldest first. */
-async function readingsOf(db: Db, sensorId: number, now: Date): Promise<ForecastInput['points']> {
-  const rows = await db
-    .select({ at: measurements.measuredAt, volume: measurements.value })
-    .from(measurements)
-    .where(
-      and(
-        eq(measurements.sensorId, sensorId),
-        eq(measurements.hidden, false),
-        isNotNull(measurements.value),
-        gte(measurements.measuredAt, new Date(now.getTime() - FORECAST_RULES.historyDays * DAY_MS)),
-      ),
-    )
-    .orderBy(asc(measurements.measuredAt));
-  return rows as ForecastInput['points'];
-}
-
 async function refreshOne(db: Db, sensor: StaleSensor, now: Date, weather: WeatherLookup) {
   const heating = isHeatingContent(sensor.contentType);
   const input: ForecastInput = {
-    points: await readingsOf(db, sensor.id, now),
+    points: await levelReadings(db, sensor.id, new Date(now.getTime() - FORECAST_RULES.historyDays * DAY_MS)),
     capacity: sensor.capacity ?? 0,
     reorderPct: sensor.threshold,
     heating,

@@ -4,7 +4,7 @@
  * check (or checked a day ago), silent devices and low batteries for every device. Each sensor's
  * findings, the alarm and the notifications they cause are written in one transaction.
  */
-import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { HealthKind } from '@tankportal/shared/schemas/tank-health';
 import type { Db, Tx } from '../db/client.ts';
 import {
@@ -12,7 +12,6 @@ import {
   deliveries,
   devices,
   healthIssues,
-  measurements,
   sensorChecks,
   sensorForecasts,
   sensors,
@@ -21,9 +20,10 @@ import { setAlarm } from '../commands/record-report.ts';
 import { announceDeviceReports } from '../db/device-report-channel.ts';
 import type { HealthNotice, NotifiedDevice } from '../notifications/events.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
-import { detectDeliveries, isCompensatedContent, type TemperatureLevelPoint } from './deliveries.ts';
+import { detectDeliveries, isCompensatedContent } from './deliveries.ts';
 import { FORECAST_RULES } from './forecast.ts';
 import { findLeak } from './leak.ts';
+import { levelReadings } from './level-readings.ts';
 import { findJump, findSilent, findStuck, isLowBattery, reportIntervalSeconds } from './sensor-health.ts';
 
 const DAY_MS = 86_400_000;
@@ -90,26 +90,6 @@ async function refreshDeviceStatus(tx: Tx, deviceId: number) {
     .where(eq(devices.id, deviceId));
 }
 
-async function readingsOf(db: Db, sensorId: number, from: Date): Promise<TemperatureLevelPoint[]> {
-  const rows = await db
-    .select({
-      at: measurements.measuredAt,
-      volume: measurements.value,
-      temperature: measurements.temperature,
-    })
-    .from(measurements)
-    .where(
-      and(
-        eq(measurements.sensorId, sensorId),
-        eq(measurements.hidden, false),
-        isNotNull(measurements.value),
-        gte(measurements.measuredAt, from),
-      ),
-    )
-    .orderBy(asc(measurements.measuredAt));
-  return rows as TemperatureLevelPoint[];
-}
-
 type CheckedSensor = Awaited<ReturnType<typeof dueSensors>>[number];
 
 function dueSensors(db: Db, now: Date, limit: number) {
@@ -151,7 +131,7 @@ async function checkSensor(db: Db, { sensor, device, checkedUpTo, perDay }: Chec
   const from = checkedUpTo
     ? new Date(checkedUpTo.getTime() - RECHECK_DAYS * DAY_MS)
     : new Date(now.getTime() - FORECAST_RULES.historyDays * DAY_MS);
-  const points = await readingsOf(db, sensor.id, from);
+  const points = await levelReadings(db, sensor.id, from);
   const compensate = isCompensatedContent(sensor.contentType);
   const found = detectDeliveries(points, {
     capacity,
