@@ -42,6 +42,8 @@ export type WeatherStation = z.infer<typeof weatherStationSchema>;
 export const deviceWeatherSchema = z.object({
   /** The station set on the device; null: chosen by location. */
   weatherStationId: z.string().nullable(),
+  /** Whether the device has a location to choose the nearest station by. */
+  located: z.boolean(),
   station: z
     .object({
       id: z.string(),

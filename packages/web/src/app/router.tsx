@@ -28,6 +28,7 @@ const SystemNotificationsPage = lazy(
 );
 const SystemBillingPage = lazy(() => import('./routes/system-billing-route.tsx'));
 const UnassignedDevicesPage = lazy(() => import('../features/system/components/unassigned-devices-page.tsx'));
+const WeatherStationsPage = lazy(() => import('../features/system/components/weather-stations-page.tsx'));
 
 const guarded = (minimum: Role, element: ReactNode) => <RequireRole minimum={minimum}>{element}</RequireRole>;
 
@@ -97,6 +98,11 @@ const router = createBrowserRouter([
           {
             path: '/system/unassigned-devices',
             element: guarded('ROLE_MASTER', <UnassignedDevicesPage />),
+            errorElement: pageError,
+          },
+          {
+            path: '/system/weather-stations/*',
+            element: guarded('ROLE_MASTER', <WeatherStationsPage />),
             errorElement: pageError,
           },
           { path: '*', element: <Navigate to="/devices" replace /> },

@@ -159,15 +159,13 @@ describe('weather stations', () => {
       outdoors: false,
       outlierRate: 0,
     });
-    await db
-      .insert(measurements)
-      .values(
-        tank.input.points.map((point) => ({
-          sensorId: sensor!.id,
-          measuredAt: point.at,
-          value: point.volume,
-        })),
-      );
+    await db.insert(measurements).values(
+      tank.input.points.map((point) => ({
+        sensorId: sensor!.id,
+        measuredAt: point.at,
+        value: point.volume,
+      })),
+    );
     const last = tank.input.points.at(-1)!;
     await db
       .update(sensors)
@@ -177,7 +175,11 @@ describe('weather stations', () => {
     const user = await t.signIn('user');
     const url = `/api/v2/devices/${device.id}/weather-station`;
     const nearest = (await user.get(url)).json();
-    expect(nearest).toMatchObject({ weatherStationId: null, station: { id: '01975', chosen: 'nearest' } });
+    expect(nearest).toMatchObject({
+      weatherStationId: null,
+      located: true,
+      station: { id: '01975', chosen: 'nearest' },
+    });
     expect(nearest.station.distanceKm).toBeCloseTo(distanceKm({ lat: 53.56, lng: 9.95 }, HAMBURG), 6);
     expect(nearest.station.distanceKm).toBeGreaterThan(7);
     expect(nearest.station.distanceKm).toBeLessThan(10);
@@ -200,7 +202,7 @@ describe('weather stations', () => {
     // Without a station (removed), the forecast falls back to the normals: another answer for a cold year.
     const master = await t.signIn('master');
     expect((await master.delete('/api/v2/weather-stations/1975')).statusCode).toBe(204);
-    expect((await user.get(url)).json()).toEqual({ weatherStationId: null, station: null });
+    expect((await user.get(url)).json()).toEqual({ weatherStationId: null, located: true, station: null });
     await db
       .update(sensorForecasts)
       .set({ computedAt: new Date(0) })

@@ -54,6 +54,7 @@ async function deviceWeather(db: Db, deviceId: number): Promise<DeviceWeather> {
   if (!device) throw notFound();
   return {
     weatherStationId: device.weatherStationId,
+    located: device.locationLat !== null && device.locationLng !== null,
     station: chooseStation(device, await listStations(db)),
   };
 }

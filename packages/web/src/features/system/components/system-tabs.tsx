@@ -7,6 +7,7 @@ const PAGES = [
   { path: '/system/notifications', label: 'system.notifications' },
   { path: '/system/billing', label: 'system.billing' },
   { path: '/system/unassigned-devices', label: 'system.unassigned.title' },
+  { path: '/system/weather-stations', label: 'weather.title' },
 ] as const;
 
 /** The pages of the system area (master), as tabs above each. */

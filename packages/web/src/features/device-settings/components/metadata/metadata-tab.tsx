@@ -19,6 +19,7 @@ import { COMMENT_TEXTS, CommentDialog } from './comment-dialog.tsx';
 import { FlagDialog } from './flag-dialog.tsx';
 import { DeleteDeviceDialog, ResetDataDialog, ResetGpsDialog } from './lifecycle-dialogs.tsx';
 import { RefDateQueriesSection } from './ref-date-queries-section.tsx';
+import { WeatherStationDialog, WeatherStationSection } from './weather-station-section.tsx';
 import { EditSection } from '../../../../components/edit-section.tsx';
 import { SendMessageDialog } from '../../../../components/dialogs/send-message-dialog.tsx';
 
@@ -43,9 +44,10 @@ function useAbilities(device: DeviceDetailView) {
 }
 
 /**
- * /devices/{id}/settings/metadata: base data, public URL, active flag, comments and the device's
- * lifecycle actions; every change happens in a dialog sub-route. With the access-managing
- * permission the reference-date queries the device belongs to show too.
+ * /devices/{id}/settings/metadata: base data, the weather station of the forecast, public URL,
+ * active flag, comments and the device's lifecycle actions; every change happens in a dialog
+ * sub-route. With the access-managing permission the reference-date queries the device belongs to
+ * show too.
  */
 export default function MetadataTab({ device, reload }: { device: DeviceDetailView; reload: () => void }) {
   const { t } = useTranslation();
@@ -105,6 +107,8 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
           rowTestIdPrefix="fact"
         />
       </EditSection>
+
+      <WeatherStationSection deviceId={device.id} editPath={canEdit ? at('weather-station') : undefined} />
 
       {abilities.seesRefDateQueries && <RefDateQueriesSection deviceId={device.id} />}
 
@@ -183,6 +187,10 @@ export default function MetadataTab({ device, reload }: { device: DeviceDetailVi
             )}
           />
         ))}
+        <Route
+          path="weather-station"
+          element={only(canEdit, <WeatherStationDialog deviceId={device.id} onClose={close} />)}
+        />
         <Route
           path="reset-data"
           element={only(
