@@ -179,6 +179,16 @@ describe('sensor health', () => {
     const silentOnes = (await user.get('/api/v2/devices?per_page=100&health=silent')).json();
     expect(silentOnes.map((row: { id: number }) => row.id)).not.toContain(device.id);
     expect((await user.get('/api/v2/devices?health=broken')).statusCode).toBe(400);
+    // The list export takes the same filter: the file holds what the screen shows.
+    const exported = await user.get(
+      '/api/v2/devices/export?export_type=simple_list&file_format=csv&health=stuck',
+    );
+    expect(exported.statusCode).toBe(200);
+    const lines = exported.body.trim().split('\n');
+    expect(lines).toHaveLength(1 + stuck.length);
+    expect(exported.body).toContain(device.name);
+    const refused = await user.get('/api/v2/devices/export?export_type=simple_list&file_format=csv&health=x');
+    expect(refused.statusCode).toBe(400);
 
     // It moves again: the doubt closes.
     const later = new Date(now.getTime() + HOUR_MS);

@@ -65,6 +65,8 @@ export const exportQuery = z
     searchTerm: z.string().trim().max(128).optional(),
     sort: z.string().max(40).optional(),
     grouped: z.string().max(5).optional(),
+    emptyWithinDays: z.string().max(10).optional(),
+    health: z.string().max(20).optional(),
     // the data-flow export
     period: z.string().max(16).optional(),
     interpolationMode: z.enum(INTERPOLATION_MODES, { error: 'invalid' }).default('interpolate'),

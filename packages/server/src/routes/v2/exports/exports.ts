@@ -35,6 +35,8 @@ function planExport(db: Db, actor: UserRow, query: ExportQuery): Promise<ExportP
         sort: query.sort,
         searchTerm: query.searchTerm,
         grouped: query.grouped,
+        emptyWithinDays: query.emptyWithinDays,
+        health: query.health,
       });
       if (!list.success) throw invalidFields(list.error.issues.map(toFieldError));
       return deviceListExport(db, actor, list.data, locale);
