@@ -8,6 +8,9 @@ import { DEVICE_PERMISSIONS } from '@tankportal/shared/devices';
 const LEVEL = 9;
 const COUNTER = 39;
 const CUSTOMERS = 6;
+// Issue 16: device 33 has deliveries and a leak alarm, device 15 a stuck level sensor.
+const DELIVERIES = 33;
+const STUCK = 15;
 
 const VIEWPORTS = [
   { width: 390, height: 844 },
@@ -47,6 +50,9 @@ const CHECKS: Check[] = [
   { name: 'status of a counter device', path: device(COUNTER), ready: byId('status-page') },
   { name: 'process', path: device(LEVEL, '/process'), ready: byId('process-page') },
   { name: 'process of a counter device', path: device(COUNTER, '/process'), ready: byId('process-page') },
+  // Issue 16: a device with deliveries (their list) and one with a stuck sensor (the health block).
+  { name: 'process with deliveries', path: device(DELIVERIES, '/process'), ready: byId('deliveries-table') },
+  { name: 'status with sensor health', path: device(STUCK, ''), ready: byId('health-section') },
   { name: 'consumption', path: device(LEVEL, '/consumption'), ready: byId('consumption-page') },
   {
     name: 'consumption of a counter device',
@@ -74,6 +80,11 @@ const CHECKS: Check[] = [
     ready: byId('device-ref-date-queries'),
   },
   { name: 'settings: base data dialog', path: device(LEVEL, '/settings/metadata/edit'), ready: dialog },
+  {
+    name: 'settings: weather station dialog',
+    path: device(LEVEL, '/settings/metadata/weather-station'),
+    ready: (page) => page.getByRole('dialog').getByRole('combobox'),
+  },
   {
     name: 'settings: recipients',
     path: device(CUSTOMERS, '/settings/notification-recipients'),
@@ -145,6 +156,13 @@ const CHECKS: Check[] = [
     path: '/system/unassigned-devices',
     ready: (page) => page.getByRole('group'),
   },
+  // Weather stations (issue 16): one with a long name and a failed import, set up first.
+  {
+    name: 'system: weather stations',
+    path: '/system/weather-stations',
+    ready: byId('weather-stations-table'),
+  },
+  { name: 'system: new weather station dialog', path: '/system/weather-stations/new', ready: dialog },
   // The users area, on the customer `baeckerei-korn` ({korn}: its id, looked up first).
   { name: 'users tree', path: '/users', ready: (page) => page.getByRole('tree') },
   { name: 'users: new user dialog', path: '/users/new', ready: dialog },
@@ -299,6 +317,17 @@ test.beforeAll(async ({ baseURL }) => {
     whitelabel: { id: number };
   }[];
   whitelabel = sellers[0]!.whitelabel.id;
+  // A weather station with a long name whose import failed (no internet here: its reason shows).
+  const station = await post('/weather-stations', {
+    id: '1346',
+    name: 'Feldberg/Schwarzwald (Hochlagen, Messfeld am Gipfel Nordost)',
+    lat: 47.8749,
+    lng: 8.0038,
+  });
+  const imported = await setUp.context.post(`/api/v2/weather-stations/${station}/import`, {
+    headers: setUp.headers,
+  });
+  expect(imported.status()).toBe(200);
 });
 test.afterAll(async () => {
   expect(

@@ -1,3 +1,4 @@
+import { isEmptyWithinDays, isHealthFilter, type HealthFilter } from './health.ts';
 import { DEVICE_LIST_DEFAULTS } from './list-defaults.ts';
 
 /**
@@ -12,15 +13,35 @@ export interface DeviceListQueryState {
   grouped: boolean;
   page: number;
   perPage: number;
+  /** Only devices with an open health doubt of this kind, or of any (issue 16); absent: all. */
+  health?: HealthFilter;
+  /** Only devices with a tank forecast to run empty within this many days (issue 16); absent: all. */
+  emptyWithinDays?: number;
 }
 
 const STORAGE_KEY = 'tp.devices.listQuery';
+
+/**
+ * The filters of a stored state that the server still takes: one it would refuse (an older
+ * version's value) is dropped rather than showing an error on every visit.
+ */
+export function withValidFilters(state: DeviceListQueryState): DeviceListQueryState {
+  const { health, emptyWithinDays, ...rest } = state;
+  return {
+    ...rest,
+    ...(isHealthFilter(health) && { health }),
+    ...(isEmptyWithinDays(emptyWithinDays) && { emptyWithinDays }),
+  };
+}
 
 export function loadListQuery(): DeviceListQueryState | null {
   try {
     const stored = sessionStorage.getItem(STORAGE_KEY);
     return stored
-      ? { ...DEVICE_LIST_DEFAULTS, ...(JSON.parse(stored) as Partial<DeviceListQueryState>) }
+      ? withValidFilters({
+          ...DEVICE_LIST_DEFAULTS,
+          ...(JSON.parse(stored) as Partial<DeviceListQueryState>),
+        })
       : null;
   } catch {
     return null;
@@ -37,12 +58,17 @@ export function saveListQuery(state: DeviceListQueryState) {
 
 /** Query keys of `GET /v2/devices/ids` (and of the list) for a state. */
 export function listRequestQuery(
-  state: Pick<DeviceListQueryState, 'searchTerm' | 'sortBy' | 'sortDesc' | 'grouped'>,
+  state: Pick<
+    DeviceListQueryState,
+    'searchTerm' | 'sortBy' | 'sortDesc' | 'grouped' | 'health' | 'emptyWithinDays'
+  >,
 ) {
   return {
     sort: `${state.sortBy}:${state.sortDesc ? 'desc' : 'asc'}`,
     searchTerm: state.searchTerm || undefined,
     grouped: state.grouped ? 1 : undefined,
+    health: state.health,
+    emptyWithinDays: state.emptyWithinDays,
   };
 }
 

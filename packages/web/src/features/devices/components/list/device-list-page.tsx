@@ -29,6 +29,7 @@ import type { ListDisplaySettings } from '../../lib/list-settings.ts';
 import { DeviceTable } from './device-table.tsx';
 import { DisplaySettingsDialog } from './display-settings-dialog.tsx';
 import { ExportDialog } from './export-dialog.tsx';
+import { IntelligenceFilters } from './intelligence-filters.tsx';
 import { ListFilter } from './list-filter.tsx';
 import { useListQueryState } from './use-list-query-state.ts';
 
@@ -143,6 +144,11 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
     <Page title={t('devices.title')}>
       <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center', mb: 1 }}>
         <ListFilter term={query.searchTerm} onChange={(searchTerm) => update({ searchTerm, page: 1 })} />
+        <IntelligenceFilters
+          health={query.health}
+          emptyWithinDays={query.emptyWithinDays}
+          onChange={(change) => update({ ...change, page: 1 })}
+        />
         <FormControlLabel
           control={
             <Switch

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import Box from '@mui/material/Box';
 import TableSortLabel from '@mui/material/TableSortLabel';
+import Tooltip from '@mui/material/Tooltip';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import { alpha, type Theme } from '@mui/material/styles';
 import type { Locale } from '@tankportal/shared/constants';
 import type { DeviceListColumn } from '@tankportal/shared/schemas/config';
@@ -14,6 +16,7 @@ import { unitSymbol } from '@tankportal/shared/units';
 import type { DeviceListItem } from '../../api/device-list.ts';
 import type { ListDisplaySettings, SensorToggle } from '../../lib/list-settings.ts';
 import { cardsOnPhone } from '../../../../components/responsive-table.ts';
+import { healthLabels } from '../../lib/health.ts';
 import { unitFractionDigits } from '../../lib/sensor-totals.ts';
 import { SensorList } from './sensor-list.tsx';
 
@@ -73,6 +76,24 @@ interface RowProps {
   t: TFunction;
 }
 
+/** A warning sign on a device with doubtful readings (issue 16); its tooltip names the doubts. */
+function HealthMark({ device, locale, t }: Pick<RowProps, 'device' | 'locale' | 't'>) {
+  const labels = healthLabels(device.health, locale).join(', ');
+  return (
+    <Tooltip title={labels}>
+      <span
+        className="health-mark"
+        role="img"
+        tabIndex={0}
+        aria-label={t('devices.list.health.mark', { labels })}
+        data-testid="health-mark"
+      >
+        <WarningAmberIcon fontSize="small" />
+      </span>
+    </Tooltip>
+  );
+}
+
 /** One device: plain cells, error colour when not ok, greyed when inactive; the row opens the device. */
 const DeviceRow = memo(function DeviceRow({ device, columns, sensors, locale, t }: RowProps) {
   const classes = [device.status !== 'ok' && 'row-error', !device.active && 'row-inactive'].filter(Boolean);
@@ -97,6 +118,7 @@ const DeviceRow = memo(function DeviceRow({ device, columns, sensors, locale, t 
             </svg>
           </a>
         )}
+        {device.health.length > 0 && <HealthMark device={device} locale={locale} t={t} />}
       </td>
       {columns.map((column) => (
         <td
@@ -177,6 +199,11 @@ const tableStyles = (theme: Theme) => ({
   },
   '& .cell-location': { width: '24px', padding: '6px 0 6px 4px', color: theme.palette.primary.main },
   '& .cell-location a': { display: 'inline-flex', color: theme.palette.primary.main },
+  '& .health-mark': { display: 'inline-flex', color: theme.palette.warning.dark, borderRadius: '2px' },
+  '& .health-mark:focus-visible': {
+    outline: `3px solid ${theme.palette.primary.main}`,
+    outlineOffset: '2px',
+  },
   '& .cell-simCredit': { whiteSpace: 'nowrap' },
   // devices-area §2 gives each sensor a quarter of the row; two side by side would leave the other
   // eleven columns too little room, so the column takes 30 % of the row and two sensors share a

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { init, use as registerCharts } from 'echarts/core';
 import { LineChart } from 'echarts/charts';
-import { GridComponent, TooltipComponent } from 'echarts/components';
+import { GridComponent, MarkPointComponent, TooltipComponent } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
 import type { ProcessSeries } from '../../../api/process.ts';
 import {
@@ -191,6 +191,40 @@ describe('process chart', () => {
     // The last point of the level sensor: 50 + 39 % 10 = 59 %, value 1000 + 39 litres.
     expect(text).toContain('Sensor 1: 59.0 % (1039 l)');
     expect(text).toContain('Sensor 2: 1039.0 cbm');
+  });
+
+  it('marks the deliveries in the range on their level sensor, on the curve, with a tooltip', () => {
+    const level = series(11, 1, 'probe', 90);
+    const other = series(12, 2, 'probe', 90);
+    const at = (daysAgo: number) => now.getTime() - daysAgo * DAY;
+    const { option, deliveryMarks } = processChartOption(
+      input({
+        series: [level, other, series(13, 3, 'counter', 90, 'cbm')],
+        deliveries: [
+          { sequence: 1, time: at(10), lines: ['Lieferung', '+3000 l <sic>'] },
+          { sequence: 1, time: at(60), lines: ['before the range'] },
+          { sequence: 3, time: at(5), lines: ['a counter has no deliveries'] },
+        ],
+      }),
+    );
+    expect(deliveryMarks).toBe(1);
+    type Marked = { markPoint?: { data: { coord: [number, number]; name: string }[] } };
+    const drawn = (option as unknown as { series: Marked[] }).series;
+    expect(drawn[1].markPoint).toBeUndefined();
+    expect(drawn[2].markPoint).toBeUndefined();
+    const [mark] = drawn[0].markPoint!.data;
+    // On the curve: the level the sensor read then (the 80th of 90 daily readings).
+    expect(mark.coord).toEqual([at(10), 50 + (80 % 10)]);
+    expect(mark.name).toBe('Lieferung<br/>+3000 l &#60;sic&#62;');
+
+    registerCharts([LineChart, GridComponent, TooltipComponent, MarkPointComponent, SVGRenderer]);
+    const chart = init(null, undefined, { renderer: 'svg', ssr: true, width: 600, height: 300 });
+    try {
+      chart.setOption(option);
+      expect(chart.renderToSVGString()).toContain('<path');
+    } finally {
+      chart.dispose();
+    }
   });
 
   it('finds the point nearest in time', () => {

@@ -52,8 +52,37 @@ export interface PickableSeries {
   pointAt: (index: number) => ProcessPoint;
 }
 
+/** A delivery marked on its level sensor's curve (issue 16). */
+export interface DeliveryMark {
+  /** The level sensor's number. */
+  sequence: number;
+  /** When it was delivered (epoch ms). */
+  time: number;
+  /** Its tooltip, line by line (plain text). */
+  lines: string[];
+}
+
+/** The deliveries marked on a level sensor's curve: its own, within the drawn range. */
+export const marksOfSensor = (
+  marks: readonly DeliveryMark[] | undefined,
+  sequence: number,
+  from: number,
+  to: number,
+) => (marks ?? []).filter((mark) => mark.sequence === sequence && mark.time >= from && mark.time <= to);
+
+/** Pin of a delivery: in the sensor's colour, a white plus inside (a refill). */
+const deliveryMarkStyle = (color: string) => ({
+  symbol: 'pin',
+  symbolSize: 30,
+  itemStyle: { color, borderColor: '#fff', borderWidth: 1 },
+  label: { show: true, formatter: '+', color: '#fff', fontWeight: 'bold', fontSize: 14 },
+  emphasis: { disabled: true },
+});
+
 export interface ProcessChartInput {
   series: readonly ProcessSeries[];
+  /** Deliveries to mark on the curves of their level sensors; those outside the range are left out. */
+  deliveries?: readonly DeliveryMark[];
   excludedSensors: readonly number[];
   showTemperature: boolean;
   from: Date;
@@ -95,8 +124,12 @@ export function nearestIndexByTime(times: ArrayLike<number>, time: number): numb
 export function processChartOption(input: ProcessChartInput): {
   option: EChartsCoreOption;
   pickable: PickableSeries[];
+  /** How many deliveries are marked (in the range, on a drawn curve). */
+  deliveryMarks: number;
 } {
   const from = input.from.getTime();
+  const to = input.to.getTime();
+  let deliveryMarks = 0;
   const included = input.series.filter((series) => !input.excludedSensors.includes(series.sensorId));
   const probes = included.filter((series) => series.type === 'probe');
   const counterUnits = [...new Set(included.filter((s) => s.type === 'counter').map((s) => s.unit))];
@@ -163,14 +196,30 @@ export function processChartOption(input: ProcessChartInput): {
       values: curve.values,
       pointAt: (index) => sensor.data[curve.indices[index]],
     });
-    series.push(
-      line(
-        sensor.name,
-        sensorColor(sensor.sequence),
-        isProbe ? 0 : 2 + counterUnits.indexOf(sensor.unit),
-        curve,
-      ),
+    const drawn: Record<string, unknown> = line(
+      sensor.name,
+      sensorColor(sensor.sequence),
+      isProbe ? 0 : 2 + counterUnits.indexOf(sensor.unit),
+      curve,
     );
+    const marks = isProbe ? marksOfSensor(input.deliveries, sensor.sequence, from, to) : [];
+    if (marks.length && curve.times.length) {
+      deliveryMarks += marks.length;
+      drawn.markPoint = {
+        ...deliveryMarkStyle(sensorColor(sensor.sequence)),
+        // Its own tooltip on hover (the curve's is the axis tooltip).
+        tooltip: {
+          trigger: 'item',
+          formatter: (param: { name: string }) => param.name,
+        },
+        // The pin stands on the curve where the level was after the delivery.
+        data: marks.map((mark) => ({
+          coord: [mark.time, curve.values[nearestIndexByTime(curve.times, mark.time)]],
+          name: mark.lines.map(escapeHtml).join('<br/>'),
+        })),
+      };
+    }
+    series.push(drawn);
     const unit = input.unitSymbol(sensor.unit);
     tooltipValue.push(
       isProbe
@@ -215,5 +264,5 @@ export function processChartOption(input: ProcessChartInput): {
     yAxis,
     series,
   };
-  return { option, pickable };
+  return { option, pickable, deliveryMarks };
 }

@@ -2,17 +2,22 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { use as registerCharts, type ECharts } from 'echarts/core';
 import { LineChart } from 'echarts/charts';
-import { GridComponent, TooltipComponent } from 'echarts/components';
+import { GridComponent, MarkPointComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { unitSymbol } from '@tankportal/shared/units';
 import type { ProcessPoint, ProcessSeries } from '../../../api/process.ts';
 import { EChart } from '../charts/echart.tsx';
-import { nearestIndexByTime, processChartOption, type PickableSeries } from './process-chart-options.ts';
+import {
+  nearestIndexByTime,
+  processChartOption,
+  type DeliveryMark,
+  type PickableSeries,
+} from './process-chart-options.ts';
 
 // Only what the process curve draws (DESIGN.md §7: charts are heavy).
-registerCharts([LineChart, GridComponent, TooltipComponent, CanvasRenderer]);
+registerCharts([LineChart, GridComponent, TooltipComponent, MarkPointComponent, CanvasRenderer]);
 
 /** How far (in pixels) a click may lie above or below a curve's point to pick it. */
 const PICK_DISTANCE_Y = 12;
@@ -53,11 +58,13 @@ function pickPoint(chart: ECharts, pickable: PickableSeries[], pixel: [number, n
 }
 
 /**
- * The process curve (loaded lazily with ECharts). `onPick` makes data points clickable: the
- * point nearest to the click within a few pixels is handed over (superadmins hide points).
+ * The process curve (loaded lazily with ECharts), with the deliveries as pins on their curves.
+ * `onPick` makes data points clickable: the point nearest to the click within a few pixels is
+ * handed over (superadmins hide points).
  */
 export default function ProcessChart({
   series,
+  deliveries,
   excludedSensors,
   showTemperature,
   from,
@@ -65,6 +72,8 @@ export default function ProcessChart({
   onPick,
 }: {
   series: readonly ProcessSeries[];
+  /** Deliveries to mark on their level sensors' curves (issue 16). */
+  deliveries?: readonly DeliveryMark[];
   excludedSensors: readonly number[];
   showTemperature: boolean;
   from: Date;
@@ -77,6 +86,7 @@ export default function ProcessChart({
     () =>
       processChartOption({
         series,
+        deliveries,
         excludedSensors,
         showTemperature,
         from,
@@ -90,7 +100,7 @@ export default function ProcessChart({
         formatNumber: (value, digits) => formatNumber(value, locale, digits),
         unitSymbol,
       }),
-    [series, excludedSensors, showTemperature, from, to, t, locale],
+    [series, deliveries, excludedSensors, showTemperature, from, to, t, locale],
   );
   const onCanvasClick = onPick
     ? (chart: ECharts, pixel: [number, number]) => {

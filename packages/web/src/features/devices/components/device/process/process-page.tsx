@@ -15,18 +15,23 @@ import Switch from '@mui/material/Switch';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
+import LocationOnIcon from '@mui/icons-material/LocationOn';
 import { sensorColor } from '@tankportal/shared/chart-colors';
 import { Loading } from '../../../../../components/loading.tsx';
 import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { useHasRole } from '../../../../../lib/session.ts';
-import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
+import { hasDevicePermission, type DeviceDetailView } from '../../../../../lib/api/devices.ts';
 import { IncludedChoice } from '../charts/included-choice.tsx';
 import { useDeviceDisplaySettings } from '../../../api/device-display-settings.ts';
+import { useDeliveries } from '../../../api/deliveries.ts';
 import { useHideSensorData, useProcess, type ProcessSeries } from '../../../api/process.ts';
+import { DeliveriesSection } from './deliveries-section.tsx';
+import { deliveryMarks } from './delivery-texts.ts';
 import type { PickedPoint } from './process-chart.tsx';
 import { ProcessChart } from './process-code.tsx';
 import {
+  marksOfSensor,
   PROCESS_RANGES,
   rangeStart,
   SAVED_PROCESS_RANGES,
@@ -98,7 +103,7 @@ function HidePointDialog({
 
 /**
  * /devices/{id}/process: the time series per sensor with range buttons, a sensor legend and the
- * temperature switch; period, left-out sensors and the switch are remembered per device and user
+ * temperature switch, the deliveries as pins on the curves and listed below (issue 16); period, left-out sensors and the switch are remembered per device and user
  * (demo accounts: for the visit only).
  */
 export default function ProcessPage({ device }: { device: DeviceDetailView }) {
@@ -108,6 +113,11 @@ export default function ProcessPage({ device }: { device: DeviceDetailView }) {
   const mayHidePoints = useHasRole('ROLE_SUPERADMIN');
   const { settings, ready, update } = useDeviceDisplaySettings(device.id, persist);
   const { data, isPending } = useProcess(device.id);
+  const deliveries = useDeliveries(device.id);
+  // Entering a ticket quantity changes the device's data: app users with the EDIT permission.
+  const canEditDeliveries = useHasRole('ROLE_APP_USER') && hasDevicePermission(device, 'EDIT');
+  const locale = useLocale();
+  const [showDeliveries, setShowDeliveries] = useState(true);
   const hide = useHideSensorData(device.id);
   const [yearToDate, setYearToDate] = useState(false);
   const [picked, setPicked] = useState<PickedPoint | null>(null);
@@ -119,6 +129,10 @@ export default function ProcessPage({ device }: { device: DeviceDetailView }) {
   // One "now" per visit: the axis does not creep while the page is open.
   const [now] = useState(() => new Date());
   const from = useMemo(() => rangeStart(range, now), [range, now]);
+  const marks = useMemo(
+    () => (showDeliveries ? deliveryMarks(deliveries.data ?? [], locale, t) : []),
+    [showDeliveries, deliveries.data, locale, t],
+  );
 
   const chooseRange = (next: ProcessRange | null) => {
     if (!next) return;
@@ -144,6 +158,14 @@ export default function ProcessPage({ device }: { device: DeviceDetailView }) {
 
   if (isPending || !ready) return <Loading />;
   const hasData = !!data && data.start !== null && data.series.length > 0;
+  // Deliveries are recognised in level sensors' readings: a device of counters has none.
+  const levelSeries = (data?.series ?? []).filter((sensor) => sensor.type === 'probe');
+  const marked = levelSeries
+    .filter((sensor) => !excluded.includes(sensor.sensorId))
+    .reduce(
+      (count, sensor) => count + marksOfSensor(marks, sensor.sequence, from.getTime(), now.getTime()).length,
+      0,
+    );
   return (
     <Stack spacing={2} data-testid="process-page">
       <Typography variant="h6" component="h2">
@@ -180,6 +202,17 @@ export default function ProcessPage({ device }: { device: DeviceDetailView }) {
                 />
               }
             />
+            {levelSeries.length > 0 && (
+              <FormControlLabel
+                label={t('deliveries.showMarks')}
+                control={
+                  <Switch
+                    checked={showDeliveries}
+                    onChange={(event) => setShowDeliveries(event.target.checked)}
+                  />
+                }
+              />
+            )}
           </Stack>
           <SensorLegend
             series={data.series}
@@ -190,6 +223,7 @@ export default function ProcessPage({ device }: { device: DeviceDetailView }) {
             <Suspense fallback={<Loading />}>
               <ProcessChart
                 series={data.series}
+                deliveries={marks}
                 excludedSensors={excluded}
                 showTemperature={showTemperature}
                 from={from}
@@ -198,12 +232,32 @@ export default function ProcessPage({ device }: { device: DeviceDetailView }) {
               />
             </Suspense>
           </Box>
+          {showDeliveries && levelSeries.length > 0 && (
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              data-testid="delivery-caption"
+              data-marks={marked}
+              sx={{ display: 'flex', alignItems: 'flex-start', gap: 0.5 }}
+            >
+              <LocationOnIcon fontSize="small" aria-hidden />
+              <span>{t('deliveries.caption', { count: marked })}</span>
+            </Typography>
+          )}
           {mayHidePoints && (
             <Typography variant="body2" color="text.secondary">
               {t('device.process.hideHint')}
             </Typography>
           )}
         </>
+      )}
+      {hasData && levelSeries.length > 0 && (
+        <DeliveriesSection
+          deviceId={device.id}
+          deliveries={deliveries.data}
+          canEdit={canEditDeliveries}
+          failed={deliveries.isError}
+        />
       )}
       {picked && (
         <HidePointDialog

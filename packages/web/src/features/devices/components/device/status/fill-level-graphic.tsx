@@ -12,6 +12,8 @@ import { connectedLevelSensors, FILL_GRAPHIC_WIDTH, fillBarWidthShare } from './
 const TOP = 8;
 const BODY_HEIGHT = 180;
 const HEIGHT = TOP + BODY_HEIGHT + 52;
+/** MUI's warning.main: the sign of a sensor whose readings are in doubt. */
+const DOUBT_COLOR = '#ed6c02';
 
 /** Outline of a tank (rounded box) or a silo (box on a cone), as an SVG path. */
 function outline(subType: StatusSensor['subType'], x: number, width: number): string {
@@ -28,7 +30,17 @@ function outline(subType: StatusSensor['subType'], x: number, width: number): st
   );
 }
 
-function Tank({ sensor, x, width }: { sensor: StatusSensor; x: number; width: number }) {
+function Tank({
+  sensor,
+  x,
+  width,
+  doubtful,
+}: {
+  sensor: StatusSensor;
+  x: number;
+  width: number;
+  doubtful: boolean;
+}) {
   const { t } = useTranslation();
   const locale = useLocale();
   const clipId = useId();
@@ -48,9 +60,12 @@ function Tank({ sensor, x, width }: { sensor: StatusSensor; x: number; width: nu
   return (
     <g
       role="img"
-      aria-label={`${sensor.name}: ${failed ? valueText : [pctText, valueText].filter(Boolean).join(', ')}`}
+      aria-label={`${sensor.name}: ${failed ? valueText : [pctText, valueText].filter(Boolean).join(', ')}${
+        doubtful ? ` (${t('device.health.doubtful')})` : ''
+      }`}
       data-testid={`fill-level-${sensor.sequence}`}
       data-status={sensor.status}
+      data-doubtful={doubtful}
     >
       <clipPath id={clipId}>
         <path d={path} />
@@ -80,6 +95,15 @@ function Tank({ sensor, x, width }: { sensor: StatusSensor; x: number; width: nu
           {pctText}
         </text>
       )}
+      {doubtful && (
+        // A warning sign in the tank's corner: its readings are in doubt (issue 16).
+        <g transform={`translate(${x + width - 26}, ${TOP + 6})`} aria-hidden>
+          <path d="M10 0 L20 18 H0 Z" fill={DOUBT_COLOR} stroke="#fff" strokeWidth={1} />
+          <text x={10} y={15} textAnchor="middle" fontSize={12} fontWeight={700} fill="#fff">
+            !
+          </text>
+        </g>
+      )}
       <text x={centre} y={TOP + BODY_HEIGHT + 20} textAnchor="middle" fontSize={13} fill="#212121">
         {sensor.name}
       </text>
@@ -100,7 +124,14 @@ function Tank({ sensor, x, width }: { sensor: StatusSensor; x: number; width: nu
  * The fill levels of the connected level sensors as tanks or silos, each in its sensor colour; a
  * sensor in error is drawn empty, without a value, in the error colour (DESIGN.md [2]).
  */
-export function FillLevelGraphic({ sensors }: { sensors: readonly StatusSensor[] }) {
+export function FillLevelGraphic({
+  sensors,
+  doubtful,
+}: {
+  sensors: readonly StatusSensor[];
+  /** Sensors (by number) whose readings are in doubt (issue 16): marked with a warning sign. */
+  doubtful?: ReadonlySet<number>;
+}) {
   const { t } = useTranslation();
   const shown = connectedLevelSensors(sensors);
   if (shown.length === 0) return null;
@@ -116,7 +147,13 @@ export function FillLevelGraphic({ sensors }: { sensors: readonly StatusSensor[]
       sx={{ width: '100%', maxWidth: FILL_GRAPHIC_WIDTH, display: 'block' }}
     >
       {shown.map((sensor, index) => (
-        <Tank key={sensor.sequence} sensor={sensor} x={index * slot + (slot - width) / 2} width={width} />
+        <Tank
+          key={sensor.sequence}
+          sensor={sensor}
+          x={index * slot + (slot - width) / 2}
+          width={width}
+          doubtful={doubtful?.has(sensor.sequence) ?? false}
+        />
       ))}
     </Box>
   );

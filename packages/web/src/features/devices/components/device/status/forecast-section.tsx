@@ -3,20 +3,42 @@ import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Grid from '@mui/material/Grid';
 import Typography from '@mui/material/Typography';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import { SENSOR_ERROR_COLOR, sensorColor } from '@tankportal/shared/chart-colors';
+import type { HealthIssue } from '@tankportal/shared/schemas/tank-health';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import type { SensorView } from '../../../../../lib/api/devices.ts';
 import { forecastLines } from '../../../lib/forecast-text.ts';
+import { healthLabels, issuesOfSensor } from '../../../lib/health.ts';
 import { connectedLevelSensors } from './sensor-display.ts';
 
-function SensorForecast({ sensor, now }: { sensor: SensorView; now: Date }) {
+type HealthMark = Pick<HealthIssue, 'kind' | 'sequence'>;
+
+function SensorForecast({
+  sensor,
+  now,
+  issues,
+}: {
+  sensor: SensorView;
+  now: Date;
+  issues: readonly HealthMark[];
+}) {
   const { t } = useTranslation();
   const locale = useLocale();
   const lines = forecastLines(sensor.forecast, sensor.unit, locale, t, now);
+  const doubtful = issues.length > 0;
   return (
     <Box
       data-testid={`forecast-${sensor.sequence}`}
-      sx={{ height: '100%', border: 1, borderColor: 'divider', borderRadius: 1, px: 1.5, py: 1 }}
+      data-doubtful={doubtful}
+      sx={{
+        height: '100%',
+        border: doubtful ? 2 : 1,
+        borderColor: doubtful ? 'warning.main' : 'divider',
+        borderRadius: 1,
+        px: 1.5,
+        py: 1,
+      }}
     >
       <Typography variant="subtitle2" component="h3" sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
         <Box
@@ -32,6 +54,18 @@ function SensorForecast({ sensor, now }: { sensor: SensorView; now: Date }) {
         />
         {sensor.name}
       </Typography>
+      {doubtful && (
+        // The forecast rests on this sensor's readings, which are in doubt (issue 16).
+        <Typography
+          variant="body2"
+          color="warning.dark"
+          data-testid="forecast-health"
+          sx={{ display: 'flex', alignItems: 'center', gap: 0.5, fontWeight: 600 }}
+        >
+          <WarningAmberIcon fontSize="small" aria-hidden />
+          {healthLabels(issues, locale).join(', ')}
+        </Typography>
+      )}
       {lines.map((line) => (
         <Typography
           key={line.key}
@@ -51,7 +85,14 @@ function SensorForecast({ sensor, now }: { sensor: SensorView; now: Date }) {
  * The forecast of each connected level sensor under the fill levels (issue 16): when the tank is
  * empty, when to reorder, the use per day and the forecast's accuracy; or that there is none yet.
  */
-export function ForecastSection({ sensors }: { sensors: readonly SensorView[] }) {
+export function ForecastSection({
+  sensors,
+  health = [],
+}: {
+  sensors: readonly SensorView[];
+  /** Open doubts about the device's readings: a sensor in doubt is marked (issue 16). */
+  health?: readonly HealthMark[];
+}) {
   const { t } = useTranslation();
   // The reorder date is compared with the time the page opened; a reload brings both up to date.
   const [now] = useState(() => new Date());
@@ -70,7 +111,7 @@ export function ForecastSection({ sensors }: { sensors: readonly SensorView[] })
       <Grid container spacing={1.5}>
         {shown.map((sensor) => (
           <Grid key={sensor.sequence} size={{ xs: 12, sm: shown.length > 1 ? 6 : 12 }}>
-            <SensorForecast sensor={sensor} now={now} />
+            <SensorForecast sensor={sensor} now={now} issues={issuesOfSensor(health, sensor.sequence)} />
           </Grid>
         ))}
       </Grid>

@@ -4,18 +4,20 @@ import Box from '@mui/material/Box';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
 import { useContentTypeName } from '../../../lib/content-type-name.ts';
+import { doubtfulSequences } from '../../../lib/health.ts';
 import { useHasRole } from '../../../../../lib/session.ts';
 import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
 import { EventsSection } from './events-section.tsx';
 import { FillLevelGraphic } from './fill-level-graphic.tsx';
 import { ForecastSection } from './forecast-section.tsx';
+import { HealthSection } from './health-section.tsx';
 import { ManualQueryButton } from './manual-query-button.tsx';
 import { CommentBlock, DeviceInfoList } from './device-info-list.tsx';
 import { CounterTable, ProbeTable } from './sensor-tables.tsx';
 
 /**
  * /devices/{id}: fill levels with the level sensors' forecasts (issue 16), inactive notice, events
- * with confirmation, sensor tables, device facts, comment and the manual query (devices-area §2).
+ * with confirmation, sensor health (issue 16), sensor tables, device facts, comment and the manual query (devices-area §2).
  */
 export function StatusPage({ device, reload }: { device: DeviceDetailView; reload: () => void }) {
   const { t } = useTranslation();
@@ -32,11 +34,14 @@ export function StatusPage({ device, reload }: { device: DeviceDetailView; reloa
       <EventsSection device={device} canConfirm={canConfirm} />
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, md: 7 }}>
-          <FillLevelGraphic sensors={device.sensors} />
-          <ForecastSection sensors={device.sensors} />
+          <FillLevelGraphic sensors={device.sensors} doubtful={doubtfulSequences(device.health)} />
+          <ForecastSection sensors={device.sensors} health={device.health} />
         </Grid>
         <Grid size={{ xs: 12, md: 5 }}>
           <Stack spacing={3}>
+            {/* Beside the fill levels it explains (their warning signs); on a phone right below
+                them, so that the fill level still opens the page. */}
+            <HealthSection device={device} />
             <Box>
               <ManualQueryButton device={device} onProcessed={reload} />
             </Box>
