@@ -20,6 +20,7 @@ import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { startPortal, stopProcess } from '../packages/server/src/testing/server-process.ts';
+import { withClient } from './fleet-database.ts';
 import { DEMO_DEVICE_SECRET, demoFleet } from '@tankportal/shared/demo-fleet';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -280,13 +281,7 @@ async function measure(
 }
 
 async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
+  await withClient(ADMIN_URL, (client) => client.query(text));
 }
 
 const portalEnv = (dataDir: string, databaseUrl = '') => ({

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiSession, login, type ApiSession } from './helpers.ts';
+import { apiSession, login, withAccess, type ApiSession } from './helpers.ts';
 
 // Long journeys (several pages, a dialog, a reload): on a busy 2-core machine they outlast 30 s.
 test.describe.configure({ timeout: 60_000 });
@@ -141,19 +141,8 @@ test.describe('deliveries', () => {
     page,
     baseURL,
   }) => {
-    const users = (await (await api.context.get('/api/v2/users?search_term=spedition-nord')).json()) as {
-      id: number;
-      username: string;
-    }[];
     // Not baeckerei-korn: the sign-in journey changes that customer's password for good.
-    const viewerUser = users.find(({ username }) => username === 'spedition-nord')!;
-    const granted = await api.context.post(`/api/v2/devices/${DEVICE}/aces`, {
-      headers: api.headers,
-      data: { user_id: viewerUser.id, permissions: ['VIEW_STATUS', 'VIEW_PROCESS'] },
-    });
-    expect(granted.status()).toBe(201);
-    const { id: aceId } = (await granted.json()) as { id: number };
-    try {
+    await withAccess(api, DEVICE, 'spedition-nord', ['VIEW_STATUS', 'VIEW_PROCESS'], async () => {
       await login(page, 'spedition-nord');
       await openProcess(page);
       await expect(page.getByTestId('delivery-row')).toHaveCount(deliveries.length);
@@ -167,11 +156,6 @@ test.describe('deliveries', () => {
       });
       expect(refused.status()).toBe(403);
       await viewer.context.dispose();
-    } finally {
-      const removed = await api.context.delete(`/api/v2/devices/${DEVICE}/aces/${aceId}`, {
-        headers: api.headers,
-      });
-      expect(removed.status()).toBe(204);
-    }
+    });
   });
 });

@@ -53,3 +53,35 @@ export async function keepDeviceList(baseURL: string): Promise<() => Promise<voi
     await api.context.dispose();
   };
 }
+
+/**
+ * Gives `username` an access entry with `permissions` on a device for the length of `work`, and
+ * takes it away afterwards, whatever `work` does: journeys of a viewer with fewer rights.
+ */
+export async function withAccess(
+  api: ApiSession,
+  deviceId: number,
+  username: string,
+  permissions: string[],
+  work: () => Promise<void>,
+) {
+  const users = (await (await api.context.get(`/api/v2/users?search_term=${username}`)).json()) as {
+    id: number;
+    username: string;
+  }[];
+  const user = users.find((candidate) => candidate.username === username)!;
+  const granted = await api.context.post(`/api/v2/devices/${deviceId}/aces`, {
+    headers: api.headers,
+    data: { user_id: user.id, permissions },
+  });
+  expect(granted.status()).toBe(201);
+  const { id: aceId } = (await granted.json()) as { id: number };
+  try {
+    await work();
+  } finally {
+    const removed = await api.context.delete(`/api/v2/devices/${deviceId}/aces/${aceId}`, {
+      headers: api.headers,
+    });
+    expect(removed.status()).toBe(204);
+  }
+}

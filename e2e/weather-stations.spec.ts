@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiSession, login, type ApiSession } from './helpers.ts';
+import { apiSession, login, withAccess, type ApiSession } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
@@ -152,19 +152,8 @@ test('a user sees no weather stations tab but chooses the station of an own devi
 });
 
 test('a viewer without EDIT sees the station in effect but cannot change it', async ({ page }) => {
-  const users = (await (await api.context.get('/api/v2/users?search_term=spedition-nord')).json()) as {
-    id: number;
-    username: string;
-  }[];
   // Not baeckerei-korn: the sign-in journey changes that customer's password for good.
-  const viewerUser = users.find(({ username }) => username === 'spedition-nord')!;
-  const granted = await api.context.post(`/api/v2/devices/${DEVICE}/aces`, {
-    headers: api.headers,
-    data: { user_id: viewerUser.id, permissions: ['VIEW_STATUS', 'VIEW_CONFIGURATION'] },
-  });
-  expect(granted.status()).toBe(201);
-  const { id: ace } = (await granted.json()) as { id: number };
-  try {
+  await withAccess(api, DEVICE, 'spedition-nord', ['VIEW_STATUS', 'VIEW_CONFIGURATION'], async () => {
     await login(page, 'spedition-nord');
     await page.goto(`/devices/${DEVICE}/settings/metadata`);
     const section = weatherSection(page);
@@ -173,12 +162,7 @@ test('a viewer without EDIT sees the station in effect but cannot change it', as
     await page.goto(`/devices/${DEVICE}/settings/metadata/weather-station`);
     await expect(page).toHaveURL(new RegExp(`/devices/${DEVICE}/settings/metadata$`));
     await expect(page.getByRole('dialog')).toHaveCount(0);
-  } finally {
-    const removed = await api.context.delete(`/api/v2/devices/${DEVICE}/aces/${ace}`, {
-      headers: api.headers,
-    });
-    expect(removed.status()).toBe(204);
-  }
+  });
 });
 
 test('the master deletes the station after confirming', async ({ page }) => {
