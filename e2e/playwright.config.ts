@@ -4,24 +4,35 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { deviceSideEnv } from './device-side.ts';
 
-// Each run starts the real server on a fresh embedded database with the demo data.
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(path.join(tmpdir(), 'tp-e2e-'));
-process.env.E2E_DATA_DIR = dataDir;
+// Each worker has a server of its own, on a fresh embedded database with the demo data: the
+// journeys that change or count the demo fleet see only their own worker's changes. Worker N
+// talks to the server on E2E_PORT + 10·N (the device side takes the next ports, device-side.ts).
+const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
+const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
+const portOf = (worker: number) => BASE_PORT + 10 * worker;
+// Playwright loads this file in the runner and again in every worker; the worker knows its slot.
+const workerSlot = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+
+// The data directories are made once, in the runner; the workers inherit their names.
+process.env.E2E_DATA_ROOT ??= mkdtempSync(path.join(tmpdir(), 'tp-e2e-'));
+const dataDir = (worker: number) => path.join(process.env.E2E_DATA_ROOT!, `worker-${worker}`);
 
 export default defineConfig({
   testDir: '.',
   testMatch: '**/*.spec.ts',
   fullyParallel: false,
-  workers: 1,
-  retries: 0,
+  workers: WORKERS,
+  // A journey that fails is run once more, with a trace (recording every journey costs a sixth of
+  // the run); one that passes only the second time still fails the run.
+  retries: 1,
+  failOnFlakyTests: true,
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: `http://127.0.0.1:${portOf(workerSlot)}`,
     locale: 'de-DE',
-    trace: 'retain-on-failure',
+    trace: 'on-first-retry',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [
@@ -34,19 +45,19 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  webServer: Array.from({ length: WORKERS }, (_, worker) => ({
     command: 'node packages/server/src/main/all-in-one.ts',
     cwd: path.resolve(import.meta.dirname, '..'),
-    url: `http://127.0.0.1:${PORT}/api/v2/whitelabels/current`,
+    url: `http://127.0.0.1:${portOf(worker)}/api/v2/whitelabels/current`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    timeout: 180_000,
     env: {
-      PORT: String(PORT),
-      ...deviceSideEnv(PORT),
+      PORT: String(portOf(worker)),
+      ...deviceSideEnv(portOf(worker)),
       HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
+      DATA_DIR: dataDir(worker),
       DEMO_DATA: '1',
       LOG_LEVEL: 'warn',
     },
-  },
+  })),
 });
