@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { login, PASSWORD } from './helpers.ts';
+import { login, loginWithForm, PASSWORD } from './helpers.ts';
 
 test.describe('login page', () => {
   test('shows the error text for wrong credentials and keeps the user out', async ({ page }) => {
@@ -80,7 +80,7 @@ test('the language switch survives a reload', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
   await page.reload();
   await expect(page.getByRole('button', { name: 'Log in' })).toBeVisible();
-  await login(page, 'user');
+  await loginWithForm(page, 'user');
   await expect(page.getByRole('heading', { name: 'Devices' })).toBeVisible();
   await page.getByRole('button', { name: 'DE', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Geräte' })).toBeVisible();

@@ -1,9 +1,17 @@
-import { expect, request, type Page } from '@playwright/test';
+import { expect, request, test, type Page } from '@playwright/test';
 
 export const PASSWORD = 'tankportal';
 
+/** The device list once it is complete: the start-up lookups, the settings and the first page. */
+const deviceListShown = async (page: Page) => {
+  await expect(page).toHaveURL(/\/devices$/);
+  // The device count shows once the start-up lookups, the display settings and the first page of
+  // the list are in: nothing of the start-up is still on its way.
+  await expect(page.getByTestId('devices-summary')).toBeVisible();
+};
+
 /** Signs in through the login page and waits for the device list. */
-export async function login(page: Page, username: string, password = PASSWORD) {
+export async function loginWithForm(page: Page, username: string, password = PASSWORD) {
   await page.goto('/login');
   await page.getByLabel(/^(Benutzername|Username)/).fill(username);
   await page
@@ -11,21 +19,31 @@ export async function login(page: Page, username: string, password = PASSWORD) {
     .first()
     .fill(password);
   await page.getByRole('button', { name: /^(Anmelden|Log in)$/ }).click();
-  await expect(page).toHaveURL(/\/devices$/);
-  // The device count shows once the start-up lookups, the display settings and the first page of
-  // the list are in: nothing of the start-up is still on its way.
-  await expect(page.getByTestId('devices-summary')).toBeVisible();
+  await deviceListShown(page);
+}
+
+/**
+ * Signs in as the login page does (the same call, a session of its own), without drawing the
+ * login page, and opens the device list: the start of every journey that is not about signing in
+ * (the login page has journeys of its own, which use `loginWithForm`).
+ */
+export async function login(page: Page, username: string, password = PASSWORD) {
+  const { context } = await apiSession(test.info().project.use.baseURL!, username, password);
+  await page.context().addCookies((await context.storageState()).cookies);
+  await context.dispose();
+  await page.goto('/devices');
+  await deviceListShown(page);
 }
 
 const CSRF_HEADER = 'x-csrf-token';
 
 /** An API session as the portal holds one (session cookie and anti-forgery token), for set-up. */
-export async function apiSession(baseURL: string, username = 'master') {
+export async function apiSession(baseURL: string, username = 'master', password = PASSWORD) {
   const context = await request.newContext({ baseURL });
   const start = await context.get('/api/v2/whitelabels/current');
   const signedIn = await context.post('/api/v2/login', {
     headers: { [CSRF_HEADER]: start.headers()[CSRF_HEADER] },
-    data: { username, password: PASSWORD },
+    data: { username, password },
   });
   expect(signedIn.status()).toBe(200);
   // A login issues a new anti-forgery secret: the token to send from now on is the login answer's.

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { login, PASSWORD } from './helpers.ts';
+import { login, loginWithForm, PASSWORD } from './helpers.ts';
 
 // Issue 11: the shell on a phone, errors a person can act on, and the small shell/auth defects.
 
@@ -289,7 +289,7 @@ test.describe('password and login', () => {
   });
 
   test('the demo login keeps the remembered username', async ({ page }) => {
-    await login(page, 'user');
+    await loginWithForm(page, 'user');
     await page.getByRole('button', { name: 'Abmelden' }).click();
     await expect(page.getByLabel(/^Benutzername/)).toHaveValue('user');
     await page.getByRole('button', { name: 'Demo-Zugang' }).click();
