@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { MANUAL_QUERY_POLL_MS } from '@tankportal/shared/constants';
 import type { SimulationStats } from '../packages/simulator/src/simulator.ts';
 import { startQueryAnsweringFleet } from './device-side.ts';
 import { login } from './helpers.ts';
@@ -7,8 +8,19 @@ import { login } from './helpers.ts';
 const SMS_DEVICE = 3; // cell number, through Lionel
 const LX_IOT_DEVICE = 57;
 
-// The portal polls the query every 10 s (devices-area §9): the notice comes after the first poll.
+// The portal polls the query every 10 s: the notice comes with the first poll after the answer.
 test.describe.configure({ timeout: 60_000 });
+
+/**
+ * The page's clock moved on to its next poll, again and again, until `notice` shows: the journey
+ * does not wait the polls out in real time. (`page.clock.install()` before the page loads.)
+ */
+async function pollUntilShown(page: Page, notice: Locator) {
+  await expect(async () => {
+    await page.clock.fastForward(MANUAL_QUERY_POLL_MS);
+    await expect(notice).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}
 
 test.describe('manual query', () => {
   const stop = new AbortController();
@@ -27,6 +39,7 @@ test.describe('manual query', () => {
   test('an SMS device answers after the confirmation, and the page shows its new reading', async ({
     page,
   }) => {
+    await page.clock.install();
     await login(page, 'user');
     await page.goto(`/devices/${SMS_DEVICE}`);
     const lastReport = page.getByTestId('info-lastReportedAt');
@@ -39,14 +52,13 @@ test.describe('manual query', () => {
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('button', { name: 'Abfrage läuft …' })).toBeDisabled();
 
-    await expect(page.getByText('Das Gerät hat geantwortet. Die neue Messung wird angezeigt.')).toBeVisible({
-      timeout: 20_000,
-    });
+    await pollUntilShown(page, page.getByText('Das Gerät hat geantwortet. Die neue Messung wird angezeigt.'));
     await expect(lastReport).not.toHaveText(before!);
     await expect(page.getByRole('button', { name: 'Abfrage', exact: true })).toBeEnabled();
   });
 
   test('an LX-IoT device is queried without a confirmation', async ({ page }) => {
+    await page.clock.install();
     await login(page, 'user');
     await page.goto(`/devices/${LX_IOT_DEVICE}`);
     const lastReport = page.getByTestId('info-lastReportedAt');
@@ -54,9 +66,7 @@ test.describe('manual query', () => {
 
     await page.getByRole('button', { name: 'Abfrage', exact: true }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    await expect(page.getByText('Das Gerät hat geantwortet. Die neue Messung wird angezeigt.')).toBeVisible({
-      timeout: 20_000,
-    });
+    await pollUntilShown(page, page.getByText('Das Gerät hat geantwortet. Die neue Messung wird angezeigt.'));
     await expect(lastReport).not.toHaveText(before!);
   });
 
