@@ -2,11 +2,15 @@
  * Every setting the server reads from the environment, in one place (README lists them).
  * Parsed once at start; a bad value stops the start with a one-line message.
  */
+import { DEFAULT_POOL_SIZE, type PoolSettings } from '../db/pool-settings.ts';
+
 export interface ServerConfig {
   port: number;
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL: the process's connection pool and the limits of its sessions (db/client.ts). */
+  databasePool: PoolSettings;
   /** Demo white-label accounts: always on the embedded default, otherwise only with DEMO_DATA=1. */
   demoData: boolean;
   /** Set the Secure flag on cookies (behind TLS); defaults to on when NODE_ENV=production. */
@@ -130,6 +134,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST || '0.0.0.0',
     dataDir: env.DATA_DIR || './data',
     databaseUrl,
+    databasePool: {
+      max: Math.max(1, integer(env, 'DATABASE_POOL_SIZE', DEFAULT_POOL_SIZE)),
+      connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', 10_000),
+      statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 0),
+      idleInTransactionTimeoutMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 0),
+    },
     demoData: env.DEMO_DATA ? env.DEMO_DATA === '1' : !databaseUrl,
     secureCookies: env.COOKIE_SECURE ? env.COOKIE_SECURE === '1' : env.NODE_ENV === 'production',
     trustProxy: env.TRUST_PROXY === '1',

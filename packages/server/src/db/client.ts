@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { redactFailedQueries } from './query-errors.ts';
+import { DEFAULT_POOL_SIZE, type PoolSettings } from './pool-settings.ts';
 
 const MIGRATIONS = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
@@ -24,6 +25,31 @@ export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+}
+
+/**
+ * The advisory lock the migrations run under (a constant of this application: any bigint that no
+ * other application on the same database uses).
+ */
+const MIGRATION_LOCK = 7_362_951_208;
+
+/**
+ * Runs the migrations while holding the migration lock, on a connection of its own (outside the
+ * pool, which may be a single connection): processes that start together on one database migrate
+ * one after the other — the first applies what is new, the others wait and then find nothing to do
+ * — instead of racing on the same rows (a duplicate key, and the process ends).
+ */
+async function migrateOnce(url: string, migrate: () => Promise<void>) {
+  const lock = new pg.Client({ connectionString: url });
+  lock.on('error', () => {}); // a lost lock connection fails the query below, which says why
+  await lock.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migrate();
+  } finally {
+    // Ending the session releases the lock, also when the migration failed.
+    await lock.end().catch(() => {});
+  }
 }
 
 /** Which kind of database `db` talks to, for code handed the query builder alone. */
@@ -43,20 +69,39 @@ export async function openDatabase(options: {
    * one. Tests copy one migrated database rather than create and migrate one per file (seconds each).
    */
   snapshot?: Blob;
-  /** A pooled connection that breaks while idle (server restart, DROP ... WITH (FORCE)). */
+  /**
+   * A pooled connection broke (server restart, failover, `pg_terminate_backend`, a proxy's cut),
+   * idle or in use. The pool replaces it; a query that was on it fails and is answered or retried
+   * as a lost connection (connection-lost.ts). Default: one line on stderr.
+   */
   onConnectionError?: (error: Error) => void;
+  /** PostgreSQL only: the pool and the limits of its sessions (README: the DATABASE_* settings). */
+  pool?: PoolSettings;
 }): Promise<Database> {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
-    // Without a listener an idle connection's error is an uncaught exception that ends the process;
-    // the pool replaces the connection on its next checkout.
-    pool.on(
-      'error',
+    const settings = options.pool ?? {};
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: settings.max ?? DEFAULT_POOL_SIZE,
+      // A database that does not answer must not hold a request for good: the request fails as a
+      // lost connection (503) instead.
+      connectionTimeoutMillis: settings.connectTimeoutMs ?? 10_000,
+      ...(settings.statementTimeoutMs ? { statement_timeout: settings.statementTimeoutMs } : {}),
+      ...(settings.idleInTransactionTimeoutMs
+        ? { idle_in_transaction_session_timeout: settings.idleInTransactionTimeoutMs }
+        : {}),
+    });
+    const connectionLost =
       options.onConnectionError ??
-        ((error) => console.error(`database: idle connection lost: ${error.message}`)),
-    );
+      ((error: Error) => console.error(`database: connection lost: ${error.message}`));
+    // node-postgres emits a broken connection's error on the client itself, and while a client is
+    // checked out (in a transaction, between two statements) the pool does not listen: without a
+    // listener of its own, the error would end the process. Every client gets one for its life.
+    pool.on('connect', (client) => client.on('error', connectionLost));
+    // The pool repeats an idle client's error; the client's own listener has reported it.
+    pool.on('error', () => {});
     const db = drizzlePg(pool, { schema, casing: 'snake_case' });
-    await migratePg(db, { migrationsFolder: MIGRATIONS });
+    await migrateOnce(options.url, () => migratePg(db, { migrationsFolder: MIGRATIONS }));
     // Both drivers expose the same query builder; the PGlite type stands for both.
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
   }

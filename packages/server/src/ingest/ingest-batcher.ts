@@ -2,6 +2,14 @@ import type { Database, Db } from '../db/client.ts';
 import { storeBatch } from './store-batch.ts';
 import type { IngestItem, IngestResult } from './ingest-item.ts';
 import { dataErrorReason } from './refused-by-database.ts';
+import { isConnectionLost } from '../db/connection-lost.ts';
+
+/**
+ * Pauses before a batch whose connection was lost is stored again on a fresh one: about 8 s in all,
+ * which covers a connection cut and a quick restart; a longer outage fails the batch, and the
+ * protocols leave its reports unacknowledged (the devices and the broker repeat them).
+ */
+const RECONNECT_PAUSES_MS = [100, 500, 1_500, 2_000, 4_000];
 
 interface Waiting {
   item: IngestItem;
@@ -110,10 +118,7 @@ export class IngestBatcher {
   private async store(batch: Waiting[]): Promise<void> {
     let results: IngestResult[];
     try {
-      results = await storeBatch(
-        this.db,
-        batch.map((waiting) => waiting.item),
-      );
+      results = await this.storeReconnecting(batch.map((waiting) => waiting.item));
     } catch (error) {
       const reason = dataErrorReason(error);
       if (reason === null) throw error;
@@ -127,6 +132,23 @@ export class IngestBatcher {
       return;
     }
     batch.forEach((waiting, index) => waiting.resolve(results[index]));
+  }
+
+  /**
+   * One transaction for the batch; when its connection is lost, the same batch again on a fresh
+   * one. Storing twice is harmless where a commit's answer was lost: every row has its unique key
+   * and a report already stored comes back as a duplicate.
+   */
+  private async storeReconnecting(items: IngestItem[]): Promise<IngestResult[]> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await storeBatch(this.db, items);
+      } catch (error) {
+        const pause = RECONNECT_PAUSES_MS[attempt];
+        if (pause === undefined || !isConnectionLost(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
   }
 }
 

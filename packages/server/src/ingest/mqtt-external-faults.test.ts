@@ -4,14 +4,22 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { eq, sql } from 'drizzle-orm';
-import mqtt, { type MqttClient } from 'mqtt';
+import { eq } from 'drizzle-orm';
+import mqtt from 'mqtt';
 import pg from 'pg';
 import { openDatabase } from '../db/client.ts';
 import { measurements, sensors, users } from '../db/schema.ts';
 import { ensureBaseData } from '../seed/base-data.ts';
 import { buildDevice } from '../testing/factories.ts';
 import { freePort, mosquittoInstalled, TestMosquitto } from '../testing/mosquitto.ts';
+import {
+  expectEveryAcknowledgedReportStoredOnce,
+  missingOf,
+  publishReports,
+  storedReports,
+  type Pace,
+  type Published,
+} from '../testing/mqtt-devices.ts';
 import { startPortal, stopProcess } from '../testing/server-process.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { subscribeExternalBroker } from './mqtt-external.ts';
@@ -101,84 +109,19 @@ async function adminQuery(url: string, text: string) {
 
 const startServer = () => startPortal(serverPort, serverEnv);
 
-interface Published {
-  thingName: string;
-  measuredAt: string;
-}
+const reportFrom = (thingNames: string[], pace: Pace) =>
+  publishReports(broker, thingNames, DEVICE_PASSWORD, pace);
 
-/**
- * Devices that publish `perDevice` reports each, QoS 1, keeping `window` unacknowledged at a time
- * and pausing `pauseMs` after each; mqtt.js resends what is unacknowledged after a reconnect.
- * Resolves with the reports the broker acknowledged (PUBACK) once every report was.
- */
-async function reportFrom(
-  thingNames: string[],
-  { perDevice, window, pauseMs }: { perDevice: number; window: number; pauseMs: number },
-) {
-  const acknowledged: Published[] = [];
-  const clients: MqttClient[] = await Promise.all(
-    thingNames.map((thingName) =>
-      mqtt.connectAsync(broker.url({ username: thingName, password: DEVICE_PASSWORD }), {
-        clientId: thingName,
-        clean: false,
-        reconnectPeriod: 200,
-        connectTimeout: 5_000,
-      }),
-    ),
-  );
-  // A broker restart while devices report: mqtt.js reports it as an error event; it reconnects.
-  for (const client of clients) client.on('error', () => {});
-  const base = Date.parse('2026-03-01T00:00:00Z');
-  await Promise.all(
-    clients.map(async (client, index) => {
-      const thingName = thingNames[index];
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: window }, async () => {
-          while (next < perDevice) {
-            const n = next++;
-            const measuredAt = new Date(base + n * 60_000).toISOString();
-            const payload = JSON.stringify({
-              messageId: String(n),
-              measuredAt,
-              sensors: [{ sequence: 1, value: 5000 - n }],
-            });
-            await client.publishAsync(`devices/iot/${thingName}/report`, payload, { qos: 1 });
-            acknowledged.push({ thingName, measuredAt });
-            if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
-          }
-        }),
-      );
-    }),
-  );
-  await Promise.all(clients.map((client) => client.endAsync()));
-  return acknowledged;
-}
-
-/** Measurements and processed log entries of the scenario's devices, per report. */
-async function storedReports(thingNames: string[]) {
+async function countStored(thingNames: string[]) {
   const database = await openStore();
   try {
-    const { rows } = await database.db.execute<{ thing_name: string; at: string; rows: number }>(sql`
-      SELECT d.thing_name, to_char(m.measured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
-             count(*)::int AS rows
-      FROM measurements m JOIN sensors s ON s.id = m.sensor_id JOIN devices d ON d.id = s.device_id
-      WHERE d.thing_name IN ${thingNames} GROUP BY 1, 2`);
-    const [{ processed }] = (
-      await database.db.execute<{ processed: number }>(sql`
-        SELECT count(*)::int AS processed FROM messages m JOIN devices d ON d.id = m.device_id
-        WHERE d.thing_name IN ${thingNames} AND m.status = 'processed'`)
-    ).rows;
-    return { byReport: new Map(rows.map((row) => [`${row.thing_name}|${row.at}`, row.rows])), processed };
+    return await storedReports(database.db, thingNames);
   } finally {
     await database.close();
   }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-const missingOf = (acknowledged: Published[], byReport: Map<string, number>) =>
-  acknowledged.filter(({ thingName, measuredAt }) => !byReport.has(`${thingName}|${measuredAt}`));
 
 /**
  * Stops the server once the broker has delivered what it holds for it, and counts (PGlite is read
@@ -189,22 +132,10 @@ async function stopAndCount(server: ChildProcess, thingNames: string[], acknowle
   for (let attempt = 1; ; attempt++) {
     await sleep(1_500);
     await stopProcess(server);
-    const stored = await storedReports(thingNames);
+    const stored = await countStored(thingNames);
     if (missingOf(acknowledged, stored.byReport).length === 0 || attempt === 4) return stored;
     server = await startServer();
   }
-}
-
-/** What a device would notice: an acknowledged report missing, or one counted twice. */
-function expectEveryAcknowledgedReportStoredOnce(
-  acknowledged: Published[],
-  { byReport, processed }: Awaited<ReturnType<typeof storedReports>>,
-) {
-  const missing = missingOf(acknowledged, byReport);
-  const twice = [...byReport.values()].filter((rows) => rows !== 1);
-  expect({ missing: missing.length, twice: twice.length }).toEqual({ missing: 0, twice: 0 });
-  // Each stored report was logged as processed once (a redelivery is logged as a duplicate).
-  expect(processed).toBe(byReport.size);
 }
 
 describe.skipIf(!mosquittoInstalled)('external MQTT broker (Mosquitto) under faults', () => {

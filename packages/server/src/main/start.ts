@@ -38,7 +38,11 @@ async function exitWhenPortInUse(
 /** Opens the database (migrating it), seeds what is missing, and serves API and web app. */
 export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Started> {
   const config = readConfig(env);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    pool: config.databasePool,
+  });
   await ensureBaseData(database.db);
   const created = config.demoData ? await ensureDemoData(database.db) : [];
   const fleet = config.demoData ? await ensureDemoFleet(database.db) : 0;

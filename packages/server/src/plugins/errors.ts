@@ -3,6 +3,10 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { FieldError } from '@tankportal/shared/field-errors';
 import { toFieldError } from '@tankportal/shared/field-errors';
 import { errorBody, HttpError } from '../http-error.ts';
+import { isConnectionLost } from '../db/connection-lost.ts';
+
+/** Seconds a client waits before it repeats a request the database could not take. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** An answer names at most this many field errors (a body of 100,000 bad items has as many). */
 const MAX_FIELD_ERRORS = 100;
@@ -40,6 +44,15 @@ export function registerErrorHandling(app: FastifyInstance) {
       const { headers } = error as FastifyError & { headers?: Record<string, string> };
       if (headers) reply.headers(headers);
       return reply.code(status).send(errorBody(status, error.message));
+    }
+    if (isConnectionLost(error)) {
+      // The database is away for a moment (restart, failover, a cut connection): the client repeats
+      // the request a moment later (the ingest's stores are idempotent, a device simply repeats).
+      request.log.warn(`request failed: database unavailable: ${error.message}`);
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send(errorBody(503, 'Service Unavailable'));
     }
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(errorBody(500, 'Internal Server Error'));

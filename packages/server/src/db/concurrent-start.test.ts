@@ -1,0 +1,70 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { freePort } from '../testing/mosquitto.ts';
+import { startPortal, stopProcess } from '../testing/server-process.ts';
+
+/**
+ * Several server processes started at once on an empty PostgreSQL database, as after a release
+ * with a migration or a first deployment of several machines: each migrates and seeds what is
+ * missing, and all must come up (without the migration lock two of three ended on a duplicate
+ * key). PostgreSQL only: PGlite is one process's database.
+ */
+const adminUrl = process.env.TEST_DATABASE_URL;
+const journal = JSON.parse(
+  readFileSync(new URL('../../drizzle/meta/_journal.json', import.meta.url), 'utf8'),
+) as { entries: unknown[] };
+
+async function adminQuery(text: string) {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+describe.skipIf(!adminUrl)('three processes started at once on an empty database', () => {
+  const name = `tp_test_${randomBytes(6).toString('hex')}`;
+  let started: ChildProcess[] = [];
+  afterAll(async () => {
+    await Promise.all(started.map((child) => stopProcess(child)));
+    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  });
+
+  it('all migrate, seed and answer', async () => {
+    await adminQuery(`CREATE DATABASE ${name}`);
+    const url = new URL(adminUrl!);
+    url.pathname = `/${name}`;
+    const ports: number[] = [];
+    for (let i = 0; i < 3; i++) ports.push(await freePort());
+    const starts = await Promise.allSettled(
+      ports.map((port) =>
+        startPortal(port, {
+          DATABASE_URL: url.toString(),
+          DEMO_DATA: '0',
+          LOG_LEVEL: 'error',
+          MQTT_PORT: String(port + 1),
+        }),
+      ),
+    );
+    started = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
+    expect(starts.map((start) => (start.status === 'rejected' ? String(start.reason) : 'up'))).toEqual([
+      'up',
+      'up',
+      'up',
+    ]);
+    // Migrated once: each migration of the code recorded once.
+    const migrated = new pg.Client({ connectionString: url.toString() });
+    await migrated.connect();
+    try {
+      const { rows } = await migrated.query('SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations');
+      expect(rows[0].n).toBe(journal.entries.length);
+    } finally {
+      await migrated.end();
+    }
+  }, 120_000);
+});

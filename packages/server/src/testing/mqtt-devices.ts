@@ -1,0 +1,108 @@
+import { sql } from 'drizzle-orm';
+import mqtt, { type MqttClient } from 'mqtt';
+import { expect } from 'vitest';
+import type { Db } from '../db/client.ts';
+import type { TestMosquitto } from './mosquitto.ts';
+
+/** A report a device published and the broker acknowledged (PUBACK). */
+export interface Published {
+  thingName: string;
+  measuredAt: string;
+}
+
+export interface Pace {
+  /** Reports each device sends. */
+  perDevice: number;
+  /** Reports a device keeps unacknowledged at a time. */
+  window: number;
+  /** Pause after each report. */
+  pauseMs: number;
+}
+
+/**
+ * IoT devices that publish `perDevice` reports each, QoS 1, through `broker`; mqtt.js resends what
+ * is unacknowledged after a reconnect. Resolves with the reports the broker acknowledged once
+ * every report was: what the portal must have stored, each once.
+ */
+export async function publishReports(
+  broker: TestMosquitto,
+  thingNames: string[],
+  password: string,
+  { perDevice, window, pauseMs }: Pace,
+): Promise<Published[]> {
+  const acknowledged: Published[] = [];
+  const clients: MqttClient[] = await Promise.all(
+    thingNames.map((thingName) =>
+      mqtt.connectAsync(broker.url({ username: thingName, password }), {
+        clientId: thingName,
+        clean: false,
+        reconnectPeriod: 200,
+        connectTimeout: 5_000,
+      }),
+    ),
+  );
+  // A broker restart while devices report: mqtt.js reports it as an error event; it reconnects.
+  for (const client of clients) client.on('error', () => {});
+  const base = Date.parse('2026-03-01T00:00:00Z');
+  await Promise.all(
+    clients.map(async (client, index) => {
+      const thingName = thingNames[index];
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: window }, async () => {
+          while (next < perDevice) {
+            const n = next++;
+            const measuredAt = new Date(base + n * 60_000).toISOString();
+            const payload = JSON.stringify({
+              messageId: String(n),
+              measuredAt,
+              sensors: [{ sequence: 1, value: 5000 - n }],
+            });
+            await client.publishAsync(`devices/iot/${thingName}/report`, payload, { qos: 1 });
+            acknowledged.push({ thingName, measuredAt });
+            if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+          }
+        }),
+      );
+    }),
+  );
+  await Promise.all(clients.map((client) => client.endAsync()));
+  return acknowledged;
+}
+
+export interface StoredReports {
+  /** Measurement rows per report (`thingName|measuredAt`). */
+  byReport: Map<string, number>;
+  /** Log entries of the devices' reports marked processed. */
+  processed: number;
+}
+
+/** Measurements and processed log entries of the devices, per report. */
+export async function storedReports(db: Db, thingNames: string[]): Promise<StoredReports> {
+  const { rows } = await db.execute<{ thing_name: string; at: string; rows: number }>(sql`
+    SELECT d.thing_name, to_char(m.measured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
+           count(*)::int AS rows
+    FROM measurements m JOIN sensors s ON s.id = m.sensor_id JOIN devices d ON d.id = s.device_id
+    WHERE d.thing_name IN ${thingNames} GROUP BY 1, 2`);
+  const [{ processed }] = (
+    await db.execute<{ processed: number }>(sql`
+      SELECT count(*)::int AS processed FROM messages m JOIN devices d ON d.id = m.device_id
+      WHERE d.thing_name IN ${thingNames} AND m.status = 'processed'`)
+  ).rows;
+  return { byReport: new Map(rows.map((row) => [`${row.thing_name}|${row.at}`, row.rows])), processed };
+}
+
+export const missingOf = (acknowledged: Published[], byReport: Map<string, number>) =>
+  acknowledged.filter(({ thingName, measuredAt }) => !byReport.has(`${thingName}|${measuredAt}`));
+
+/** What a device would notice: an acknowledged report missing, or one counted twice. */
+export function expectEveryAcknowledgedReportStoredOnce(
+  acknowledged: Published[],
+  { byReport, processed }: StoredReports,
+) {
+  const missing = missingOf(acknowledged, byReport);
+  const twice = [...byReport.values()].filter((rows) => rows !== 1);
+  expect({ missing: missing.length, twice: twice.length }).toEqual({ missing: 0, twice: 0 });
+  // Each stored report was logged as processed once (a redelivery is logged as a duplicate).
+  expect(processed).toBe(byReport.size);
+}
