@@ -69,6 +69,8 @@ import { rawMessageRoutes } from './routes/v2/messages/raw-messages.ts';
 import { deviceConfigurationRoutes } from './routes/v2/devices/configuration.ts';
 import { liveRoutes } from './routes/v2/live/live.ts';
 import { LiveUpdates } from './live/live-updates.ts';
+import { Readiness } from './health/readiness.ts';
+import { registerHealthRoutes } from './health/health-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -132,6 +134,9 @@ export async function buildApp(
   registerJsonLimits(app);
 
   registerSecurityHeaders(app, securityHeaders);
+  // Routes of their own: the web app's fallback would answer them with index.html and a 200.
+  const readiness = new Readiness(db, { externalBroker: Boolean(config.mqttUrl), log: app.log });
+  registerHealthRoutes(app, readiness);
   await app.register(cookie);
   await registerCsrf(app, config.secureCookies);
   const sessions = new SessionStore(db, {
@@ -163,6 +168,7 @@ export async function buildApp(
   });
   const context: AppContext = {
     liveUpdates,
+    readiness,
     ...ingest,
     config,
     sessions,

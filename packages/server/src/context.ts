@@ -4,6 +4,7 @@ import type { ServerConfig } from './config/env.ts';
 import type { IngestContext } from './ingest/ingest-context.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { LiveUpdates } from './live/live-updates.ts';
+import type { Readiness } from './health/readiness.ts';
 import type { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import type { SessionStore } from './repositories/sessions.ts';
 
@@ -19,6 +20,8 @@ export interface AppContext extends IngestContext {
   jobs: JobQueue;
   /** The open pages' streams of new reports (routes/v2/live); listening from start to close. */
   liveUpdates: LiveUpdates;
+  /** What GET /readyz answers; main/start.ts adds the broker and ends it on a stop signal. */
+  readiness: Readiness;
 }
 
 export type Api = FastifyInstance<any, any, any, any, ZodTypeProvider>;

@@ -61,6 +61,11 @@ export interface ServerConfig {
    * zip per station: `<url>/tageswerte_KL_<id>_akt.zip`); docs/forecast.md "Weather".
    */
   weatherDwdUrl: string;
+  /**
+   * Seconds between a stop signal and the close: readiness answers 503 meanwhile, so that a load
+   * balancer stops sending requests before the process stops answering them.
+   */
+  shutdownDrainSeconds: number;
 }
 
 export interface SmsGatewayApi {
@@ -173,5 +178,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mailFrom: env.MAIL_FROM || 'Tank Portal <noreply@localhost>',
     lexware: lexwareApi(env),
     weatherDwdUrl: (env.WEATHER_DWD_URL || DWD_DAILY_RECENT_URL).replace(/\/+$/, ''),
+    shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 5),
   };
 }

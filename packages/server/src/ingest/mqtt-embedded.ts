@@ -10,6 +10,8 @@ import type { MqttPublisher } from '../channels/device-channels.ts';
 
 export interface EmbeddedBroker extends MqttPublisher {
   port: number;
+  /** For readiness: the broker takes connections. */
+  status(): { listening: boolean };
   close(): Promise<void>;
 }
 
@@ -78,6 +80,7 @@ export async function startEmbeddedBroker(
   const address = server.address();
   return {
     port: typeof address === 'object' && address ? address.port : port,
+    status: () => ({ listening: server.listening }),
     // Commands to devices: a device with a persistent session gets them when it is back online.
     publish: (topic, payload) =>
       new Promise<void>((resolve, reject) =>

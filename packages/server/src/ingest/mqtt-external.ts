@@ -7,6 +7,8 @@ import type { MqttPublisher } from '../channels/device-channels.ts';
 
 export interface ExternalSubscriber extends MqttPublisher {
   client: MqttClient;
+  /** For readiness: connected, and subscribed to the reports on this connection. */
+  status(): { connected: boolean; subscribed: boolean };
   close(): Promise<void>;
 }
 
@@ -86,10 +88,14 @@ export async function subscribeExternalBroker(
   let acks = new OrderedAcks(sendPuback);
   let connects = 0;
   let closing = false;
+  let subscribed = false;
 
   function subscribe() {
     client.subscribe(filter, { qos: 1 }, (error) => {
-      if (!error) return logger.info(`MQTT: subscribed to ${filter} on ${broker}`);
+      if (!error) {
+        subscribed = client.connected;
+        return logger.info(`MQTT: subscribed to ${filter} on ${broker}`);
+      }
       // Closed meanwhile: the next connect subscribes again.
       if (!client.connected || closing) return;
       logger.error(`MQTT: the broker refused the subscription ${filter} (${error.message}); trying again`);
@@ -110,6 +116,7 @@ export async function subscribeExternalBroker(
     // Whatever this connection had not acknowledged, the broker delivers again.
     acks.abandon();
     acks = new OrderedAcks(sendPuback);
+    subscribed = false;
     if (connects > 0 && !closing) logger.warn(`MQTT: connection to ${broker} closed`);
   });
   client.on('disconnect', (packet) =>
@@ -161,6 +168,7 @@ export async function subscribeExternalBroker(
   });
   return {
     client,
+    status: () => ({ connected: client.connected, subscribed: client.connected && subscribed }),
     async publish(topic, payload) {
       // Offline, mqtt.js would queue the command and keep the caller waiting for the reconnect.
       if (!client.connected) throw new Error('the MQTT broker is not connected');

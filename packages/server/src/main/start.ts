@@ -10,12 +10,13 @@ import { runSensorChecks } from '../intelligence/sensor-checks.ts';
 import { startEmbeddedBroker } from '../ingest/mqtt-embedded.ts';
 import { preloadSpreadsheetWriter } from '../commands/export-sheet.ts';
 import { subscribeExternalBroker } from '../ingest/mqtt-external.ts';
+import type { BrokerStatus } from '../health/readiness.ts';
 
 export interface Started {
   app: FastifyInstance;
   database: Database;
   config: ServerConfig;
-  mqtt: { close(): Promise<void> };
+  mqtt: { status(): BrokerStatus; close(): Promise<void> };
 }
 
 /**
@@ -72,6 +73,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
     : await startEmbeddedBroker(app.context, config.mqttPort, config.host, log).catch((error) =>
         exitWhenPortInUse(error, 'MQTT_PORT', config.mqttPort, database),
       );
+  app.context.readiness.watchBroker(() => mqtt.status());
   // Manual queries to LX-IoT devices leave through the same broker.
   app.context.deviceChannels.attachMqtt(mqtt);
   // Notification delivery (and later other jobs): pending jobs of an earlier run are picked up.
@@ -91,8 +93,27 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
   return { app, database, config, mqtt };
 }
 
-export function stopOnSignals({ app, database, mqtt }: Started) {
-  const stop = async () => {
+/**
+ * SIGTERM or SIGINT: readiness answers 503 at once, while the process serves on for the drain
+ * time, so that a load balancer takes it out of rotation before it stops answering; then it
+ * closes. A second signal during the drain ends the drain; one during the close ends the process
+ * at once.
+ */
+export function stopOnSignals({ app, database, config, mqtt }: Started) {
+  let endDrain: (() => void) | undefined;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (endDrain) return endDrain();
+    app.context.readiness.shutDown();
+    const seconds = config.shutdownDrainSeconds;
+    if (seconds > 0) {
+      app.log.info(`${signal}: not ready any more, closing in ${seconds} s (another signal: at once)`);
+      await new Promise<void>((resolve) => {
+        endDrain = resolve;
+        setTimeout(resolve, seconds * 1000);
+      });
+    }
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
     // Jobs in hand finish first; one cut off by the exit is claimed again after its lease.
     await app.context.jobs.stop();
     await mqtt.close();
@@ -100,6 +121,6 @@ export function stopOnSignals({ app, database, mqtt }: Started) {
     await database.close();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }

@@ -37,11 +37,18 @@ export async function startProcess(
 /**
  * The whole portal (`main/all-in-one.ts`) on `port` of the loopback, its embedded MQTT broker on
  * `port + 1`; resolves once the API answers. `env` adds the rest (DATA_DIR, DATABASE_URL, ...).
+ * It stops without the drain time unless `env` sets one: tests and benchmarks stop servers often.
  */
 export function startPortal(port: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   return startProcess(
     'packages/server/src/main/all-in-one.ts',
-    { PORT: String(port), MQTT_PORT: String(port + 1), HOST: '127.0.0.1', ...env },
+    {
+      PORT: String(port),
+      MQTT_PORT: String(port + 1),
+      HOST: '127.0.0.1',
+      SHUTDOWN_DRAIN_SECONDS: '0',
+      ...env,
+    },
     `http://127.0.0.1:${port}/api/v2/whitelabels/current`,
   );
 }
