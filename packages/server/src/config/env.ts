@@ -2,6 +2,8 @@
  * Every setting the server reads from the environment, in one place (README lists them).
  * Parsed once at start; a bad value stops the start with a one-line message.
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { DEFAULT_POOL_SIZE, type PoolSettings } from '../db/pool-settings.ts';
 
 export interface ServerConfig {
@@ -30,7 +32,11 @@ export interface ServerConfig {
   /** External MQTT broker; unset: the embedded broker serves on mqttPort. */
   mqttUrl: string | undefined;
   mqttPort: number;
-  /** Fixed per server process: the broker keeps its session (and unacknowledged reports) across restarts. */
+  /**
+   * This process's client id at the external broker: MQTT_CLIENT_ID, or one made up for the process
+   * (`processClientId`). Two clients with one id push each other off the broker; a fixed one lets
+   * the broker keep the session (and the reports queued for it) across a restart of the process.
+   */
   mqttClientId: string;
   /**
    * Shared-subscription group of several server processes; unset: one process with a plain
@@ -123,6 +129,21 @@ export const DEFAULT_MESSAGE_RETENTION_DAYS = 730;
 export const DWD_DAILY_RECENT_URL =
   'https://opendata.dwd.de/climate_environment/CDC/observations_germany/climate/daily/kl/recent';
 
+let clientIdOfProcess: string | undefined;
+
+/**
+ * A client id of this process alone, the same for as long as it runs: host name and process id
+ * tell apart the processes of one machine and of several, the random part a process that reuses
+ * a pid (containers often run as pid 1).
+ */
+export function processClientId(): string {
+  const host = hostname()
+    .replace(/[^A-Za-z0-9-]/g, '-')
+    .slice(0, 40);
+  clientIdOfProcess ??= `tankportal-${host}-${process.pid}-${randomBytes(2).toString('hex')}`;
+  return clientIdOfProcess;
+}
+
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -162,7 +183,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mqttUrl: env.MQTT_URL || undefined,
     // Not 1883: the machines here already run Mosquitto there (DESIGN.md §7).
     mqttPort: integer(env, 'MQTT_PORT', 1884),
-    mqttClientId: env.MQTT_CLIENT_ID || 'tankportal-server-1',
+    mqttClientId: env.MQTT_CLIENT_ID || processClientId(),
     mqttShareGroup: env.MQTT_SHARE_GROUP || undefined,
     smsWebhookTokens: {
       lionel: env.SMS_LIONEL_WEBHOOK_TOKEN || undefined,

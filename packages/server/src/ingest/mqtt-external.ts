@@ -4,6 +4,7 @@ import { handleMqttReport } from './mqtt-report.ts';
 import { OrderedAcks } from './mqtt-ordered-acks.ts';
 import { parseReportTopic, REPORT_TOPIC_FILTER } from '../channels/mqtt-topics.ts';
 import type { MqttPublisher } from '../channels/device-channels.ts';
+import { SessionTakeoverWatch } from './mqtt-session-takeover.ts';
 
 export interface ExternalSubscriber extends MqttPublisher {
   client: MqttClient;
@@ -41,7 +42,10 @@ const silent: MqttLogger = { info() {}, warn() {}, error() {} };
 
 export interface ExternalBrokerOptions {
   url: string;
-  /** Fixed per server process: the broker keeps its session (and undelivered reports) across restarts. */
+  /**
+   * One per server process (another client with the same id takes the session over). Kept across
+   * restarts of the process, it lets the broker keep the session (and undelivered reports) meanwhile.
+   */
   clientId: string;
   /**
    * Several processes of one installation share one group, each report going to one of them.
@@ -89,6 +93,10 @@ export async function subscribeExternalBroker(
   let connects = 0;
   let closing = false;
   let subscribed = false;
+  // Connections that were up and ended by the broker, not by us: a sign of a duplicate client id.
+  let established = false;
+  let droppedByUs = false;
+  const takeover = new SessionTakeoverWatch(clientId, broker, (message) => logger.warn(message));
 
   function subscribe() {
     client.subscribe(filter, { qos: 1 }, (error) => {
@@ -105,6 +113,7 @@ export async function subscribeExternalBroker(
 
   client.on('connect', (connack: IConnackPacket) => {
     connects++;
+    established = true;
     if (connects > 1 && !connack.sessionPresent)
       logger.error(
         `MQTT: reconnected to ${broker}, but the broker kept no session for ${clientId}: reports it queued for this server meanwhile are lost (broker restarted without persistence, or session expired)`,
@@ -117,11 +126,14 @@ export async function subscribeExternalBroker(
     acks.abandon();
     acks = new OrderedAcks(sendPuback);
     subscribed = false;
+    if (established && !closing && !droppedByUs) takeover.connectionLost();
+    established = droppedByUs = false;
     if (connects > 0 && !closing) logger.warn(`MQTT: connection to ${broker} closed`);
   });
-  client.on('disconnect', (packet) =>
-    logger.warn(`MQTT: the broker ${broker} disconnected us (reason code ${packet.reasonCode ?? 0})`),
-  );
+  client.on('disconnect', (packet) => {
+    logger.warn(`MQTT: the broker ${broker} disconnected us (reason code ${packet.reasonCode ?? 0})`);
+    takeover.disconnected(packet.reasonCode);
+  });
   client.on('offline', () => {
     if (!closing) logger.warn(`MQTT: broker ${broker} offline`);
   });
@@ -156,6 +168,7 @@ export async function subscribeExternalBroker(
         logger.error(
           `MQTT report on ${packet.topic} not stored: ${error.message}; reconnecting so that the broker delivers it again`,
         );
+        droppedByUs = true;
         client.stream.destroy();
       },
     );
