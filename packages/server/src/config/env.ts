@@ -2,7 +2,6 @@
  * Every setting the server reads from the environment, in one place (README lists them).
  * Parsed once at start; a bad value stops the start with a one-line message.
  */
-import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { DEFAULT_POOL_SIZE, type PoolSettings } from '../db/pool-settings.ts';
 
@@ -33,9 +32,9 @@ export interface ServerConfig {
   mqttUrl: string | undefined;
   mqttPort: number;
   /**
-   * This process's client id at the external broker: MQTT_CLIENT_ID, or one made up for the process
-   * (`processClientId`). Two clients with one id push each other off the broker; a fixed one lets
-   * the broker keep the session (and the reports queued for it) across a restart of the process.
+   * This process's client id at the external broker: MQTT_CLIENT_ID, or host name and port
+   * (`processClientId`). Two clients with one id push each other off the broker; an id that stays
+   * lets the broker keep the session (and the reports queued for it) across a restart.
    */
   mqttClientId: string;
   /**
@@ -129,19 +128,17 @@ export const DEFAULT_MESSAGE_RETENTION_DAYS = 730;
 export const DWD_DAILY_RECENT_URL =
   'https://opendata.dwd.de/climate_environment/CDC/observations_germany/climate/daily/kl/recent';
 
-let clientIdOfProcess: string | undefined;
-
 /**
- * A client id of this process alone, the same for as long as it runs: host name and process id
- * tell apart the processes of one machine and of several, the random part a process that reuses
- * a pid (containers often run as pid 1).
+ * The client id of the process listening on `port` of this machine: unique per process (two
+ * processes of one machine cannot listen on one port; machines differ by name) and the same after
+ * a restart, so that the broker delivers the reports it queued for the process's session while it
+ * was down (a new id at every start would leave them in the old session until it expires).
  */
-export function processClientId(): string {
+export function processClientId(port: number): string {
   const host = hostname()
     .replace(/[^A-Za-z0-9-]/g, '-')
     .slice(0, 40);
-  clientIdOfProcess ??= `tankportal-${host}-${process.pid}-${randomBytes(2).toString('hex')}`;
-  return clientIdOfProcess;
+  return `tankportal-${host}-${port}`;
 }
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -183,7 +180,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mqttUrl: env.MQTT_URL || undefined,
     // Not 1883: the machines here already run Mosquitto there (DESIGN.md §7).
     mqttPort: integer(env, 'MQTT_PORT', 1884),
-    mqttClientId: env.MQTT_CLIENT_ID || processClientId(),
+    mqttClientId: env.MQTT_CLIENT_ID || processClientId(integer(env, 'PORT', 3000)),
     mqttShareGroup: env.MQTT_SHARE_GROUP || undefined,
     smsWebhookTokens: {
       lionel: env.SMS_LIONEL_WEBHOOK_TOKEN || undefined,

@@ -10,29 +10,26 @@ import { SESSION_TAKEN_OVER, SessionTakeoverWatch } from './mqtt-session-takeove
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 
 describe('the MQTT client id', () => {
-  it('is made up per process unless MQTT_CLIENT_ID sets it, and stays the same in the process', () => {
-    const made = readConfig({}).mqttClientId;
-    expect(made).toMatch(/^tankportal-[A-Za-z0-9-]+-\d+-[0-9a-f]{4}$/);
-    expect(made).toContain(`-${process.pid}-`);
-    expect(readConfig({ MQTT_URL: 'mqtt://broker:1883' }).mqttClientId).toBe(made);
-    expect(processClientId()).toBe(made);
+  it('is the host name and port unless MQTT_CLIENT_ID sets it', () => {
+    const made = readConfig({ PORT: '3000' }).mqttClientId;
+    expect(made).toMatch(/^tankportal-[A-Za-z0-9-]+-3000$/);
+    expect(processClientId(3000)).toBe(made);
     expect(readConfig({ MQTT_CLIENT_ID: 'tankportal-east-1' }).mqttClientId).toBe('tankportal-east-1');
   });
 
-  it('differs between two processes started with the same settings', () => {
+  it('differs between two processes of one machine and stays the same after a restart', () => {
     const script = `import { readConfig } from './packages/server/src/config/env.ts';
-      process.stdout.write(readConfig({ MQTT_URL: 'mqtt://broker:1883' }).mqttClientId);`;
+      process.stdout.write(readConfig({ MQTT_URL: 'mqtt://broker:1883', PORT: process.argv[1] }).mqttClientId);`;
     const { MQTT_CLIENT_ID: _, ...env } = process.env;
-    const idOfNewProcess = () =>
-      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    const idOfNewProcess = (port: number) =>
+      execFileSync(process.execPath, ['--input-type=module', '-e', script, String(port)], {
         cwd: ROOT,
         env,
         encoding: 'utf8',
       });
-    const [first, second] = [idOfNewProcess(), idOfNewProcess()];
-    expect(first).toMatch(/^tankportal-[A-Za-z0-9-]+-\d+-[0-9a-f]{4}$/);
-    expect(second).toMatch(/^tankportal-[A-Za-z0-9-]+-\d+-[0-9a-f]{4}$/);
+    const [first, second, restarted] = [idOfNewProcess(3000), idOfNewProcess(3001), idOfNewProcess(3000)];
     expect(first).not.toBe(second);
+    expect(restarted).toBe(first);
   });
 });
 

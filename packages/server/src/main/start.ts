@@ -85,10 +85,6 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
       ? `MQTT: external broker ${new URL(config.mqttUrl).host} as client ${config.mqttClientId}`
       : `MQTT: embedded broker on port ${config.mqttPort}`,
   );
-  if (config.mqttUrl && !env.MQTT_CLIENT_ID)
-    app.log.info(
-      'MQTT: no MQTT_CLIENT_ID set, so the client id is new with every start: reports the broker queues while this process is down are not delivered to the next one (set MQTT_CLIENT_ID, one per process, to keep them)',
-    );
   const where = database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}` : 'PostgreSQL';
   app.log.info(`Tank Portal on http://localhost:${config.port} (${where})`);
   if (fleet > 0) app.log.info(`Demo fleet created: ${fleet} devices with two years of measurements`);
