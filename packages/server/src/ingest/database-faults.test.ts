@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase } from '../db/client.ts';
 import { users } from '../db/schema.ts';
@@ -17,13 +16,15 @@ import {
   type Published,
 } from '../testing/mqtt-devices.ts';
 import { startPortal, stopProcess } from '../testing/server-process.ts';
+import { postgresInstalled, TestPostgres } from '../testing/test-postgres.ts';
 
 /**
  * The database goes away under load: three server processes on one PostgreSQL database and one
  * Mosquitto, IoT devices reporting over MQTT and net devices over HTTP, while every connection of
- * the servers is cut (`pg_terminate_backend`, as a failover, a restart or a proxy's idle cut does).
- * No process may end, no acknowledged report may be lost or stored twice, and the service is back
- * within seconds. PostgreSQL only (PGlite is in the process: nothing can cut it).
+ * the servers is cut (`pg_terminate_backend`, as a failover or a proxy's idle cut does), and, on a
+ * PostgreSQL server of the test's own, while that server crashes and starts again. No process may
+ * end, no acknowledged report may be lost or stored twice, and the service is back within seconds
+ * of the database. PostgreSQL only (PGlite is in the process: nothing can cut it).
  */
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -32,13 +33,11 @@ const HTTP_DEVICES = Array.from({ length: 10 }, (_, i) => ({
   identCode: `DB-FAULT-NET-${i + 1}`,
   secret: `s-${i + 1}`,
 }));
+const MQTT_REPORTS_PER_DEVICE = 100;
+const HTTP_REPORTS_PER_DEVICE = 40;
 const DEVICE_PASSWORD = 'device-secret';
 const PROCESSES = 3;
 
-let databaseUrl = '';
-let databaseName = '';
-let broker: TestMosquitto;
-let servers: { port: number; process: ChildProcess }[] = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function adminQuery(url: string, text: string, values: unknown[] = []) {
@@ -51,24 +50,24 @@ async function adminQuery(url: string, text: string, values: unknown[] = []) {
   }
 }
 
-/** Cuts every connection to the servers' database (but the one that asks). */
-const cutConnections = async () =>
-  (
-    await adminQuery(
-      adminUrl!,
-      'SELECT count(pg_terminate_backend(pid))::int AS cut FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
-      [databaseName],
-    )
-  ).rows[0].cut as number;
+/** A database of its own on the PostgreSQL server at `adminUrl`, the devices, Mosquitto, three servers. */
+class Installation {
+  readonly servers: { port: number; process: ChildProcess }[] = [];
+  broker: TestMosquitto | null = null;
+  readonly databaseName = `tp_test_${randomBytes(6).toString('hex')}`;
+  readonly databaseUrl: string;
+  private readonly adminUrl: string;
 
-describe.skipIf(!adminUrl || !mosquittoInstalled)('database connections cut under load', () => {
-  beforeAll(async () => {
-    databaseName = `tp_test_${randomBytes(6).toString('hex')}`;
-    await adminQuery(adminUrl!, `CREATE DATABASE ${databaseName}`);
-    const url = new URL(adminUrl!);
-    url.pathname = `/${databaseName}`;
-    databaseUrl = url.toString();
-    const database = await openDatabase({ url: databaseUrl });
+  constructor(adminUrl: string) {
+    this.adminUrl = adminUrl;
+    const url = new URL(adminUrl);
+    url.pathname = `/${this.databaseName}`;
+    this.databaseUrl = url.toString();
+  }
+
+  async start() {
+    await adminQuery(this.adminUrl, `CREATE DATABASE ${this.databaseName}`);
+    const database = await openDatabase({ url: this.databaseUrl });
     try {
       await ensureBaseData(database.db);
       const [owner] = await database.db
@@ -87,35 +86,43 @@ describe.skipIf(!adminUrl || !mosquittoInstalled)('database connections cut unde
     } finally {
       await database.close();
     }
-    broker = await TestMosquitto.start(MQTT_DEVICES, DEVICE_PASSWORD);
-    servers = await Promise.all(
-      Array.from({ length: PROCESSES }, async (_, index) => {
-        const port = await freePort();
-        const process_ = await startPortal(port, {
-          DATABASE_URL: databaseUrl,
-          DEMO_DATA: '0',
-          LOG_LEVEL: 'error',
-          MQTT_URL: broker.url(),
-          MQTT_CLIENT_ID: `tankportal-db-faults-${process.pid}-${index}`,
-        });
-        return { port, process: process_ };
-      }),
-    );
-  }, 120_000);
+    this.broker = await TestMosquitto.start(MQTT_DEVICES, DEVICE_PASSWORD);
+    for (let index = 0; index < PROCESSES; index++) {
+      const port = await freePort();
+      const env = {
+        DATABASE_URL: this.databaseUrl,
+        DEMO_DATA: '0',
+        LOG_LEVEL: 'error',
+        MQTT_URL: this.broker.url(),
+      };
+      this.servers.push({ port, process: await startPortal(port, env) });
+    }
+  }
 
-  afterAll(async () => {
-    for (const server of servers) if (server.process.exitCode === null) await stopProcess(server.process);
-    await broker?.dispose();
-    if (databaseName)
-      await adminQuery(adminUrl!, `DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`).catch(() => {});
-  });
+  async stop() {
+    for (const { process: child } of this.servers) if (child.exitCode === null) await stopProcess(child);
+    await this.broker?.dispose();
+    await adminQuery(this.adminUrl, `DROP DATABASE IF EXISTS ${this.databaseName} WITH (FORCE)`).catch(
+      () => {},
+    );
+  }
+
+  /** Cuts every connection to the servers' database (but the one that asks); answers how many. */
+  async cutConnections(): Promise<number> {
+    const { rows } = await adminQuery(
+      this.adminUrl,
+      'SELECT count(pg_terminate_backend(pid))::int AS cut FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+      [this.databaseName],
+    );
+    return rows[0].cut as number;
+  }
 
   /**
    * Net devices posting `perDevice` reports each to the servers in turn. A device repeats a report
-   * until it gets a 2xx (as the protocol asks); a 5xx other than 503 is counted, a refused
-   * connection too. Resolves with the reports answered 2xx.
+   * until it gets a 2xx (as the protocol asks). Resolves with the reports answered 2xx and the
+   * count of every answer (0: no connection).
    */
-  async function postReports(perDevice: number, pauseMs: number) {
+  async postReports(perDevice: number, pauseMs: number) {
     const acknowledged: Published[] = [];
     const answers = new Map<number, number>();
     let turn = 0;
@@ -124,15 +131,10 @@ describe.skipIf(!adminUrl || !mosquittoInstalled)('database connections cut unde
       HTTP_DEVICES.map(async ({ identCode, secret }) => {
         for (let n = 0; n < perDevice; n++) {
           const measuredAt = new Date(base + n * 60_000).toISOString();
-          const body = JSON.stringify({
-            identCode,
-            secret,
-            messageId: `m-${n}`,
-            measuredAt,
-            sensors: [{ sequence: 1, value: 7000 - n }],
-          });
+          const sensors = [{ sequence: 1, value: 7000 - n }];
+          const body = JSON.stringify({ identCode, secret, messageId: `m-${n}`, measuredAt, sensors });
           for (;;) {
-            const { port } = servers[turn++ % servers.length];
+            const { port } = this.servers[turn++ % this.servers.length];
             const status = await fetch(`http://127.0.0.1:${port}/ingest/net/v1`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
@@ -153,94 +155,118 @@ describe.skipIf(!adminUrl || !mosquittoInstalled)('database connections cut unde
     return { acknowledged, answers };
   }
 
-  /** Reports stored per device and time, by ident (thing name or net ident code). */
-  async function countStored(idents: string[], byIdentCode: boolean) {
-    const database = await openDatabase({ url: databaseUrl, onConnectionError: () => {} });
-    try {
-      if (!byIdentCode) return await storedReports(database.db, idents);
-      const { rows } = await database.db.execute<{ ident: string; at: string; rows: number }>(sql`
-        SELECT d.ident_code AS ident, to_char(m.measured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
-               count(*)::int AS rows
-        FROM measurements m JOIN sensors s ON s.id = m.sensor_id JOIN devices d ON d.id = s.device_id
-        WHERE d.ident_code IN ${idents} GROUP BY 1, 2`);
-      const [{ processed }] = (
-        await database.db.execute<{ processed: number }>(sql`
-          SELECT count(*)::int AS processed FROM messages m JOIN devices d ON d.id = m.device_id
-          WHERE d.ident_code IN ${idents} AND m.status = 'processed'`)
-      ).rows;
-      return { byReport: new Map(rows.map((row) => [`${row.ident}|${row.at}`, row.rows])), processed };
-    } finally {
-      await database.close();
-    }
-  }
-
-  /** Counts again until every acknowledged report is in (the broker redelivers what is unacknowledged). */
-  async function settled(acknowledged: Published[], idents: string[], byIdentCode: boolean) {
+  /** Counts until every acknowledged report is in (the broker redelivers what is unacknowledged). */
+  async settled(acknowledged: Published[], idents: string[], identColumn: 'thing_name' | 'ident_code') {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const stored = await countStored(idents, byIdentCode);
+      const database = await openDatabase({ url: this.databaseUrl, onConnectionError: () => {} });
+      const stored = await storedReports(database.db, idents, identColumn).finally(() => database.close());
       if (missingOf(acknowledged, stored.byReport).length === 0 || Date.now() > deadline) return stored;
       await sleep(500);
     }
   }
 
-  it('no process ends, every acknowledged report is stored once, and the API is back within 5 s', async () => {
-    const mqttReporting = publishReports(broker, MQTT_DEVICES, DEVICE_PASSWORD, {
-      perDevice: 100,
-      window: 1,
-      pauseMs: 40,
-    });
-    const httpReporting = postReports(40, 60);
-    // Three cuts while both kinds of devices report.
-    const cuts: number[] = [];
-    for (const at of [1_000, 1_500, 1_500]) {
-      await sleep(at);
-      cuts.push(await cutConnections());
-    }
-    const lastCut = Date.now();
-    // Back: every process answers an API call that reads the database.
-    const recovered = await Promise.all(
-      servers.map(async ({ port }) => {
-        while (Date.now() - lastCut < 10_000) {
+  /** Milliseconds after `since` until each process answers an API call that reads the database. */
+  recovered(since: number): Promise<number[]> {
+    return Promise.all(
+      this.servers.map(async ({ port }) => {
+        while (Date.now() - since < 10_000) {
           const response = await fetch(`http://127.0.0.1:${port}/api/v2/whitelabels/current`).catch(
             () => null,
           );
-          if (response?.status === 200) return Date.now() - lastCut;
+          if (response?.status === 200) return Date.now() - since;
           await sleep(50);
         }
         return Infinity;
       }),
     );
-    expect(servers.map(({ process: child }) => child.exitCode ?? child.signalCode)).toEqual([
-      null,
-      null,
-      null,
-    ]);
+  }
+
+  /**
+   * Devices report over MQTT and HTTP while `fault` happens (it resolves with the moment the
+   * database is there again); then what the devices and an operator would notice is checked.
+   */
+  async reportThrough(fault: () => Promise<number>) {
+    const mqttReporting = publishReports(this.broker!, MQTT_DEVICES, DEVICE_PASSWORD, {
+      perDevice: MQTT_REPORTS_PER_DEVICE,
+      window: 1,
+      pauseMs: 40,
+    });
+    const httpReporting = this.postReports(HTTP_REPORTS_PER_DEVICE, 60);
+    const recovered = await this.recovered(await fault());
+    expect(this.servers.map(({ process: child }) => child.exitCode ?? child.signalCode)).toEqual(
+      this.servers.map(() => null),
+    );
+    expect(Math.max(...recovered)).toBeLessThan(5_000);
     const mqttAcknowledged = await mqttReporting;
     const { acknowledged: httpAcknowledged, answers } = await httpReporting;
-
-    expect(cuts.every((cut) => cut > 0)).toBe(true);
-    expect(servers.map(({ process: child }) => child.exitCode ?? child.signalCode)).toEqual([
-      null,
-      null,
-      null,
-    ]);
-    expect(Math.max(...recovered)).toBeLessThan(5_000);
     // A device is told to repeat (503) or answered: never a 500.
     expect([...answers.keys()].filter((status) => status >= 500 && status !== 503)).toEqual([]);
-    expect(mqttAcknowledged).toHaveLength(MQTT_DEVICES.length * 100);
-    expect(httpAcknowledged).toHaveLength(HTTP_DEVICES.length * 40);
+    expect(mqttAcknowledged).toHaveLength(MQTT_DEVICES.length * MQTT_REPORTS_PER_DEVICE);
+    expect(httpAcknowledged).toHaveLength(HTTP_DEVICES.length * HTTP_REPORTS_PER_DEVICE);
     expectEveryAcknowledgedReportStoredOnce(
       mqttAcknowledged,
-      await settled(mqttAcknowledged, MQTT_DEVICES, false),
+      await this.settled(mqttAcknowledged, MQTT_DEVICES, 'thing_name'),
     );
     const httpIdents = HTTP_DEVICES.map(({ identCode }) => identCode);
     expectEveryAcknowledgedReportStoredOnce(
       httpAcknowledged,
-      await settled(httpAcknowledged, httpIdents, true),
+      await this.settled(httpAcknowledged, httpIdents, 'ident_code'),
     );
+    return { recovered, answers: Object.fromEntries(answers) };
+  }
+}
+
+describe.skipIf(!adminUrl || !mosquittoInstalled)('database connections cut under load', () => {
+  const installation = new Installation(adminUrl ?? 'postgres://unused/postgres');
+  beforeAll(() => installation.start(), 120_000);
+  afterAll(() => installation.stop());
+
+  it('no process ends, every acknowledged report is stored once, and the API is back within 5 s', async () => {
+    const cuts: number[] = [];
+    const { recovered, answers } = await installation.reportThrough(async () => {
+      // Three cuts while both kinds of devices report.
+      for (const pause of [1_000, 1_500, 1_500]) {
+        await sleep(pause);
+        cuts.push(await installation.cutConnections());
+      }
+      return Date.now();
+    });
+    expect(cuts.every((cut) => cut > 0)).toBe(true);
     console.info(
-      `database faults: cut ${cuts.join(', ')} connections; back after ${recovered.join(', ')} ms; HTTP answers ${JSON.stringify(Object.fromEntries(answers))}`,
+      `connections cut ${cuts.join(', ')}; API back after ${recovered.join(', ')} ms; HTTP answers ${JSON.stringify(answers)}`,
     );
   }, 120_000);
 });
+
+describe.skipIf(!adminUrl || !mosquittoInstalled || !postgresInstalled)(
+  'PostgreSQL crashing under load',
+  () => {
+    let server: TestPostgres | null = null;
+    let installation: Installation | null = null;
+    beforeAll(async () => {
+      server = await TestPostgres.start();
+      installation = new Installation(server.url());
+      await installation.start();
+    }, 120_000);
+    afterAll(async () => {
+      await installation?.stop();
+      await server?.dispose();
+    });
+
+    it('no process ends, every acknowledged report is stored once, and the API is back within 5 s of the database', async () => {
+      let downMs = 0;
+      const { recovered, answers } = await installation!.reportThrough(async () => {
+        await sleep(1_500);
+        const down = Date.now();
+        // Stopped without a checkpoint and started again a second later: recovery, as after a crash.
+        await server!.restart('immediate', 1_000);
+        downMs = Date.now() - down;
+        return Date.now();
+      });
+      console.info(
+        `PostgreSQL down ${downMs} ms; API back after ${recovered.join(', ')} ms; HTTP answers ${JSON.stringify(answers)}`,
+      );
+    }, 120_000);
+  },
+);

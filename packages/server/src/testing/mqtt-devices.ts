@@ -4,8 +4,9 @@ import { expect } from 'vitest';
 import type { Db } from '../db/client.ts';
 import type { TestMosquitto } from './mosquitto.ts';
 
-/** A report a device published and the broker acknowledged (PUBACK). */
+/** A report a device sent and got an acknowledgement for (the broker's PUBACK, an HTTP 2xx). */
 export interface Published {
+  /** The device's thing name (IoT) or ident code. */
   thingName: string;
   measuredAt: string;
 }
@@ -77,19 +78,27 @@ export interface StoredReports {
   processed: number;
 }
 
-/** Measurements and processed log entries of the devices, per report. */
-export async function storedReports(db: Db, thingNames: string[]): Promise<StoredReports> {
-  const { rows } = await db.execute<{ thing_name: string; at: string; rows: number }>(sql`
-    SELECT d.thing_name, to_char(m.measured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
+/**
+ * Measurements and processed log entries of the devices, per report; the devices named by their
+ * thing name (IoT) or by their ident code (net, SMS).
+ */
+export async function storedReports(
+  db: Db,
+  idents: string[],
+  identColumn: 'thing_name' | 'ident_code' = 'thing_name',
+): Promise<StoredReports> {
+  const ident = sql.identifier(identColumn);
+  const { rows } = await db.execute<{ ident: string; at: string; rows: number }>(sql`
+    SELECT d.${ident} AS ident, to_char(m.measured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at,
            count(*)::int AS rows
     FROM measurements m JOIN sensors s ON s.id = m.sensor_id JOIN devices d ON d.id = s.device_id
-    WHERE d.thing_name IN ${thingNames} GROUP BY 1, 2`);
+    WHERE d.${ident} IN ${idents} GROUP BY 1, 2`);
   const [{ processed }] = (
     await db.execute<{ processed: number }>(sql`
       SELECT count(*)::int AS processed FROM messages m JOIN devices d ON d.id = m.device_id
-      WHERE d.thing_name IN ${thingNames} AND m.status = 'processed'`)
+      WHERE d.${ident} IN ${idents} AND m.status = 'processed'`)
   ).rows;
-  return { byReport: new Map(rows.map((row) => [`${row.thing_name}|${row.at}`, row.rows])), processed };
+  return { byReport: new Map(rows.map((row) => [`${row.ident}|${row.at}`, row.rows])), processed };
 }
 
 export const missingOf = (acknowledged: Published[], byReport: Map<string, number>) =>
