@@ -22,6 +22,7 @@ const REPLACES_MODULES = [
 const LONG_RUNNING = [
   'packages/simulator/src/reliability.test.ts',
   'packages/server/src/ingest/mqtt-external-faults.test.ts',
+  'packages/server/src/ingest/database-faults.test.ts',
   'packages/server/src/billing/accounting/lexware-office.test.ts',
   'packages/server/src/seed/demo-fleet.test.ts',
 ];
