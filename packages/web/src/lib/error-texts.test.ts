@@ -11,7 +11,8 @@ describe('error kind', () => {
     expect(errorKind(new ApiError(400, undefined))).toBe('invalid');
     expect(errorKind(new ApiError(409, undefined))).toBe('invalid');
     expect(errorKind(new ApiError(500, undefined))).toBe('server');
-    expect(errorKind(new ApiError(503, undefined))).toBe('server');
+    expect(errorKind(new ApiError(502, undefined))).toBe('server');
+    expect(errorKind(new ApiError(503, undefined))).toBe('unavailable');
     expect(errorKind(new TypeError('x is undefined'))).toBe('unknown');
   });
 });

@@ -6,7 +6,8 @@ import { ApiError } from './api-client.ts';
  * English and meant for developers ("Internal Server Error", "Forbidden"): the web never shows
  * them, it says what happened in the user's language, by the answer's status.
  */
-export type ErrorKind = 'network' | 'refused' | 'notFound' | 'invalid' | 'tooMany' | 'server' | 'unknown';
+export type ErrorKind =
+  'network' | 'refused' | 'notFound' | 'invalid' | 'tooMany' | 'unavailable' | 'server' | 'unknown';
 
 export function errorKind(error: unknown): ErrorKind {
   if (!(error instanceof ApiError)) return 'unknown';
@@ -15,6 +16,9 @@ export function errorKind(error: unknown): ErrorKind {
   if (status === 403) return 'refused';
   if (status === 404) return 'notFound';
   if (status === 429) return 'tooMany';
+  // The server is there but its database is away for a moment (a restart, a failover): nothing is
+  // broken, the same action a few seconds later will do.
+  if (status === 503) return 'unavailable';
   if (status >= 500) return 'server';
   return 'invalid';
 }

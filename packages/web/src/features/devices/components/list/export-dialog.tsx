@@ -70,7 +70,9 @@ function useExportStart() {
         // A network failure or refusal says so; anything else keeps the export's own words.
         const kind = errorKind(error);
         enqueueSnackbar(
-          kind === 'network' || kind === 'refused' ? errorText(error, t) : t('devices.export.failed'),
+          kind === 'network' || kind === 'refused' || kind === 'unavailable'
+            ? errorText(error, t)
+            : t('devices.export.failed'),
           { variant: 'error' },
         );
         if (mounted.current) setStarted(false);
