@@ -259,3 +259,58 @@ describe.skipIf(!mosquittoInstalled)('external MQTT broker: reconnecting', () =>
     }
   }, 60_000);
 });
+
+describe.skipIf(!mosquittoInstalled)('external MQTT broker: a share group member that stops', () => {
+  it('leaves the group, so that the processes that stay get every report', async () => {
+    const t = await createTestApp();
+    const thingName = 'share-thing';
+    const mosquitto = await TestMosquitto.start([thingName], DEVICE_PASSWORD);
+    try {
+      const [owner] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+      const device = await buildDevice(t.database.db, owner.id, {
+        type: 'iot',
+        identType: 'thing_name',
+        identCode: null,
+        thingName,
+      });
+      const member = (name: string) =>
+        subscribeExternalBroker(t.app.context, {
+          url: mosquitto.url(),
+          clientId: `tankportal-share-${name}-${process.pid}`,
+          shareGroup: 'tankportal',
+        });
+      const staying = await member('staying');
+      const leaving = await member('leaving');
+      await sleep(500);
+      // Stopped for good (retired): its persistent session would otherwise keep taking a share.
+      await leaving.close();
+      const publisher = await mqtt.connectAsync(
+        mosquitto.url({ username: thingName, password: DEVICE_PASSWORD }),
+        { clientId: thingName },
+      );
+      const base = Date.parse('2026-06-01T00:00:00Z');
+      for (let n = 0; n < 20; n++)
+        await publisher.publishAsync(
+          `devices/iot/${thingName}/report`,
+          JSON.stringify({
+            messageId: String(n),
+            measuredAt: new Date(base + n * 60_000).toISOString(),
+            sensors: [{ sequence: 1, value: 3000 + n }],
+          }),
+          { qos: 1 },
+        );
+      await publisher.endAsync();
+      const stored = () =>
+        t.database.db
+          .select({ value: measurements.value })
+          .from(measurements)
+          .innerJoin(sensors, eq(sensors.id, measurements.sensorId))
+          .where(eq(sensors.deviceId, device.id));
+      await expect.poll(async () => (await stored()).length, { timeout: 10_000 }).toBe(20);
+      await staying.client.endAsync(false, { properties: { sessionExpiryInterval: 0 } });
+    } finally {
+      await mosquitto.dispose();
+      await t.close();
+    }
+  }, 60_000);
+});

@@ -197,6 +197,15 @@ export async function subscribeExternalBroker(
     },
     close: async () => {
       closing = true;
+      // In a share group the broker goes on handing this session its share of the reports while it
+      // is away, held for it until the session expires: leaving the group first sends them to the
+      // processes that stay. (Without a group every process gets every report: nothing to leave.)
+      if (shareGroup && client.connected) {
+        await Promise.race([
+          client.unsubscribeAsync(filter).then(() => logger.info(`MQTT: left the share group ${shareGroup}`)),
+          new Promise((resolve) => setTimeout(resolve, PUBLISH_TIMEOUT_MS).unref()),
+        ]).catch((error: Error) => logger.warn(`MQTT: could not leave the share group: ${error.message}`));
+      }
       await client.endAsync();
     },
   };
