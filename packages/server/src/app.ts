@@ -71,6 +71,8 @@ import { liveRoutes } from './routes/v2/live/live.ts';
 import { LiveUpdates } from './live/live-updates.ts';
 import { Readiness } from './health/readiness.ts';
 import { registerHealthRoutes } from './health/health-routes.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { registerMetrics } from './metrics/metrics-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -137,6 +139,9 @@ export async function buildApp(
   // Routes of their own: the web app's fallback would answer them with index.html and a 200.
   const readiness = new Readiness(db, { externalBroker: Boolean(config.mqttUrl), log: app.log });
   registerHealthRoutes(app, readiness);
+  // One registry per app: tests build many apps in one process.
+  const metrics = new Metrics(db);
+  registerMetrics(app, metrics, config.metricsToken);
   await app.register(cookie);
   await registerCsrf(app, config.secureCookies);
   const sessions = new SessionStore(db, {
@@ -156,7 +161,7 @@ export async function buildApp(
   });
 
   // The process's services with state of their own, made once here and handed down from here.
-  const ingest = createIngestServices(db, databaseKind(db), config);
+  const ingest = createIngestServices(db, databaseKind(db), config, metrics);
   const liveUpdates = new LiveUpdates(db, {
     onError: (error) => app.log.warn(`live updates: ${error.message}`),
   });
@@ -169,10 +174,14 @@ export async function buildApp(
   const context: AppContext = {
     liveUpdates,
     readiness,
+    metrics,
     ...ingest,
     config,
     sessions,
-    jobs: createJobQueue(db, config, ingest.deviceChannels, { log: (message) => app.log.warn(message) }),
+    jobs: createJobQueue(db, config, ingest.deviceChannels, {
+      log: (message) => app.log.warn(message),
+      observer: metrics,
+    }),
     loginRateLimit: new LoginRateLimit(db, {
       maxFailuresPerUsername: config.loginMaxFailuresPerUsername,
       maxFailuresPerIp: config.loginMaxFailuresPerIp,
@@ -192,6 +201,7 @@ export async function buildApp(
   registerSmsDeliveryReports(app, db, config.smsWebhookTokens);
 
   await serveWebApp(app, options.webDist ?? WEB_DIST);
+  metrics.watchJobs(context.jobs.names);
   app.decorate('context', context);
   return app;
 }

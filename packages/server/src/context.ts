@@ -5,6 +5,7 @@ import type { IngestContext } from './ingest/ingest-context.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { LiveUpdates } from './live/live-updates.ts';
 import type { Readiness } from './health/readiness.ts';
+import type { Metrics } from './metrics/metrics.ts';
 import type { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import type { SessionStore } from './repositories/sessions.ts';
 
@@ -22,6 +23,8 @@ export interface AppContext extends IngestContext {
   liveUpdates: LiveUpdates;
   /** What GET /readyz answers; main/start.ts adds the broker and ends it on a stop signal. */
   readiness: Readiness;
+  /** What GET /metrics answers; main/start.ts adds the broker and the process's own metrics. */
+  metrics: Metrics;
 }
 
 export type Api = FastifyInstance<any, any, any, any, ZodTypeProvider>;

@@ -71,6 +71,8 @@ export interface ServerConfig {
    * balancer stops sending requests before the process stops answering them.
    */
   shutdownDrainSeconds: number;
+  /** Bearer token Prometheus sends to GET /metrics; unset: that route answers 404. */
+  metricsToken: string | undefined;
 }
 
 export interface SmsGatewayApi {
@@ -197,5 +199,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     lexware: lexwareApi(env),
     weatherDwdUrl: (env.WEATHER_DWD_URL || DWD_DAILY_RECENT_URL).replace(/\/+$/, ''),
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 5),
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

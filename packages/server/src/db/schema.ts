@@ -802,6 +802,11 @@ export const jobs = pgTable(
      * with the same key adds nothing while the first job's row is kept (until it is purged).
      */
     dedupeKey: text('dedupe_key'),
+    /**
+     * The process that claimed the job last (host name and pid): with several processes on one
+     * database, which one's log to read for a run that hangs or fails.
+     */
+    claimedBy: text('claimed_by'),
   },
   (t) => [
     index('jobs_due')

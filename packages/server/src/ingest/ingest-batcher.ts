@@ -3,6 +3,7 @@ import { storeBatch } from './store-batch.ts';
 import type { IngestItem, IngestResult } from './ingest-item.ts';
 import { dataErrorReason } from './refused-by-database.ts';
 import { isConnectionLost } from '../db/connection-lost.ts';
+import type { IngestObserver, IngestOutcome } from '../metrics/metrics.ts';
 
 /**
  * Pauses before a batch whose connection was lost is stored again on a fresh one: about 8 s in all,
@@ -24,7 +25,18 @@ export interface BatcherOptions {
   maxWaitMs?: number;
   /** Transactions in flight at once: 1 for PGlite (one connection), a few on a PostgreSQL pool. */
   concurrency?: number;
+  /** Told of every batch, settled report and change of the queue (the metrics). */
+  observer?: IngestObserver;
 }
+
+/** What a result means for the metrics; a device deleted meanwhile is not acknowledged: failed. */
+function outcomeOf(result: IngestResult): IngestOutcome {
+  if (result.refused !== undefined) return 'refused';
+  if (result.deviceGone) return 'failed';
+  return result.duplicate ? 'duplicate' : 'stored';
+}
+
+const NO_OBSERVER: IngestObserver = { waiting() {}, batch() {}, settled() {} };
 
 /**
  * Gathers the reports that arrive within a few milliseconds and stores them together
@@ -42,6 +54,7 @@ export class IngestBatcher {
   private readonly maxBatch: number;
   private readonly maxWaitMs: number;
   private readonly concurrency: number;
+  private readonly observer: IngestObserver;
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | null = null;
   private inFlight = 0;
@@ -53,11 +66,32 @@ export class IngestBatcher {
     this.maxBatch = options.maxBatch ?? 1000;
     this.maxWaitMs = options.maxWaitMs ?? 2;
     this.concurrency = options.concurrency ?? 1;
+    this.observer = options.observer ?? NO_OBSERVER;
   }
 
   submit(item: IngestItem): Promise<IngestResult> {
+    const arrivedAt = performance.now();
+    let settled = false;
+    // Told where the submitter is answered: after the commit, or the failure. Once: a batch that
+    // fails after some of its halves were stored rejects reports already resolved (see `run`).
+    const settle = (outcome: IngestOutcome) => {
+      if (settled) return;
+      settled = true;
+      this.observer.settled(item.sender.type, outcome, (performance.now() - arrivedAt) / 1000);
+    };
     return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({
+        item,
+        resolve: (result) => {
+          settle(outcomeOf(result));
+          resolve(result);
+        },
+        reject: (error) => {
+          settle('failed');
+          reject(error);
+        },
+      });
+      this.observer.waiting(this.queue.length);
       if (this.inFlight >= this.concurrency) return; // the next finished batch takes it
       if (this.queue.length >= this.maxBatch) this.pump();
       else this.timer ??= setTimeout(() => this.pump(), this.maxWaitMs);
@@ -89,6 +123,8 @@ export class IngestBatcher {
     }
     this.queue = rest;
     for (const device of claimed) this.busy.add(device);
+    this.observer.waiting(this.queue.length);
+    if (batch.length > 0) this.observer.batch(batch.length);
     return batch;
   }
 
@@ -162,7 +198,14 @@ const POSTGRES_CONCURRENCY = 4;
  * The process's batcher for its database, built once at start (ingest/ingest-context.ts): one per
  * process and database, so that a device's reports from every protocol share its ordering.
  */
-export function createIngestBatcher(db: Db, kind: Database['kind']): IngestBatcher {
+export function createIngestBatcher(
+  db: Db,
+  kind: Database['kind'],
+  observer?: IngestObserver,
+): IngestBatcher {
   // PGlite is one connection: one transaction at a time.
-  return new IngestBatcher(db, { concurrency: kind === 'postgres' ? POSTGRES_CONCURRENCY : 1 });
+  return new IngestBatcher(db, {
+    concurrency: kind === 'postgres' ? POSTGRES_CONCURRENCY : 1,
+    ...(observer ? { observer } : {}),
+  });
 }

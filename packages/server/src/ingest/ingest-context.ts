@@ -5,6 +5,7 @@ import { PendingNetConfigurations } from '../channels/net-pending-configuration.
 import { DeviceDirectory } from '../repositories/device-directory.ts';
 import { createIngestBatcher, type IngestBatcher } from './ingest-batcher.ts';
 import { IngestWriteLimit } from './ingest-write-limit.ts';
+import type { IngestObserver } from '../metrics/metrics.ts';
 
 /**
  * What the ingest (net HTTP, SMS webhooks, both MQTT brokers) needs from the process. Each service
@@ -35,10 +36,12 @@ export function createIngestServices(
     ServerConfig,
     'smsGatewayApis' | 'ingestRejectsPerMinutePerIp' | 'ingestRejectsPerMinutePerSender'
   >,
+  /** Told of every batch and settled report (the metrics). */
+  observer?: IngestObserver,
 ): IngestContext {
   return {
     db,
-    ingestBatcher: createIngestBatcher(db, kind),
+    ingestBatcher: createIngestBatcher(db, kind, observer),
     deviceDirectory: new DeviceDirectory(db),
     ingestWriteLimit: new IngestWriteLimit(config),
     deviceChannels: new DeviceChannels(config.smsGatewayApis, new PendingNetConfigurations(db)),

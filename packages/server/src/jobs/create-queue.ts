@@ -5,6 +5,7 @@ import { Mailer } from '../notifications/mailer.ts';
 import { JOB_DEFINITIONS, RECURRING_JOBS } from './definitions/index.ts';
 import { JobQueue, type JobQueueOptions } from './queue.ts';
 import { Scheduler } from './scheduler.ts';
+import type { JobObserver } from '../metrics/metrics.ts';
 
 /**
  * The process's job queue with every job definition, the recurring jobs' scheduler and what
@@ -15,7 +16,8 @@ export function createJobQueue(
   db: Db,
   config: ServerConfig,
   deviceChannels: DeviceChannels,
-  options: JobQueueOptions = {},
+  /** `observer`: told of the queue's runs and the scheduler's occurrences alike (the metrics). */
+  options: Omit<JobQueueOptions, 'observer'> & { observer?: JobObserver } = {},
 ): JobQueue {
   return new JobQueue(
     db,
@@ -25,7 +27,10 @@ export function createJobQueue(
       // PGlite has one connection: one job at a time is plenty; a pool lets a few overlap.
       concurrency: databaseKind(db) === 'postgres' ? 4 : 1,
       // Recurring jobs are enqueued by whichever process ticks first when they are due.
-      scheduler: new Scheduler(db, RECURRING_JOBS, options.log ? { log: options.log } : {}),
+      scheduler: new Scheduler(db, RECURRING_JOBS, {
+        ...(options.log ? { log: options.log } : {}),
+        ...(options.observer ? { observer: options.observer } : {}),
+      }),
       ...options,
     },
   );

@@ -1,9 +1,11 @@
+import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db, Tx } from '../db/client.ts';
 import { jobs } from '../db/schema.ts';
 import type { JobDeps } from './deps.ts';
+import type { JobObserver } from '../metrics/metrics.ts';
 
 export type JobRow = typeof jobs.$inferSelect;
 
@@ -128,6 +130,10 @@ export interface JobQueueOptions {
   log?: (message: string) => void;
   /** Ticked before each look for due jobs: recurring jobs are enqueued when due. */
   scheduler?: JobTicker;
+  /** Told how each run ended (the metrics). */
+  observer?: Pick<JobObserver, 'jobRun'>;
+  /** Recorded on each job this process claims (`claimed_by`); host name and pid unless given. */
+  worker?: string;
 }
 
 /**
@@ -147,6 +153,8 @@ export class JobQueue {
   private loops: Promise<void>[] = [];
   private stopping: AbortController | null = null;
   private readonly scheduler: JobTicker | null;
+  private readonly observer: Pick<JobObserver, 'jobRun'> | null;
+  private readonly worker: string;
   /** One tick at a time per process, though several loops (concurrency) share the scheduler. */
   private ticking = false;
 
@@ -163,6 +171,14 @@ export class JobQueue {
     this.clock = options.clock ?? (() => new Date());
     this.log = options.log ?? ((message) => console.warn(message));
     this.scheduler = options.scheduler ?? null;
+    this.observer = options.observer ?? null;
+    // Which process ran a job, where several share the database: whose log tells what happened.
+    this.worker = options.worker ?? `${hostname()}:${process.pid}`;
+  }
+
+  /** The names of the jobs this process runs. */
+  get names(): string[] {
+    return [...this.definitions.keys()];
   }
 
   /** Starts the workers; they poll until `stop()`. */
@@ -238,7 +254,7 @@ export class JobQueue {
     const now = this.clock();
     const names = [...this.definitions.keys()];
     const result = await this.db.execute<Record<string, unknown>>(sql`
-      UPDATE jobs SET status = 'running', attempts = attempts + 1,
+      UPDATE jobs SET status = 'running', attempts = attempts + 1, claimed_by = ${this.worker},
         locked_until = ${new Date(now.getTime() + this.leaseMs).toISOString()}::timestamptz
       WHERE id = (
         SELECT id FROM jobs
@@ -265,6 +281,7 @@ export class JobQueue {
     const parsed = definition.payload.safeParse(job.payload);
     if (!parsed.success) {
       await this.finish(job, 'failed', `payload does not match ${job.name}: ${parsed.error.message}`);
+      this.observer?.jobRun(job.name, 'failed');
       return;
     }
     let failure: Error | null = null;
@@ -284,12 +301,14 @@ export class JobQueue {
     }
     if (!failure) {
       await this.finish(job, 'done', null);
+      this.observer?.jobRun(job.name, 'done');
       return;
     }
     const giveUp = failure instanceof PermanentJobError || job.attempts >= job.maxAttempts;
     if (!giveUp) {
       const runAt = new Date(this.clock().getTime() + backoffDelay(job.attempts, definition.backoff));
       await this.finish(job, 'pending', failure.message, runAt);
+      this.observer?.jobRun(job.name, 'retry');
       return;
     }
     try {
@@ -298,6 +317,7 @@ export class JobQueue {
       this.log(`jobs: ${job.name} #${job.id}: recording the failure failed: ${(error as Error).message}`);
     }
     await this.finish(job, 'failed', failure.message);
+    this.observer?.jobRun(job.name, 'failed');
   }
 
   /**

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client.ts';
 import { jobSchedules } from '../db/schema.ts';
 import type { JobDeps } from './deps.ts';
+import type { JobObserver } from '../metrics/metrics.ts';
 import { enqueueOnce, type JobDefinition, type JobRun, type JobTicker } from './queue.ts';
 
 /** The installation's wall clock: schedules say "daily at 02:30" in German time, DST included. */
@@ -107,6 +108,8 @@ export function latestDue(next: (after: Date) => Date | null, after: Date, now: 
 
 export interface SchedulerOptions {
   log?: (message: string) => void;
+  /** Told of each occurrence this process enqueues and each schedule that fails (the metrics). */
+  observer?: Pick<JobObserver, 'scheduleRun'>;
 }
 
 /**
@@ -123,6 +126,7 @@ export class Scheduler implements JobTicker {
   private readonly db: Db;
   private readonly schedules: RecurringJob[];
   private readonly log: (message: string) => void;
+  private readonly observer: Pick<JobObserver, 'scheduleRun'> | null;
   /**
    * The next due time this process knows of per schedule: until then a tick asks the database
    * nothing. Another process can only move a schedule on (never back), so waiting for the time
@@ -134,6 +138,7 @@ export class Scheduler implements JobTicker {
     this.db = db;
     this.schedules = schedules;
     this.log = options.log ?? ((message) => console.warn(message));
+    this.observer = options.observer ?? null;
   }
 
   /** Enqueues what is due at `now`; answers how many occurrences this call enqueued. */
@@ -143,8 +148,12 @@ export class Scheduler implements JobTicker {
       const known = this.knownNext.get(schedule.name);
       if (known === null || (known !== undefined && known > now.getTime())) continue;
       try {
-        if (await this.advance(schedule, now)) enqueued++;
+        if (await this.advance(schedule, now)) {
+          enqueued++;
+          this.observer?.scheduleRun(schedule.name, 'enqueued');
+        }
       } catch (error) {
+        this.observer?.scheduleRun(schedule.name, 'failed');
         // One schedule that fails (its function throws, the database is away) does not stop the others.
         this.log(`jobs: schedule ${schedule.name}: ${(error as Error).message}`);
       }

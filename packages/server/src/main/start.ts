@@ -54,6 +54,9 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
     await runSensorChecks(database.db);
   }
   const app = await buildApp(database.db, config);
+  // CPU, memory, event loop and GC of this process: here and not in buildApp, where the tests' many
+  // apps in one process would each report that one process.
+  app.context.metrics.collectProcessMetrics();
   await app.context.sessions.purge();
   await app.context.loginRateLimit.purge();
   await app
@@ -74,6 +77,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
         exitWhenPortInUse(error, 'MQTT_PORT', config.mqttPort, database),
       );
   app.context.readiness.watchBroker(() => mqtt.status());
+  app.context.metrics.watchBroker(() => mqtt.status());
   // Manual queries to LX-IoT devices leave through the same broker.
   app.context.deviceChannels.attachMqtt(mqtt);
   // Notification delivery (and later other jobs): pending jobs of an earlier run are picked up.
