@@ -14,7 +14,14 @@
 const UNAVAILABLE_SQLSTATES = /^(08...|57P0[1235]|53300)$/;
 
 /** Node's socket errors: refused, reset, broken, timed out, no route. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
 
 /** node-postgres's own words for a connection that ended or broke under a query. */
 const DRIVER_MESSAGES =
