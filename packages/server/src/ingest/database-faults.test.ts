@@ -218,9 +218,12 @@ class Installation {
 }
 
 describe.skipIf(!adminUrl || !mosquittoInstalled)('database connections cut under load', () => {
-  const installation = new Installation(adminUrl ?? 'postgres://unused/postgres');
-  beforeAll(() => installation.start(), 120_000);
-  afterAll(() => installation.stop());
+  let installation: Installation;
+  beforeAll(async () => {
+    installation = new Installation(adminUrl!);
+    await installation.start();
+  }, 120_000);
+  afterAll(() => installation?.stop());
 
   it('no process ends, every acknowledged report is stored once, and the API is back within 5 s', async () => {
     const cuts: number[] = [];
