@@ -4,6 +4,11 @@ import { FakeLexware } from '../packages/server/src/testing/fake-lexware.ts';
 import { ACCOUNTING_API_KEY, devicePorts } from './device-side.ts';
 import { apiSession, login, type ApiSession } from './helpers.ts';
 
+// A route handler still fetching when its journey ends would fail the next journey of the worker.
+test.afterEach(async ({ page }) => {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
 // Long journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 90_000 });
 

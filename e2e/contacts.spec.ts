@@ -1,6 +1,11 @@
 import { expect, test } from '@playwright/test';
 import { login } from './helpers.ts';
 
+// A route handler still fetching when its journey ends would fail the next journey of the worker.
+test.afterEach(async ({ page }) => {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 60_000 });
 

@@ -1,6 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { login } from './helpers.ts';
 
+// A route handler still fetching when its journey ends would fail the next journey of the worker.
+test.afterEach(async ({ page }) => {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
 const rows = (page: Page) => page.getByTestId('device-row');
 const summary = (page: Page) => page.getByTestId('devices-summary');
 const columnHeader = (page: Page, name: string) => page.getByRole('columnheader', { name, exact: true });

@@ -3,6 +3,11 @@ import { inflateRawSync } from 'node:zlib';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { login } from './helpers.ts';
 
+// A route handler still fetching when its journey ends would fail the next journey of the worker.
+test.afterEach(async ({ page }) => {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
 // Demo fleet (packages/server/src/seed/demo-fleet.ts): device n belongs to the n-th of
 // [heizung-meier, baeckerei-korn, spedition-nord, user, demo, admin] modulo 6, so `user` owns
 // 3, 9, 15, ..., 57 and `demo` owns 4, 10, ..., 58; 33, 39 (user) and 40 (demo) are net devices,

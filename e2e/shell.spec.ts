@@ -1,6 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { login, loginWithForm, PASSWORD } from './helpers.ts';
 
+// A route handler still fetching when its journey ends would fail the next journey of the worker.
+test.afterEach(async ({ page }) => {
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+});
+
 // Issue 11: the shell on a phone, errors a person can act on, and the small shell/auth defects.
 
 const FALLBACK_DE = 'Es ist ein Fehler aufgetreten. Bitte laden Sie die Seite neu.';
