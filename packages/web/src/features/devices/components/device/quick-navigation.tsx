@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import IconButton from '@mui/material/IconButton';
 import Stack from '@mui/material/Stack';
@@ -32,12 +32,14 @@ const BUTTONS: { target: keyof QuickNavigationTargets; Icon: typeof FirstPageIco
 export function QuickNavigation({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { pathname } = useLocation();
   const { data: ids = [] } = useNavigationIds();
   const [typed, setTyped] = useState(String(deviceId).slice(0, DEVICE_ID_FIELD_MAX_LENGTH));
   const [notInList, setNotInList] = useState(false);
   const targets = quickNavigationTargets(ids, deviceId);
-  const go = (target: number) => void navigate(devicePath(target, devicePageOf(pathname, deviceId)));
+  // The sub-page as the address bar has it at the click: while a sub-page opened a moment ago is
+  // still loading, the router's location of this render is the page before it.
+  const go = (target: number) =>
+    void navigate(devicePath(target, devicePageOf(window.location.pathname, deviceId)));
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Enter') return;
