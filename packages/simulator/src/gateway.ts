@@ -42,6 +42,9 @@ function answer(response: ServerResponse, status: number, body: unknown) {
  * { messageId, status }`, 1NCE `POST /ingest/sms/1nce/delivery { id, status }` (docs/protocols.md).
  * A report the portal does not take is not sent again (a real gateway would retry for a while).
  */
+/** How long after the hand-over the delivery report is sent. */
+const DELIVERY_REPORT_DELAY_MS = 1_000;
+
 async function reportDelivery(
   { server, tokens }: DeliveryReports,
   provider: GatewaySms['provider'],
@@ -91,7 +94,13 @@ export async function startFakeGateway(
     answer(response, 200, { id });
     setImmediate(() => {
       onSms(sms);
-      if (deliveryReports) void reportDelivery(deliveryReports, sms.provider, id);
+      // As from a real gateway, the handset's report comes a moment after the hand-over: sent at once,
+      // it could reach the portal before the portal has noted the message id of the hand-over.
+      if (deliveryReports)
+        setTimeout(
+          () => void reportDelivery(deliveryReports, sms.provider, id),
+          DELIVERY_REPORT_DELAY_MS,
+        ).unref();
     });
   });
   await new Promise<void>((resolve, reject) => {
