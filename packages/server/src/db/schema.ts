@@ -29,6 +29,7 @@ import type {
   InvoiceStatus,
   TimeOfInvoicing,
 } from '@tankportal/shared/schemas/billing';
+import type { InvoicingResult, InvoicingRunTrigger } from '@tankportal/shared/schemas/invoicing-runs';
 import type { RefDateInterval, RefDateIntervalType } from '@tankportal/shared/schemas/ref-date-queries';
 import type { HealthKind } from '@tankportal/shared/schemas/tank-health';
 import type {
@@ -904,4 +905,21 @@ export const invoiceItems = pgTable(
     // A period of a term is billed once, whatever runs at once or again (the run's second guard).
     uniqueIndex('invoice_items_term_period').on(t.billingTermsId, t.periodBegin),
   ],
+);
+
+/**
+ * A finished invoicing run, by hand or nightly, with what it billed and what it skipped and why:
+ * the system billing page lists the recent ones, so that a nightly run's skipped terms are seen.
+ */
+export const invoicingRuns = pgTable(
+  'invoicing_runs',
+  {
+    id: serial('id').primaryKey(),
+    day: date('day').notNull(),
+    trigger: text('trigger').$type<InvoicingRunTrigger>().notNull(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    result: jsonb('result').$type<InvoicingResult>().notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('invoicing_runs_finished').on(t.finishedAt)],
 );
