@@ -22,6 +22,8 @@ import type { NotificationSeverity } from '@tankportal/shared/constants';
 import type { NotificationChannel, NotificationEventName } from '@tankportal/shared/notifications';
 import type { QueryStatus } from '@tankportal/shared/schemas/queries';
 import type {
+  AccountingError,
+  AccountingState,
   BillingAlias,
   ChargingPeriodType,
   InvoiceBuyer,
@@ -874,8 +876,15 @@ export const invoices = pgTable(
     totalPriceGross: numeric('total_price_gross', { precision: 14, scale: 2 }).notNull(),
     /** The buyer as last exported (recipient address, order number, Leitweg-ID); kept once handled. */
     buyer: jsonb('buyer').$type<InvoiceBuyer | null>(),
-    /** The accounting service's id once created there. */
+    /** Where the invoice stands in the accounting service (a small state machine, decision 048). */
+    accountingState: text('accounting_state').$type<AccountingState>().notNull().default('pending'),
+    /** The voucher's id in the accounting service, as soon as it is known (created or found there). */
     accountingId: text('accounting_id'),
+    /** The attempt under way or last made: who (host:pid:random) and when; a later write checks it. */
+    accountingClaim: text('accounting_claim'),
+    accountingClaimedAt: timestamp('accounting_claimed_at', { withTimezone: true }),
+    /** Why the last attempt failed or its outcome is unknown. */
+    accountingFailure: text('accounting_failure').$type<AccountingError>(),
     createdAt: createdAt(),
   },
   (t) => [index('invoices_billed_at').on(t.billedAt)],

@@ -138,16 +138,35 @@ export const systemBillingTermsSchema = billingTermsSchema.extend({
 export type SystemBillingTerms = z.infer<typeof systemBillingTermsSchema>;
 
 /**
- * Why creating an invoice in the accounting service failed (portal-area §8, by exception name):
- * not configured, the debtor is no contact there, the service refused the invoice, or it failed.
+ * Why creating an invoice in the accounting service failed, by name (the web says each in the
+ * user's language): not configured; the connection refused (wrong API key, a plan without API
+ * access: the operator's to fix, not the invoice's); the debtor is no contact there; the service's
+ * validation refused the voucher; it refused it otherwise; it failed; the outcome of the request is
+ * unknown (a timeout, a dropped connection: the next attempt looks the voucher up first); the
+ * totals it booked differ from the invoice's; an attempt is under way; it is there already.
  */
 export const ACCOUNTING_ERRORS = [
   'AccountingNotConfigured',
+  'AccountingConnectionRefused',
   'ContactNotFound',
+  'AccountingValidationFailed',
   'InvoiceNotCreated',
   'AccountingServerError',
+  'AccountingOutcomeUnknown',
+  'AccountingTotalsDiffer',
+  'AccountingCreationUnderWay',
+  'AlreadyCreatedInAccounting',
 ] as const;
 export type AccountingError = (typeof ACCOUNTING_ERRORS)[number];
+
+/**
+ * Where an invoice stands in the accounting service: not sent (`pending`), an attempt under way
+ * (`creating`), booked there (`created`), refused or failed with a reason (`failed`), or sent with
+ * an outcome nobody knows (`unknown`: a timeout, a dropped connection, a crash) — the next attempt
+ * then looks it up by the portal's number before it creates anything.
+ */
+export const ACCOUNTING_STATES = ['pending', 'creating', 'created', 'failed', 'unknown'] as const;
+export type AccountingState = (typeof ACCOUNTING_STATES)[number];
 
 /**
  * A Leitweg-ID (XRechnung buyer reference of German public buyers): coarse address of 2 to 12
