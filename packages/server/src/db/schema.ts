@@ -31,6 +31,7 @@ import type {
   InvoiceStatus,
   TimeOfInvoicing,
 } from '@tankportal/shared/schemas/billing';
+import type { DatevSettings } from '@tankportal/shared/schemas/datev';
 import type { InvoicingResult, InvoicingRunTrigger } from '@tankportal/shared/schemas/invoicing-runs';
 import type { RefDateInterval, RefDateIntervalType } from '@tankportal/shared/schemas/ref-date-queries';
 import type { HealthKind } from '@tankportal/shared/schemas/tank-health';
@@ -79,6 +80,8 @@ export const whitelabels = pgTable(
     vatRate: numeric('vat_rate', { precision: 5, scale: 2 }).notNull().default('19.00'),
     /** Who issues this operator's invoices (the e-invoice seller); null until a master sets it. */
     invoiceSeller: jsonb('invoice_seller').$type<InvoiceSeller | null>(),
+    /** The DATEV export's numbers and accounts; null until a master sets them. */
+    datevSettings: jsonb('datev_settings').$type<DatevSettings | null>(),
     createdAt: createdAt(),
   },
   (t) => [
