@@ -304,6 +304,68 @@ describe('GET /v2/invoices/{id}/export', () => {
   });
 });
 
+/** The PDF's document information title and its XMP dc:title. */
+async function titles(bytes: Uint8Array) {
+  const pdf = await PDFDocument.load(bytes, { updateMetadata: false });
+  const metadata = pdf.catalog.lookup(PDFName.of('Metadata'), PDFStream) as PDFRawStream;
+  const xmp = Buffer.from(metadata.contents).toString('utf8');
+  const xmpTitle = /<dc:title>\s*<rdf:Alt>\s*<rdf:li[^>]*>([^<]*)<\/rdf:li>/.exec(xmp)?.[1];
+  return { info: pdf.getTitle(), xmp: xmpTitle };
+}
+
+describe('what the e-invoice library left out', () => {
+  it('the seller register entry (BT-33), the same XML in the PDF as alone, a title in the language', async () => {
+    const master = await t.signIn('master');
+    const [invoice] = await t.database.db
+      .insert(invoices)
+      .values({
+        debtorIdent: '20001',
+        whitelabelId: null,
+        billedAt: '2026-04-01',
+        vatRate: '19.00',
+        totalPrice: '10.00',
+        totalVatAmount: '1.90',
+        totalPriceGross: '11.90',
+      })
+      .returning();
+    await t.database.db.insert(invoiceItems).values({
+      invoiceId: invoice!.id,
+      sequence: 1,
+      type: 'others',
+      name: 'Sonstige Leistungen',
+      price: '10.00',
+      quantity: 1,
+      totalPrice: '10.00',
+      periodBegin: '2026-04-01',
+      periodEnd: '2026-04-30',
+      deviceId,
+    });
+    const url = `/api/v2/invoices/${invoice!.id}/export`;
+    const xml = (await master.get(`${url}?format=xml`)).body;
+    // BT-33: the seller's legal information, right after its name, and still schema-valid.
+    expect(xml).toMatch(
+      /<ram:SellerTradeParty>\s*<ram:Name>Tank Portal Demo GmbH<\/ram:Name>\s*<ram:Description>Amtsgericht Berlin-Charlottenburg HRB 000000<\/ram:Description>/,
+    );
+    expect(await xsdErrors(xml)).toEqual([]);
+    // BT-13: the order number block is in the standalone XML and in the one the PDF embeds.
+    expect(xml).toMatch(
+      /<ram:BuyerOrderReferencedDocument>\s*<ram:IssuerAssignedID>PO-77<\/ram:IssuerAssignedID>/,
+    );
+    const german = await master.get(`${url}?format=pdf&locale=de`);
+    const embedded = (await embeddedFiles(german.rawPayload)).get('factur-x.xml');
+    expect(embedded).toBe(xml);
+    expect(await titles(german.rawPayload)).toEqual({
+      info: `Rechnung ${invoice!.id}`,
+      xmp: `Rechnung ${invoice!.id}`,
+    });
+    const english = await master.get(`${url}?format=pdf&locale=en`);
+    expect(await titles(english.rawPayload)).toEqual({
+      info: `Invoice ${invoice!.id}`,
+      xmp: `Invoice ${invoice!.id}`,
+    });
+  });
+});
+
 describe('invoice sellers and the Leitweg-ID', () => {
   it('a master sets the seller of a white-label; every rule on its field; others 403', async () => {
     const master = await t.signIn('master');

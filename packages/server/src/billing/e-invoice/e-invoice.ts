@@ -1,5 +1,7 @@
 import { InvoiceService, type Invoice } from '@e-invoice-eu/core';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Locale } from '@tankportal/shared/constants';
+import { completeFacturX, withSellerLegalInformation } from './factur-x.ts';
 import type { InvoiceDocument } from './invoice-document.ts';
 
 /**
@@ -39,7 +41,7 @@ export function toEInvoice(document: InvoiceDocument): Invoice {
       'cbc:IssueDate': document.issueDate, // BT-2
       'cbc:DueDate': document.dueDate, // BT-9
       'cbc:InvoiceTypeCode': '380', // commercial invoice
-      // BT-22: the order number also as a note: the library writes BT-13 in Factur-X EXTENDED only.
+      // BT-22: the order number also as a note, for readers that show notes rather than BT-13.
       ...(buyer.orderNumber && { 'cbc:Note': [`Bestellnummer ${buyer.orderNumber}`] }),
       'cbc:DocumentCurrencyCode': 'EUR',
       // BT-10: the Leitweg-ID where the buyer has one; XRechnung requires some reference.
@@ -67,7 +69,8 @@ export function toEInvoice(document: InvoiceDocument): Invoice {
           ],
           'cac:PartyLegalEntity': {
             'cbc:RegistrationName': seller.name,
-            ...(seller.register && { 'cbc:CompanyLegalForm': seller.register }), // BT-33
+            // BT-33; the library's CII mapping reads another name, factur-x.ts writes it into the XML.
+            ...(seller.register && { 'cbc:CompanyLegalForm': seller.register }),
           },
           'cac:Contact': {
             'cbc:Name': seller.contactName,
@@ -158,9 +161,24 @@ const libraryLogger = (log: FastifyBaseLogger) => ({
   error: (message: string) => log.error({ eInvoice: message }),
 });
 
+/** The PDF's title and subject in the document's language. */
+export function documentTitle(document: InvoiceDocument, locale: Locale) {
+  const date = locale === 'de' ? document.issueDate.split('-').reverse().join('.') : document.issueDate;
+  return locale === 'de'
+    ? {
+        title: `Rechnung ${document.number}`,
+        subject: `Rechnung ${document.number} vom ${date}, ausgestellt von ${document.seller.name}`,
+      }
+    : {
+        title: `Invoice ${document.number}`,
+        subject: `Invoice ${document.number} of ${date}, issued by ${document.seller.name}`,
+      };
+}
+
 /**
  * The e-invoice of a document: `pdf` is the human-readable PDF with the CII XML embedded
- * (Factur-X/ZUGFeRD, PDF/A-3), `xml` the CII alone. Throws when the library's validation refuses
+ * (Factur-X/ZUGFeRD, PDF/A-3), `xml` the CII alone — the embedded XML is the standalone one
+ * (factur-x.ts says what the library leaves out). Throws when the library's validation refuses
  * the data (a bug here, not a user's mistake).
  */
 export async function generateEInvoice(
@@ -168,12 +186,19 @@ export async function generateEInvoice(
   format: EInvoiceFormat,
   humanReadable: Uint8Array | null,
   log: FastifyBaseLogger,
+  locale: Locale = 'de',
 ): Promise<Uint8Array | string> {
   const service = new InvoiceService(libraryLogger(log));
-  return service.generate(toEInvoice(document), {
-    format: libraryFormat(document, format),
-    lang: 'de',
-    noWarnings: true,
+  const options = { lang: locale, noWarnings: true };
+  const cii = await service.generate(toEInvoice(document), {
+    ...options,
+    format: libraryFormat(document, 'xml'),
+  });
+  const xml = withSellerLegalInformation(String(cii), document.seller.register);
+  if (format === 'xml') return xml;
+  const pdf = await service.generate(toEInvoice(document), {
+    ...options,
+    format: libraryFormat(document, 'pdf'),
     ...(humanReadable && {
       pdf: {
         buffer: humanReadable,
@@ -182,4 +207,5 @@ export async function generateEInvoice(
       },
     }),
   });
+  return completeFacturX(pdf as Uint8Array, xml, documentTitle(document, locale));
 }

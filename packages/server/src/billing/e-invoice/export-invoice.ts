@@ -25,7 +25,7 @@ export async function exportInvoice(
 ): Promise<ExportedInvoice> {
   const document = await loadInvoiceDocument(db, invoiceId);
   const humanReadable = format === 'pdf' ? await renderInvoicePdf(document, locale) : null;
-  const file = await generateEInvoice(document, format, humanReadable, log);
+  const file = await generateEInvoice(document, format, humanReadable, log, locale);
   const name = `${locale === 'de' ? 'Rechnung' : 'Invoice'}-${document.number}`;
   return format === 'pdf'
     ? { body: Buffer.from(file), filename: `${name}.pdf`, contentType: 'application/pdf' }
