@@ -67,9 +67,11 @@ const LABELS = {
   },
 } as const;
 
-/** A calendar day as the locale writes it. */
-const dayText = (day: string | null, locale: Locale) =>
-  day === null ? null : locale === 'de' ? day.split('-').reverse().join('.') : day;
+/** A calendar day as a date cell (the sheet shows it in the locale's format). */
+const dayCell = (day: string | null) => (day === null ? null : new Date(`${day}T00:00:00Z`));
+
+/** The columns holding calendar days: Gültig ab/bis, Abgerechnet bis, Nächste Abrechnung. */
+const DAY_COLUMNS = new Set([9, 10, 11, 12]);
 
 /** GET /v2/billing-terms/export: every billing term with its device, by device (portal-area §7). */
 export function billingTermsExport(db: Db, locale: Locale): ExportPlan {
@@ -95,10 +97,10 @@ export function billingTermsExport(db: Db, locale: Locale): ExportPlan {
           Number(terms.price),
           labels.period[terms.chargingPeriodType],
           labels.time[terms.timeOfInvoicing],
-          dayText(terms.validFrom, locale),
-          dayText(terms.validUntil, locale),
-          dayText(terms.invoicedUntil, locale),
-          dayText(terms.nextInvoicingAt, locale),
+          dayCell(terms.validFrom),
+          dayCell(terms.validUntil),
+          dayCell(terms.invoicedUntil),
+          dayCell(terms.nextInvoicingAt),
           terms.exemptedQuantity,
         ];
       if (page.length < PAGE) return;
@@ -110,7 +112,11 @@ export function billingTermsExport(db: Db, locale: Locale): ExportPlan {
     sheetName: locale === 'de' ? 'Abrechnung' : 'Billing',
     columns: headers.map((header, index) => ({
       header,
-      kind: index === 0 || index === 13 ? 'number' : index === 6 ? 'number' : 'text',
+      kind: DAY_COLUMNS.has(index)
+        ? ('date' as const)
+        : index === 0 || index === 13 || index === 6
+          ? ('number' as const)
+          : ('text' as const),
       ...(index === 6 && { decimals: 2 }),
     })),
     rows: rows(),

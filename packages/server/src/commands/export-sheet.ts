@@ -7,7 +7,8 @@ import type { Locale } from '@tankportal/shared/constants';
  * One sheet of an export, written row by row into a stream while the rows are read from the
  * database page by page: a device's two years of readings never sit in memory at once.
  * - xlsx: ExcelJS's streaming workbook writer; numbers stay numbers, times are date cells in the
- *   locale's format (wall-clock time of the export's zone: spreadsheets know no zones).
+ *   locale's format (wall-clock time of the export's zone: spreadsheets know no zones), calendar
+ *   days (`date`, given as UTC midnight) date cells without a time.
  * - csv: RFC 4180 lines with the locale's conventions (de: `;` and decimal comma; en: `,` and
  *   decimal point), UTF-8 with a byte-order mark so that spreadsheet programs read umlauts.
  *   ExcelJS's csv writer needs the whole sheet in memory (about 50 MB for 30,000 rows), hence
@@ -17,7 +18,8 @@ export type Cell = string | number | Date | null;
 
 export interface Column {
   header: string;
-  kind: 'text' | 'number' | 'datetime';
+  /** `date`: a calendar day, its cells `Date`s at UTC midnight (no zone moves them). */
+  kind: 'text' | 'number' | 'datetime' | 'date';
   /** Decimals of a number column (values are rounded to them in both formats). */
   decimals?: number;
   width?: number;
@@ -59,6 +61,7 @@ export function preloadSpreadsheetWriter(): void {
 }
 
 const DATE_TIME_FORMAT = { de: 'dd.mm.yyyy hh:mm', en: 'mm/dd/yyyy hh:mm AM/PM' } as const;
+const DATE_FORMAT = { de: 'dd.mm.yyyy', en: 'mm/dd/yyyy' } as const;
 
 export function createSheet(options: SheetOptions): SheetWriter {
   return options.format === 'xlsx' ? xlsxSheet(options) : csvSheet(options);
@@ -81,9 +84,11 @@ function xlsxSheet({ locale, timeZone, sheetName, columns }: SheetOptions): Shee
     style:
       column.kind === 'datetime'
         ? { numFmt: DATE_TIME_FORMAT[locale] }
-        : column.kind === 'number'
-          ? { numFmt: column.decimals ? `0.${'0'.repeat(column.decimals)}` : '0' }
-          : {},
+        : column.kind === 'date'
+          ? { numFmt: DATE_FORMAT[locale] }
+          : column.kind === 'number'
+            ? { numFmt: column.decimals ? `0.${'0'.repeat(column.decimals)}` : '0' }
+            : {},
   }));
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
@@ -93,7 +98,8 @@ function xlsxSheet({ locale, timeZone, sheetName, columns }: SheetOptions): Shee
       sheet
         .addRow(
           cells.map((cell, index) => {
-            if (cell instanceof Date) return wallClock(cell, timeZone);
+            if (cell instanceof Date)
+              return columns[index].kind === 'date' ? cell : wallClock(cell, timeZone);
             if (typeof cell === 'number') return round(cell, columns[index].decimals);
             return cell;
           }),
@@ -125,7 +131,10 @@ function csvSheet({ locale, timeZone, columns }: SheetOptions): SheetWriter {
     cells
       .map((cell, index) => {
         if (cell === null) return '';
-        if (cell instanceof Date) return formatDateTime(cell, locale, timeZone);
+        if (cell instanceof Date)
+          return columns[index].kind === 'date'
+            ? formatDay(cell, locale)
+            : formatDateTime(cell, locale, timeZone);
         if (typeof cell === 'number') return quote(numbers[index].format(cell));
         return quote(defuse(cell));
       })
@@ -201,6 +210,12 @@ export function formatDateTime(date: Date, locale: Locale, timeZone: string): st
   if (locale === 'de') return `${pad(p.day)}.${pad(p.month)}.${p.year} ${pad(p.hour)}:${pad(p.minute)}`;
   const hour12 = p.hour % 12 === 0 ? 12 : p.hour % 12;
   return `${pad(p.month)}/${pad(p.day)}/${p.year} ${pad(hour12)}:${pad(p.minute)} ${p.hour < 12 ? 'AM' : 'PM'}`;
+}
+
+/** A calendar day (UTC midnight) as the locale writes it: 31.12.2026 or 12/31/2026. */
+function formatDay(day: Date, locale: Locale): string {
+  const [d, m, y] = [day.getUTCDate(), day.getUTCMonth() + 1, day.getUTCFullYear()];
+  return locale === 'de' ? `${pad(d)}.${pad(m)}.${y}` : `${pad(m)}/${pad(d)}/${y}`;
 }
 
 /** `Content-Disposition` for a download (ASCII name plus the RFC 5987 form). */

@@ -210,11 +210,15 @@ describe('the system terms list', () => {
       12.5,
       'Monat',
       'Anfang',
-      '01.01.2099',
+      new Date('2099-01-01T00:00:00Z'),
       undefined,
       undefined,
-      '01.01.2099',
+      new Date('2099-01-01T00:00:00Z'),
     ]);
+    // Days are date cells in the German format, not text: a spreadsheet sorts and filters them.
+    const validFrom = sheet.getRow(2).getCell(10);
+    expect(validFrom.type).toBe(ExcelJS.ValueType.Date);
+    expect(validFrom.numFmt).toBe('dd.mm.yyyy');
     expect((await (await t.signIn('admin')).get('/api/v2/billing-terms/export')).statusCode).toBe(403);
     expect((await master.get('/api/v2/billing-terms?page=0')).statusCode).toBe(400);
     expect((await (await t.signIn('admin')).get('/api/v2/billing-terms')).statusCode).toBe(403);
