@@ -55,6 +55,7 @@ import { blockQueryRoutes } from './routes/v2/block-queries/block-queries.ts';
 import { refDateQueryRoutes } from './routes/v2/ref-date-queries/ref-date-queries.ts';
 import { billingTermsRoutes } from './routes/v2/billing/billing-terms.ts';
 import { invoiceRoutes } from './routes/v2/billing/invoices.ts';
+import { invoicingRunRoutes } from './routes/v2/billing/invoicing-runs.ts';
 import { invoiceSellerRoutes } from './routes/v2/billing/invoice-sellers.ts';
 import { createJobQueue } from './jobs/create-queue.ts';
 import { contactRoutes } from './routes/v2/contacts/contacts.ts';
@@ -96,6 +97,7 @@ const AREAS = [
   refDateQueryRoutes,
   billingTermsRoutes,
   invoiceRoutes,
+  invoicingRunRoutes,
   invoiceSellerRoutes,
   configRoutes,
   confirmationRoutes,

@@ -3,10 +3,11 @@ import { Decimal } from 'decimal.js';
 import { asc, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type Database } from '../db/client.ts';
-import { billingTerms, invoiceItems, invoices, messages, users } from '../db/schema.ts';
+import { billingTerms, invoiceItems, invoices, invoicingRuns, messages, users } from '../db/schema.ts';
+import { createJobQueue } from '../jobs/create-queue.ts';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildDevice } from '../testing/factories.ts';
-import { nextInvoicingAt, runInvoicing } from './invoicing-run.ts';
+import { nextInvoicingAt, previewInvoicing, runInvoicing } from './invoicing-run.ts';
 
 let t: TestApp;
 let other: Database | null = null;
@@ -76,7 +77,7 @@ describe('the invoicing run', () => {
   it('bills a started month pro rata, then whole months, once per period, with VAT to the cent', async () => {
     const terms = await addTerms({ deviceId });
     expect(terms.nextInvoicingAt).toBe('2027-01-17');
-    expect(await runInvoicing(db(), '2027-01-16')).toEqual({ invoiceIds: [], items: 0 });
+    expect(await runInvoicing(db(), '2027-01-16')).toMatchObject({ invoiceIds: [], items: 0, invoices: [] });
 
     await runInvoicing(db(), '2027-01-17');
     await runInvoicing(db(), '2027-01-17'); // again: nothing twice
@@ -212,14 +213,29 @@ describe('the invoicing run', () => {
     expect(billed[0]!.totalPrice).toBe('29.90'); // (0.99 + 1.99 + 2.99 + 3.99 + 4.99) × 2
   });
 
-  it('leaves no half invoice when a run fails, and nothing moved', async () => {
+  it('leaves no half invoice of a debtor whose billing fails, nothing of it moved, and bills the others', async () => {
     const good = await addTerms({ deviceId, validFrom: '2027-01-01' });
-    // A custom term without a name (only possible around the API): its item cannot be stored.
-    await addTerms({ deviceId: secondDeviceId, alias: 'custom', customName: null, validFrom: '2027-01-01' });
-    await expect(runInvoicing(db(), '2027-01-01')).rejects.toThrow();
+    // Weekly since 2010 at the highest price: the invoice's total exceeds what numeric(14, 2) holds,
+    // so writing it fails (as any unforeseen database refusal would).
+    await addTerms({
+      deviceId: secondDeviceId,
+      price: '9999999999.99',
+      chargingPeriodType: 'w',
+      validFrom: '2010-01-04',
+    });
+    await addTerms({ deviceId: otherDebtorDevice, price: '7.00', validFrom: '2027-01-01' });
+    const logged: string[] = [];
+    const result = await runInvoicing(db(), '2027-01-01', { log: (message) => logged.push(message) });
     expect(await invoicesOf('K-1001')).toEqual([]);
     const [unchanged] = await db().select().from(billingTerms).where(eq(billingTerms.id, good.id));
     expect(unchanged).toMatchObject({ invoicedUntil: null, nextInvoicingAt: '2027-01-01' });
+    expect(result.skipped.map((term) => [term.debtorIdent, term.reason])).toEqual([
+      ['K-1001', 'failed'],
+      ['K-1001', 'failed'],
+    ]);
+    expect(logged).toEqual([expect.stringContaining('debtor K-1001 not billed')]);
+    expect(result.debtors).toEqual(['K-2002']);
+    expect((await invoicesOf('K-2002'))[0]).toMatchObject({ totalPrice: '7.00' });
   });
 
   it('stops at validUntil', async () => {
@@ -232,5 +248,151 @@ describe('the invoicing run', () => {
     ]);
     const [ended] = await db().select().from(billingTerms).where(eq(billingTerms.id, terms.id));
     expect(ended).toMatchObject({ invoicedUntil: '2027-02-10', nextInvoicingAt: null });
+  });
+
+  it("skips a term with a custom name missing and bills the debtor's other terms", async () => {
+    await addTerms({ deviceId, validFrom: '2027-01-01' });
+    const nameless = await addTerms({
+      deviceId: secondDeviceId,
+      alias: 'custom',
+      customName: null,
+      validFrom: '2027-01-01',
+    });
+    const result = await runInvoicing(db(), '2027-01-01');
+    expect(result.skipped).toEqual([
+      expect.objectContaining({ termsId: nameless.id, debtorIdent: 'K-1001', reason: 'missingName' }),
+    ]);
+    expect((await invoicesOf('K-1001'))[0]!.items).toHaveLength(1);
+  });
+});
+
+describe('a debtor with a term the run cannot bill, between two it can', () => {
+  let thirdDebtorDevice: number;
+  let broken: typeof billingTerms.$inferSelect;
+
+  beforeAll(async () => {
+    const [user] = await db().select().from(users).where(eq(users.username, 'user'));
+    thirdDebtorDevice = (await buildDevice(db(), user!.id, { debtorIdent: 'K-3003' })).id;
+  });
+
+  /** K-1001 and K-3003 due on 1 February; K-2002 billed for January, then "invoiced until" cleared. */
+  async function threeDebtors() {
+    await addTerms({ deviceId, validFrom: '2027-02-01' });
+    await addTerms({ deviceId: thirdDebtorDevice, price: '25.50', validFrom: '2027-02-01' });
+    const middle = await addTerms({ deviceId: otherDebtorDevice, price: '7.00', validFrom: '2027-01-01' });
+    await runInvoicing(db(), '2027-01-01');
+    // What the terms dialog allowed before it refused it: January is on an invoice, the term says
+    // nothing is billed.
+    const cleared = { ...middle, invoicedUntil: null };
+    [broken] = await db()
+      .update(billingTerms)
+      .set({ invoicedUntil: null, nextInvoicingAt: nextInvoicingAt(cleared) })
+      .where(eq(billingTerms.id, middle.id))
+      .returning();
+    expect(broken!.nextInvoicingAt).toBe('2027-01-01');
+  }
+
+  const skippedMiddle = () => ({
+    termsId: broken.id,
+    deviceId: otherDebtorDevice,
+    debtorIdent: 'K-2002',
+    alias: 'device_license',
+    name: null,
+    reason: 'alreadyInvoiced',
+    args: { from: '2027-01-01', billedUntil: '2027-01-31' },
+  });
+
+  it('bills the other two, names the skipped term, and bills nothing of it twice', async () => {
+    await threeDebtors();
+    const result = await runInvoicing(db(), '2027-02-01');
+    expect(result.debtors).toEqual(['K-1001', 'K-3003']);
+    expect(result.invoices.map((invoice) => [invoice.debtorIdent, invoice.totalPriceGross])).toEqual([
+      ['K-1001', '11.90'],
+      ['K-3003', '30.35'],
+    ]);
+    expect(result.skipped).toEqual([skippedMiddle()]);
+    expect(result.totals).toEqual({ net: '35.50', vat: '6.75', gross: '42.25' });
+    expect(await invoicesOf('K-1001')).toHaveLength(1);
+    expect(await invoicesOf('K-3003')).toHaveLength(1);
+    // K-2002 keeps its January invoice and nothing else; its term is left as it was.
+    expect(await invoicesOf('K-2002')).toHaveLength(1);
+    const [left] = await db().select().from(billingTerms).where(eq(billingTerms.id, broken.id));
+    expect(left).toEqual(broken);
+  });
+
+  it('previews exactly what the run then bills, and writes nothing', async () => {
+    await threeDebtors();
+    const terms = await db().select().from(billingTerms).orderBy(asc(billingTerms.id));
+    const invoiceCount = (await db().select().from(invoices)).length;
+    const preview = await previewInvoicing(db(), '2027-02-01');
+    expect(await db().select().from(billingTerms).orderBy(asc(billingTerms.id))).toEqual(terms);
+    expect(await db().select().from(invoices)).toHaveLength(invoiceCount);
+    expect(preview.invoiceIds).toEqual([]);
+    expect(preview.invoices[1]).toMatchObject({
+      id: null,
+      debtorIdent: 'K-3003',
+      items: [
+        {
+          name: 'Gerätelizenz',
+          deviceId: thirdDebtorDevice,
+          periodBegin: '2027-02-01',
+          periodEnd: '2027-02-28',
+          price: '25.50',
+          quantity: 1,
+          totalPrice: '25.50',
+        },
+      ],
+    });
+
+    const run = await runInvoicing(db(), '2027-02-01');
+    const summary = (result: typeof run) => ({
+      debtors: result.debtors,
+      totals: result.totals,
+      skipped: result.skipped,
+      items: result.items,
+      invoices: result.invoices.map(
+        ({ debtorIdent, vatRate, totalPrice, totalVatAmount, totalPriceGross }) => ({
+          debtorIdent,
+          vatRate,
+          totalPrice,
+          totalVatAmount,
+          totalPriceGross,
+        }),
+      ),
+    });
+    expect(summary(preview)).toEqual(summary(run));
+    expect(run.invoices.every((invoice) => invoice.id !== null)).toBe(true);
+  });
+
+  it('the nightly job bills the same, records the run and mails the masters about the skipped term', async () => {
+    await threeDebtors();
+    await db().delete(invoicingRuns);
+    await db()
+      .update(users)
+      .set({ contact: { email: 'master@example.com' } })
+      .where(eq(users.username, 'master'));
+    let now = new Date('2027-02-01T01:00:00Z');
+    const queue = createJobQueue(db(), t.config, t.app.context.deviceChannels, {
+      clock: () => now,
+      log: () => {},
+    });
+    await queue.tick();
+    now = new Date('2027-02-01T01:30:00Z'); // 02:30 German winter time
+    await queue.tick();
+    await queue.runDueJobs();
+
+    expect((await invoicesOf('K-1001')).map((invoice) => invoice.billedAt)).toEqual(['2027-02-01']);
+    expect(await invoicesOf('K-3003')).toHaveLength(1);
+    expect(await invoicesOf('K-2002')).toHaveLength(1);
+    const [run] = await db().select().from(invoicingRuns);
+    expect(run).toMatchObject({ day: '2027-02-01', trigger: 'nightly', userId: null });
+    expect(run!.result.debtors).toEqual(['K-1001', 'K-3003']);
+    expect(run!.result.skipped).toEqual([skippedMiddle()]);
+    const mails = await db().select().from(messages).where(eq(messages.toIdent, 'master@example.com'));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ type: 'mail', deviceId: null });
+    expect(mails[0]!.content).toContain(`Debitor K-2002, Gerät ${otherDebtorDevice}, Kondition ${broken.id}`);
+    expect(mails[0]!.content).toContain('„Abgerechnet bis“ liegt vor bereits abgerechneten Zeiträumen');
+    await db().delete(messages).where(eq(messages.toIdent, 'master@example.com'));
   });
 });

@@ -35,6 +35,8 @@ export const price = () =>
   z
     .union([z.number(), z.string()], { error: (issue) => (issue.input == null ? 'required' : 'invalid') })
     .transform((value) => (typeof value === 'number' ? String(value) : value.trim()))
+    // A negative price says what is wrong with it (as the included SMS do), not just "invalid".
+    .refine((value) => !/^-\s*\d/.test(value), { params: { code: 'min', args: { min: 0 } }, abort: true })
     // At most 10 whole digits: what numeric(12, 2) holds.
     .refine((value) => /^\d{1,10}(\.\d{1,2})?$/.test(value), { error: 'invalid' })
     .transform((value) => {
@@ -68,7 +70,12 @@ type TermsLike = {
 /** The cross-field rules of devices-area §5, on the field they concern. */
 function termsRules(body: TermsLike, context: z.RefinementCtx) {
   if (body.validUntil && body.validUntil < body.validFrom)
-    context.addIssue({ code: 'custom', path: ['validUntil'], message: 'invalid' });
+    context.addIssue({
+      code: 'custom',
+      path: ['validUntil'],
+      message: 'min',
+      params: { code: 'min', args: { min: body.validFrom, reason: 'beforeValidFrom' } },
+    });
   if (body.alias === 'custom' && !body.name)
     context.addIssue({ code: 'custom', path: ['name'], message: 'required' });
   if (body.alias !== 'custom' && body.name)
@@ -77,6 +84,42 @@ function termsRules(body: TermsLike, context: z.RefinementCtx) {
     context.addIssue({ code: 'custom', path: ['additionalText'], message: 'invalid' });
   if (!SMS_ALIASES.includes(body.alias) && body.exemptedQuantity != null)
     context.addIssue({ code: 'custom', path: ['exemptedQuantity'], message: 'invalid' });
+}
+
+const dayBefore = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * What the invoicing run cannot bill, refused where "invoiced until" is set by hand: before the day
+ * before "valid from" (the next period would begin before the terms are valid), or after "valid
+ * until" (a validity ending inside what is billed). The server also refuses an "invoiced until"
+ * before the periods already on invoices, which only it knows.
+ */
+function invoicedUntilRules(
+  body: { validFrom: string; validUntil?: string | null; invoicedUntil?: string | null },
+  context: z.RefinementCtx,
+) {
+  if (body.validUntil && body.validUntil < body.validFrom)
+    context.addIssue({
+      code: 'custom',
+      path: ['validUntil'],
+      message: 'min',
+      params: { code: 'min', args: { min: body.validFrom, reason: 'beforeValidFrom' } },
+    });
+  else if (body.invoicedUntil && body.validUntil && body.validUntil < body.invoicedUntil)
+    context.addIssue({
+      code: 'custom',
+      path: ['validUntil'],
+      message: 'min',
+      params: { code: 'min', args: { min: body.invoicedUntil, reason: 'beforeInvoicedUntil' } },
+    });
+  if (body.invoicedUntil && body.invoicedUntil < dayBefore(body.validFrom))
+    context.addIssue({
+      code: 'custom',
+      path: ['invoicedUntil'],
+      message: 'min',
+      params: { code: 'min', args: { min: dayBefore(body.validFrom), reason: 'invoicedBeforeValidFrom' } },
+    });
 }
 
 /** POST /v2/devices/{id}/billing-terms */
@@ -89,10 +132,12 @@ export type CreateBillingTermsBody = z.infer<typeof createBillingTermsBody>;
  * PUT /v2/billing-terms/{id}: the alias stays; invoicedUntil may be set by hand (a master
  * correcting what was billed outside the portal).
  */
-export const updateBillingTermsBody = z.object({
-  ...termsFields,
-  invoicedUntil: calendarDay().nullable().optional(),
-});
+export const updateBillingTermsBody = z
+  .object({
+    ...termsFields,
+    invoicedUntil: calendarDay().nullable().optional(),
+  })
+  .superRefine(invoicedUntilRules);
 export type UpdateBillingTermsBody = z.infer<typeof updateBillingTermsBody>;
 
 /** Billing terms as the device's billing tab and the system list show them. */

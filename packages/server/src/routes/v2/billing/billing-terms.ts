@@ -1,4 +1,4 @@
-import { asc, count, eq, isNotNull } from 'drizzle-orm';
+import { asc, count, eq, isNotNull, max, min } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { pathId, queryInteger } from '@tankportal/shared/schemas/common';
@@ -11,10 +11,10 @@ import {
   updateBillingTermsBody,
 } from '@tankportal/shared/schemas/billing';
 import { optionalText } from '@tankportal/shared/schemas/device-metadata';
-import { toFieldError } from '@tankportal/shared/field-errors';
+import { toFieldError, type FieldError } from '@tankportal/shared/field-errors';
 import type { Api, AppContext } from '../../../context.ts';
 import type { Db } from '../../../db/client.ts';
-import { billingTerms, devices, smsGateways, users } from '../../../db/schema.ts';
+import { billingTerms, devices, invoiceItems, smsGateways, users } from '../../../db/schema.ts';
 import { germanDay, nextInvoicingAt } from '../../../billing/invoicing-run.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
@@ -57,6 +57,36 @@ async function findTerms(db: Db, id: number): Promise<TermsRow> {
   const [row] = await db.select().from(billingTerms).where(eq(billingTerms.id, id));
   if (!row) throw notFound();
   return row;
+}
+
+/**
+ * Refuses a change the invoicing run could not bill, against the periods already on invoices (the
+ * shared rules check the dates among themselves): "invoiced until" cleared or moved before the
+ * last of them (the run would bill them again), a validity that begins after the first of them or
+ * ends before the last.
+ */
+async function refuseUnbillable(
+  db: Db,
+  termsId: number,
+  body: { validFrom: string; validUntil?: string | null; invoicedUntil: string | null },
+) {
+  const [billed] = await db
+    .select({ from: min(invoiceItems.periodBegin), until: max(invoiceItems.periodEnd) })
+    .from(invoiceItems)
+    .where(eq(invoiceItems.billingTermsId, termsId));
+  if (!billed?.from || !billed.until) return;
+  const errors: FieldError[] = [];
+  if (body.invoicedUntil === null || body.invoicedUntil < billed.until)
+    errors.push({ path: 'invoicedUntil', code: 'min', args: { min: billed.until, reason: 'billedUntil' } });
+  if (body.validFrom > billed.from)
+    errors.push({ path: 'validFrom', code: 'max', args: { max: billed.from, reason: 'afterBilledPeriods' } });
+  if (body.validUntil && body.validUntil < billed.until)
+    errors.push({
+      path: 'validUntil',
+      code: 'min',
+      args: { min: billed.until, reason: 'beforeBilledPeriods' },
+    });
+  if (errors.length > 0) throw invalidFields(errors);
 }
 
 /** The columns a create or change writes, with the next invoicing day derived from them. */
@@ -175,6 +205,7 @@ export function billingTermsRoutes(app: Api, { db }: AppContext) {
       const body = checked.data;
       const invoicedUntil =
         request.body.invoicedUntil === undefined ? current.invoicedUntil : request.body.invoicedUntil;
+      await refuseUnbillable(db, current.id, { ...body, invoicedUntil });
       const [row] = await db
         .update(billingTerms)
         .set(termsValues(current.alias, body, invoicedUntil))

@@ -76,7 +76,8 @@ describe('billing terms of a device', () => {
     const master = await t.signIn('master');
     const before = await termsCount();
     const refused: [Record<string, unknown>, string, string][] = [
-      [{ price: -0.01 }, 'price', 'invalid'],
+      [{ price: -0.01 }, 'price', 'min'],
+      [{ price: '-5' }, 'price', 'min'],
       [{ price: 1.234 }, 'price', 'invalid'],
       [{ price: '1,50' }, 'price', 'invalid'],
       [{ price: 1e308 }, 'price', 'invalid'],
@@ -85,7 +86,7 @@ describe('billing terms of a device', () => {
       [{ timeOfInvoicing: 'later' }, 'timeOfInvoicing', 'invalid'],
       [{ validFrom: '2026-02-30' }, 'validFrom', 'invalid'],
       [{ validFrom: '1899-12-31' }, 'validFrom', 'invalid'],
-      [{ validUntil: '2025-12-31' }, 'validUntil', 'invalid'],
+      [{ validUntil: '2025-12-31' }, 'validUntil', 'min'],
       [{ alias: 'custom' }, 'name', 'required'],
       [{ alias: 'custom', name: 'x'.repeat(33) }, 'name', 'max_length'],
       [{ name: 'Wartung' }, 'name', 'invalid'],
@@ -104,6 +105,17 @@ describe('billing terms of a device', () => {
       );
     }
     expect(await termsCount()).toBe(before);
+    // What is wrong, not just "invalid": a price below 0 as the included SMS say it, a validity
+    // ending before it begins with the day it begins.
+    const negative = await master.post(`/api/v2/devices/${deviceId}/billing-terms`, licence({ price: -1 }));
+    expect(negative.json().fieldErrors).toEqual([{ path: 'price', code: 'min', args: { min: 0 } }]);
+    const backwards = await master.post(
+      `/api/v2/devices/${deviceId}/billing-terms`,
+      licence({ validFrom: '2026-03-01', validUntil: '2026-02-28' }),
+    );
+    expect(backwards.json().fieldErrors).toEqual([
+      { path: 'validUntil', code: 'min', args: { min: '2026-03-01', reason: 'beforeValidFrom' } },
+    ]);
     // Inside each bound.
     for (const change of [
       { price: 0 },
@@ -234,9 +246,11 @@ describe('invoices', () => {
     const run = await master.post('/api/v2/invoicing-runs', { date: '2026-02-01' });
     expect(run.statusCode).toBe(200);
     expect(run.json().invoiceIds).toHaveLength(1);
-    expect((await master.post('/api/v2/invoicing-runs', { date: '2026-02-01' })).json()).toEqual({
+    expect((await master.post('/api/v2/invoicing-runs', { date: '2026-02-01' })).json()).toMatchObject({
       invoiceIds: [],
       items: 0,
+      invoices: [],
+      skipped: [],
     });
     const [id] = run.json().invoiceIds;
     const listed = (await master.get('/api/v2/invoices?year=2026')).json();
@@ -281,6 +295,8 @@ describe('invoices', () => {
         ['GET', `/api/v2/invoices/${invoice!.id}`],
         ['PUT', `/api/v2/invoices/${invoice!.id}/status`, { status: 'pending' }],
         ['POST', '/api/v2/invoicing-runs', { date: '2026-03-01' }],
+        ['GET', '/api/v2/invoicing-runs/preview?date=2026-03-01'],
+        ['GET', '/api/v2/invoicing-runs'],
       ] as const)
         expect((await client.request(method, url, body)).statusCode, `${username} ${method} ${url}`).toBe(
           403,
@@ -294,5 +310,109 @@ describe('invoices', () => {
     ).toEqual(terms);
     const [device] = await t.database.db.select().from(devices).where(eq(devices.id, deviceId));
     expect(device).toMatchObject({ debtorIdent: 'K-4711', orderNumber: 'PO-1' });
+  });
+});
+
+describe('what the invoicing run cannot bill', () => {
+  it('refuses a change of terms that contradicts the periods on invoices, and changes nothing', async () => {
+    const master = await t.signIn('master');
+    const [user] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+    const device = (await buildDevice(t.database.db, user!.id, { debtorIdent: 'K-5000' })).id;
+    const terms = (
+      await master.post(`/api/v2/devices/${device}/billing-terms`, licence({ validFrom: '2026-01-15' }))
+    ).json();
+    // Before anything is billed, "invoiced until" is the master's to set, but not before the validity.
+    const early = await master.put(`/api/v2/billing-terms/${terms.id}`, {
+      ...licence({ validFrom: '2026-01-15' }),
+      alias: undefined,
+      invoicedUntil: '2026-01-13',
+    });
+    expect(early.json().fieldErrors).toEqual([
+      { path: 'invoicedUntil', code: 'min', args: { min: '2026-01-14', reason: 'invoicedBeforeValidFrom' } },
+    ]);
+    await master.post('/api/v2/invoicing-runs', { date: '2026-02-01' }); // January (pro rata) and February
+    const [billed] = await t.database.db.select().from(billingTerms).where(eq(billingTerms.id, terms.id));
+    expect(billed!.invoicedUntil).toBe('2026-02-28');
+
+    const change = (overrides: Record<string, unknown>) =>
+      master.put(`/api/v2/billing-terms/${terms.id}`, {
+        ...licence({ validFrom: '2026-01-15', invoicedUntil: '2026-02-28' }),
+        alias: undefined,
+        ...overrides,
+      });
+    const refused: [Record<string, unknown>, unknown][] = [
+      [
+        { invoicedUntil: null },
+        { path: 'invoicedUntil', code: 'min', args: { min: '2026-02-28', reason: 'billedUntil' } },
+      ],
+      [
+        { invoicedUntil: '2026-01-31' },
+        { path: 'invoicedUntil', code: 'min', args: { min: '2026-02-28', reason: 'billedUntil' } },
+      ],
+      [
+        { validUntil: '2026-02-10' },
+        { path: 'validUntil', code: 'min', args: { min: '2026-02-28', reason: 'beforeInvoicedUntil' } },
+      ],
+      [
+        { validFrom: '2026-02-01', invoicedUntil: '2026-02-28' },
+        { path: 'validFrom', code: 'max', args: { max: '2026-01-15', reason: 'afterBilledPeriods' } },
+      ],
+    ];
+    for (const [overrides, fieldError] of refused) {
+      const response = await change(overrides);
+      expect(response.statusCode, JSON.stringify(overrides)).toBe(400);
+      expect(response.json().fieldErrors, JSON.stringify(overrides)).toContainEqual(fieldError);
+    }
+    const [after] = await t.database.db.select().from(billingTerms).where(eq(billingTerms.id, terms.id));
+    expect(after).toEqual(billed);
+    // Moving on, or ending the validity after what is billed, stays allowed.
+    expect((await change({ invoicedUntil: '2026-03-31', validUntil: '2026-06-30' })).statusCode).toBe(200);
+    await t.database.db.delete(invoices).where(eq(invoices.debtorIdent, 'K-5000'));
+    await t.database.db.delete(devices).where(eq(devices.id, device));
+  });
+
+  it('previews a run, then runs it: the same totals, the skipped term named, the run listed', async () => {
+    const master = await t.signIn('master');
+    const [user] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+    const good = (await buildDevice(t.database.db, user!.id, { debtorIdent: 'K-6001' })).id;
+    const bad = (await buildDevice(t.database.db, user!.id, { debtorIdent: 'K-6002' })).id;
+    await master.post(`/api/v2/devices/${good}/billing-terms`, licence({ validFrom: '2026-05-01' }));
+    // A custom term without a name, written around the API: the run cannot print it.
+    const [nameless] = await t.database.db
+      .insert(billingTerms)
+      .values({
+        deviceId: bad,
+        alias: 'custom',
+        price: '3.00',
+        chargingPeriodType: 'm',
+        timeOfInvoicing: 'begin',
+        validFrom: '2026-05-01',
+        nextInvoicingAt: '2026-05-01',
+      })
+      .returning();
+    const preview = await master.get('/api/v2/invoicing-runs/preview?date=2026-05-01');
+    expect(preview.statusCode).toBe(200);
+    const previewed = preview.json();
+    expect(
+      previewed.invoices.filter((invoice: { debtorIdent: string }) => invoice.debtorIdent === 'K-6001'),
+    ).toEqual([
+      expect.objectContaining({
+        id: null,
+        totalPriceGross: '14.88',
+        items: [expect.objectContaining({ totalPrice: '12.50' })],
+      }),
+    ]);
+    expect(previewed.skipped).toContainEqual(
+      expect.objectContaining({ termsId: nameless!.id, debtorIdent: 'K-6002', reason: 'missingName' }),
+    );
+    expect(await t.database.db.select().from(invoices).where(eq(invoices.debtorIdent, 'K-6001'))).toEqual([]);
+    expect((await master.get('/api/v2/invoicing-runs/preview?date=2999-01-01')).statusCode).toBe(400);
+
+    const run = (await master.post('/api/v2/invoicing-runs', { date: '2026-05-01' })).json();
+    expect(run.totals).toEqual(previewed.totals);
+    expect(run.skipped).toEqual(previewed.skipped);
+    const [listed] = (await master.get('/api/v2/invoicing-runs')).json();
+    expect(listed).toMatchObject({ day: '2026-05-01', trigger: 'manual', username: 'master' });
+    expect(listed.result).toEqual(run);
   });
 });

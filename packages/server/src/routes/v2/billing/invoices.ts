@@ -2,12 +2,12 @@ import { and, asc, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { z } from 'zod';
 import { LOCALES } from '@tankportal/shared/constants';
 import { bodyId, pathId } from '@tankportal/shared/schemas/common';
-import { calendarDay, INVOICE_STATUSES } from '@tankportal/shared/schemas/billing';
+import { INVOICE_STATUSES } from '@tankportal/shared/schemas/billing';
 import type { Api, AppContext } from '../../../context.ts';
 import type { Db } from '../../../db/client.ts';
 import { devices, invoiceItems, invoices, users } from '../../../db/schema.ts';
-import { germanDay, runInvoicing } from '../../../billing/invoicing-run.ts';
-import { HttpError, invalidFields, notFound } from '../../../http-error.ts';
+import { germanDay } from '../../../billing/invoicing-run.ts';
+import { HttpError, notFound } from '../../../http-error.ts';
 import { LexwareOffice } from '../../../billing/accounting/lexware-office.ts';
 import { AccountingFailure } from '../../../billing/accounting/accounting-service.ts';
 import {
@@ -130,8 +130,8 @@ async function findInvoice(db: Db, id: number) {
 }
 
 /**
- * Invoices (portal-area §2 system billing, §3, §4, §7; issue 15) and the invoicing run by hand.
- * Master only: everyone else 403.
+ * Invoices (portal-area §2 system billing, §3, §4, §7; issue 15); the invoicing run is in
+ * invoicing-runs.ts. Master only: everyone else 403.
  */
 export function invoiceRoutes(app: Api, { db, config }: AppContext) {
   const master = { onRequest: minimumRole('ROLE_MASTER') };
@@ -280,33 +280,6 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
         throw new HttpError(502, error.kind);
       }
       return findInvoice(db, request.body.id);
-    },
-  );
-
-  app.post(
-    '/invoicing-runs',
-    {
-      ...master,
-      schema: {
-        tags: ['billing'],
-        summary:
-          'Runs the invoicing for a day (today unless given): bills every term due by then; ' +
-          'what is billed already is not billed again',
-        body: z.object({ date: calendarDay().optional() }),
-        response: {
-          200: z.object({ invoiceIds: z.array(z.number()), items: z.number() }),
-          400: errorSchema,
-          403: errorSchema,
-        },
-      },
-    },
-    async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
-      const today = germanDay(new Date());
-      const day = request.body.date ?? today;
-      // Billing ahead would charge usage not yet counted and periods not yet begun.
-      if (day > today) throw invalidFields([{ path: 'date', code: 'max', args: { max: today } }]);
-      return runInvoicing(db, day);
     },
   );
 }
