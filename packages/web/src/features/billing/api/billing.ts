@@ -1,5 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  AccountingError,
+  AccountingState,
   BillingTerms,
   CreateBillingTermsBody,
   InvoiceSeller,
@@ -50,7 +52,8 @@ export interface Invoice {
   totalPrice: string;
   totalVatAmount: string;
   totalPriceGross: string;
-  createdInAccounting: boolean;
+  /** Where it stands in the accounting service, and why the last attempt failed. */
+  accounting: { state: AccountingState; failure: AccountingError | null };
   items: InvoiceItem[];
 }
 
@@ -205,22 +208,17 @@ export function useSetInvoiceStatus(invoiceId: number) {
   );
 }
 
-/** POST /v2/invoices: the invoice in the accounting service; the dialog tells failures itself. */
+/**
+ * POST /v2/invoices: the invoice booked in the accounting service; the dialog tells failures
+ * itself. A failed attempt changed the invoice's accounting state too: read it again.
+ */
 export function useCreateAccountingInvoice() {
-  return useInvoiceMutation(
-    (invoiceId: number) => api<Invoice>('POST', '/v2/invoices', { body: { id: invoiceId } }),
-    { errorToast: false },
-  );
-}
-
-/** POST /v2/invoicing-runs: bills what is due by `date` (today unless given). */
-export function useInvoicingRun() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { date?: string }) =>
-      api<{ invoiceIds: number[]; items: number }>('POST', '/v2/invoicing-runs', { body }),
-    meta: { errorToast: 'unlessFieldErrors' },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: billingKeys.all }),
+    mutationFn: (invoiceId: number) => api<Invoice>('POST', '/v2/invoices', { body: { id: invoiceId } }),
+    meta: { errorToast: false },
+    onSuccess: (invoice) => queryClient.setQueryData(billingKeys.invoice(invoice.id), invoice),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: billingKeys.all }),
   });
 }
 

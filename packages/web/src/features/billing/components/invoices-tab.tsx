@@ -1,9 +1,6 @@
-import { useState } from 'react';
 import { Link as RouterLink, Route, Routes, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useSnackbar } from 'notistack';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
@@ -17,15 +14,14 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { QueryContent } from '../../../components/query-content.tsx';
 import { cardsOnPhone } from '../../../components/responsive-table.ts';
-import { fieldErrorText } from '../../../lib/field-errors.ts';
-import { ApiError } from '../../../lib/api-client.ts';
 import { useLocale } from '../../../lib/i18n.ts';
-import { useInvoices, useInvoicingRun, type Invoice } from '../api/billing.ts';
-import { formatDay, formatMoney, invoiceYears, today } from '../lib/billing-format.ts';
+import { useInvoices, type Invoice } from '../api/billing.ts';
+import { formatDay, formatMoney, invoiceYears } from '../lib/billing-format.ts';
+import { AccountingChip } from './accounting-state.tsx';
 import { InvoiceDialog } from './invoice-dialog.tsx';
+import { InvoicingRun } from './invoicing-run.tsx';
 
 const BASE = '/system/billing/invoices';
 
@@ -81,58 +77,6 @@ export function InvoicesTab() {
   );
 }
 
-/** "Run invoicing now" (master): bills every term due by the day chosen (today by default). */
-function InvoicingRun({ onDone }: { onDone: (day: string) => void }) {
-  const { t } = useTranslation();
-  const { enqueueSnackbar } = useSnackbar();
-  const run = useInvoicingRun();
-  const [day, setDay] = useState(today());
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <Stack
-      component="form"
-      noValidate
-      direction="row"
-      spacing={1}
-      sx={{ alignItems: 'flex-start', flexWrap: 'wrap', rowGap: 1 }}
-      data-testid="invoicing-run"
-      onSubmit={(event) => {
-        event.preventDefault();
-        setError(null);
-        run.mutate(
-          { date: day || undefined },
-          {
-            onSuccess: ({ invoiceIds }) => {
-              enqueueSnackbar(t('billing.system.run.done', { count: invoiceIds.length }), {
-                variant: 'success',
-              });
-              onDone(day || today());
-            },
-            onError: (failure) => {
-              const fieldError = failure instanceof ApiError ? failure.body?.fieldErrors?.[0] : undefined;
-              if (fieldError) setError(fieldErrorText(t, fieldError));
-            },
-          },
-        );
-      }}
-    >
-      <TextField
-        type="date"
-        size="small"
-        label={t('billing.system.run.date')}
-        value={day}
-        onChange={(event) => setDay(event.target.value)}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today() } }}
-        error={!!error}
-        helperText={error}
-      />
-      <Button type="submit" variant="contained" startIcon={<PlayArrowIcon />} disabled={run.isPending}>
-        {t('billing.system.run.start')}
-      </Button>
-    </Stack>
-  );
-}
-
 export function StatusChip({ status }: { status: Invoice['status'] }) {
   const { t } = useTranslation();
   return (
@@ -150,7 +94,7 @@ function InvoiceGroups({ invoices, search }: { invoices: Invoice[]; search: stri
   const locale = useLocale();
   if (!invoices.length)
     return <Typography color="text.secondary">{t('billing.system.noInvoices')}</Typography>;
-  const columns = ['number', 'debtor', 'net', 'vat', 'gross', 'status'] as const;
+  const columns = ['number', 'debtor', 'net', 'vat', 'gross', 'status', 'accounting'] as const;
   return (
     <Stack spacing={2}>
       {groupByBilledAt(invoices).map(([billedAt, group]) => (
@@ -201,6 +145,9 @@ function InvoiceGroups({ invoices, search }: { invoices: Invoice[]; search: stri
                     </TableCell>
                     <TableCell data-label={t('billing.invoice.columns.status')}>
                       <StatusChip status={invoice.status} />
+                    </TableCell>
+                    <TableCell data-label={t('billing.invoice.columns.accounting')}>
+                      <AccountingChip accounting={invoice.accounting} />
                     </TableCell>
                   </TableRow>
                 ))}
