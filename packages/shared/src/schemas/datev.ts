@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../constants.ts';
 import { calendarDay } from './billing.ts';
 
 /**
@@ -9,9 +10,10 @@ import { calendarDay } from './billing.ts';
 export const DATEV_CHARTS = ['SKR03', 'SKR04'] as const;
 export type DatevChart = (typeof DATEV_CHARTS)[number];
 
-/** The VAT rates an invoice may carry, each booked on its own revenue account. */
-export const DATEV_RATES = ['19', '7', '0'] as const;
+/** The VAT rates an invoice may carry (19 %, 7 %, 0 %), each booked on its own revenue account. */
+export const DATEV_RATES = ['rate19', 'rate7', 'rate0'] as const;
 export type DatevRate = (typeof DATEV_RATES)[number];
+export const DATEV_RATE_PERCENT: Record<DatevRate, number> = { rate19: 19, rate7: 7, rate0: 0 };
 
 /**
  * The defaults of each chart (DATEV Kontenrahmen SKR03/SKR04): receivables "Forderungen aus
@@ -26,22 +28,25 @@ export const DATEV_DEFAULT_ACCOUNTS: Record<
   SKR03: {
     receivableAccount: '1410',
     revenue: {
-      '19': { account: '8400', taxKey: '' },
-      '7': { account: '8300', taxKey: '' },
-      '0': { account: '8200', taxKey: '' },
+      rate19: { account: '8400', taxKey: '' },
+      rate7: { account: '8300', taxKey: '' },
+      rate0: { account: '8200', taxKey: '' },
     },
   },
   SKR04: {
     receivableAccount: '1210',
     revenue: {
-      '19': { account: '4400', taxKey: '' },
-      '7': { account: '4300', taxKey: '' },
-      '0': { account: '4200', taxKey: '' },
+      rate19: { account: '4400', taxKey: '' },
+      rate7: { account: '4300', taxKey: '' },
+      rate0: { account: '4200', taxKey: '' },
     },
   },
 };
 
 const required = (issue: { input: unknown }) => (issue.input == null ? 'required' : 'invalid');
+/** A whole number: its bounds answer min and max. */
+const wholeNumber = () =>
+  z.number({ error: (issue) => (issue.input == null ? 'required' : undefined) }).int();
 
 /** An account number: digits only, at most the account length plus one (a personal account). */
 const account = () =>
@@ -63,16 +68,16 @@ export const datevSettingsSchema = z
   .object({
     chart: z.enum(DATEV_CHARTS, { error: required }),
     /** Beraternummer: 1001 to 9999999 (DATEV's range). */
-    consultantNumber: z.number({ error: required }).int().min(1001).max(9_999_999),
+    consultantNumber: wholeNumber().min(1001).max(9_999_999),
     /** Mandantennummer: 1 to 99999. */
-    clientNumber: z.number({ error: required }).int().min(1).max(99_999),
+    clientNumber: wholeNumber().min(1).max(99_999),
     /** Sachkontenlänge: the digits of a general ledger account, 4 to 8. */
-    accountLength: z.number({ error: required }).int().min(4).max(8),
+    accountLength: wholeNumber().min(4).max(8),
     receivableAccount: account(),
     revenue: z.object({
-      '19': z.object({ account: account(), taxKey: taxKey() }),
-      '7': z.object({ account: account(), taxKey: taxKey() }),
-      '0': z.object({ account: account(), taxKey: taxKey() }),
+      rate19: z.object({ account: account(), taxKey: taxKey() }),
+      rate7: z.object({ account: account(), taxKey: taxKey() }),
+      rate0: z.object({ account: account(), taxKey: taxKey() }),
     }),
   })
   .superRefine((settings, context) => {
@@ -95,15 +100,18 @@ export const datevSettingsView = z.object({
   accountLength: z.number(),
   receivableAccount: z.string(),
   revenue: z.object({
-    '19': z.object({ account: z.string(), taxKey: z.string() }),
-    '7': z.object({ account: z.string(), taxKey: z.string() }),
-    '0': z.object({ account: z.string(), taxKey: z.string() }),
+    rate19: z.object({ account: z.string(), taxKey: z.string() }),
+    rate7: z.object({ account: z.string(), taxKey: z.string() }),
+    rate0: z.object({ account: z.string(), taxKey: z.string() }),
   }),
 }) satisfies z.ZodType<DatevSettings>;
 
-/** The invoices of a period: from and to are invoice dates, both in one calendar year. */
+/**
+ * The invoices of a period: from and to are invoice dates, both in one calendar year; the locale
+ * is the PDFs' language.
+ */
 export const datevExportQuery = z
-  .object({ from: calendarDay(), to: calendarDay() })
+  .object({ from: calendarDay(), to: calendarDay(), locale: z.enum(LOCALES).default('de') })
   .superRefine(({ from, to }, context) => {
     if (to < from)
       context.addIssue({
