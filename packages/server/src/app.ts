@@ -57,6 +57,7 @@ import { billingTermsRoutes } from './routes/v2/billing/billing-terms.ts';
 import { invoiceRoutes } from './routes/v2/billing/invoices.ts';
 import { invoicingRunRoutes } from './routes/v2/billing/invoicing-runs.ts';
 import { invoiceSellerRoutes } from './routes/v2/billing/invoice-sellers.ts';
+import { datevRoutes } from './routes/v2/billing/datev.ts';
 import { createJobQueue } from './jobs/create-queue.ts';
 import { contactRoutes } from './routes/v2/contacts/contacts.ts';
 import { usersLookupRoutes } from './routes/v2/users/users-lookup.ts';
@@ -99,6 +100,7 @@ const AREAS = [
   invoiceRoutes,
   invoicingRunRoutes,
   invoiceSellerRoutes,
+  datevRoutes,
   configRoutes,
   confirmationRoutes,
   sensorDataRoutes,
