@@ -42,6 +42,8 @@ export interface ServerConfig {
    * subscription, which Mosquitto 2.0 keeps across its restarts (it loses shared ones, decision 008).
    */
   mqttShareGroup: string | undefined;
+  /** Measure at start how many messages the external broker keeps for an absent client. */
+  mqttQueueProbe: boolean;
   /** Tokens the SMS gateways send in x-webhook-token; a gateway without one is switched off. */
   smsWebhookTokens: { lionel?: string; '1nce'?: string };
   /** Map tiles (Leaflet URL template) and their attribution (HTML); OpenStreetMap when unset. */
@@ -184,6 +186,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mqttPort: integer(env, 'MQTT_PORT', 1884),
     mqttClientId: env.MQTT_CLIENT_ID || processClientId(integer(env, 'PORT', 3000)),
     mqttShareGroup: env.MQTT_SHARE_GROUP || undefined,
+    mqttQueueProbe: env.MQTT_QUEUE_PROBE !== '0',
     smsWebhookTokens: {
       lionel: env.SMS_LIONEL_WEBHOOK_TOKEN || undefined,
       '1nce': env.SMS_1NCE_WEBHOOK_TOKEN || undefined,

@@ -5,6 +5,7 @@ import { OrderedAcks } from './mqtt-ordered-acks.ts';
 import { parseReportTopic, REPORT_TOPIC_FILTER } from '../channels/mqtt-topics.ts';
 import type { MqttPublisher } from '../channels/device-channels.ts';
 import { SessionTakeoverWatch } from './mqtt-session-takeover.ts';
+import { subscriptionRecord } from './mqtt-subscription-record.ts';
 
 export interface ExternalSubscriber extends MqttPublisher {
   client: MqttClient;
@@ -97,12 +98,33 @@ export async function subscribeExternalBroker(
   let established = false;
   let droppedByUs = false;
   const takeover = new SessionTakeoverWatch(clientId, broker, (message) => logger.warn(message));
+  const record = subscriptionRecord(client, clientId);
+  let reconciled = false;
+
+  /** Once per process: a subscription the session kept from an earlier setting ends. */
+  function endEarlierSubscription() {
+    if (reconciled) return;
+    reconciled = true;
+    record.reconcile(filter).then(
+      (ended) => {
+        if (ended)
+          logger.warn(`MQTT: ended the subscription ${ended} this client id kept from an earlier setting`);
+      },
+      (error: Error) => {
+        // Tried again on the next connect.
+        reconciled = false;
+        if (client.connected && !closing)
+          logger.warn(`MQTT: could not check for a subscription of an earlier setting: ${error.message}`);
+      },
+    );
+  }
 
   function subscribe() {
     client.subscribe(filter, { qos: 1 }, (error) => {
       if (!error) {
         subscribed = client.connected;
-        return logger.info(`MQTT: subscribed to ${filter} on ${broker}`);
+        logger.info(`MQTT: subscribed to ${filter} on ${broker}`);
+        return endEarlierSubscription();
       }
       // Closed meanwhile: the next connect subscribes again.
       if (!client.connected || closing) return;
@@ -143,6 +165,7 @@ export async function subscribeExternalBroker(
   });
 
   client.handleMessage = (packet: IPublishPacket, callback) => {
+    if (record.take(packet)) return callback();
     const stored = ingest(context, packet);
     if (packet.qos === 0 || packet.messageId === undefined) {
       // Nothing to acknowledge (devices publish QoS 1; this is for completeness).

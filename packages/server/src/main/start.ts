@@ -9,6 +9,7 @@ import { refreshForecasts } from '../intelligence/refresh-forecasts.ts';
 import { runSensorChecks } from '../intelligence/sensor-checks.ts';
 import { startEmbeddedBroker } from '../ingest/mqtt-embedded.ts';
 import { preloadSpreadsheetWriter } from '../commands/export-sheet.ts';
+import { probeBrokerQueue, queueProbeMessage } from '../ingest/mqtt-queue-probe.ts';
 import { subscribeExternalBroker } from '../ingest/mqtt-external.ts';
 import type { BrokerStatus } from '../health/readiness.ts';
 
@@ -76,6 +77,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
     : await startEmbeddedBroker(app.context, config.mqttPort, config.host, log).catch((error) =>
         exitWhenPortInUse(error, 'MQTT_PORT', config.mqttPort, database),
       );
+  if (config.mqttUrl && config.mqttQueueProbe)
+    measureBrokerQueue(config.mqttUrl, config.mqttClientId, app.log);
   app.context.readiness.watchBroker(() => mqtt.status());
   app.context.metrics.watchBroker(() => mqtt.status());
   // Manual queries to LX-IoT devices leave through the same broker.
@@ -127,4 +130,19 @@ export function stopOnSignals({ app, database, config, mqtt }: Started) {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/**
+ * In the background, once: a broker that keeps few messages for a process that is away drops
+ * acknowledged reports while the process restarts (docs/mqtt-broker.md).
+ */
+function measureBrokerQueue(
+  url: string,
+  clientId: string,
+  log: { info(m: string): void; warn(m: string): void },
+) {
+  void probeBrokerQueue(url, clientId).then((result) => {
+    const { level, text } = queueProbeMessage(new URL(url).host, result);
+    log[level](text);
+  });
 }

@@ -67,12 +67,18 @@ export class TestMosquitto {
   /**
    * `devices`: usernames (= client ids) of the devices, all with `devicePassword`. `monitoring`:
    * the server's user may also read the broker's statistics ($SYS), published every second (the
-   * benchmark watches the broker's message store drain).
+   * benchmark watches the broker's message store drain). `settings`: lines of the documented
+   * configuration set otherwise (a broker set up differently). `portalTopics: false`: the server's
+   * user may not use the portal's own topics (`tankportal/#`).
    */
   static async start(
     devices: string[],
     devicePassword: string,
-    { monitoring = false } = {},
+    {
+      monitoring = false,
+      settings = {} as Record<string, string>,
+      portalTopics = true,
+    }: { monitoring?: boolean; settings?: Record<string, string>; portalTopics?: boolean } = {},
   ): Promise<TestMosquitto> {
     const dir = mkdtempSync(path.join(tmpdir(), 'tp-mosquitto-'));
     const port = await freePort();
@@ -87,6 +93,7 @@ export class TestMosquitto {
     );
     execFileSync(MOSQUITTO_PASSWD, ['-U', passwd]);
     let acl = readFileSync(ACL, 'utf8');
+    if (!portalTopics) acl = acl.replace(/^topic readwrite tankportal\/#$/m, '');
     if (monitoring) acl += `\nuser ${SERVER_USER.username}\ntopic read $SYS/#\n`;
     writeFileSync(path.join(dir, 'tankportal.acl'), acl);
     const replace = (text: string, pattern: RegExp, line: string) => {
@@ -98,6 +105,8 @@ export class TestMosquitto {
     config = replace(config, /^persistence_location .*$/m, `persistence_location ${path.join(dir, 'data')}/`);
     config = replace(config, /^password_file .*$/m, `password_file ${passwd}`);
     config = replace(config, /^acl_file .*$/m, `acl_file ${path.join(dir, 'tankportal.acl')}`);
+    for (const [name, value] of Object.entries(settings))
+      config = replace(config, new RegExp(`^${name} .*$`, 'm'), `${name} ${value}`);
     // Started as root (containers, CI), Mosquitto would switch to its own user, which cannot read
     // this private temporary directory.
     if (process.getuid?.() === 0) config += '\nuser root\n';

@@ -37,7 +37,8 @@ export async function startProcess(
 /**
  * The whole portal (`main/all-in-one.ts`) on `port` of the loopback, its embedded MQTT broker on
  * `port + 1`; resolves once the API answers. `env` adds the rest (DATA_DIR, DATABASE_URL, ...).
- * It stops without the drain time unless `env` sets one: tests and benchmarks stop servers often.
+ * It stops without the drain time unless `env` sets one: tests and benchmarks stop servers often,
+ * and does not measure an external broker's queue (ingest/mqtt-broker-setup.test.ts does).
  */
 export function startPortal(port: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   return startProcess(
@@ -47,6 +48,7 @@ export function startPortal(port: number, env: NodeJS.ProcessEnv): Promise<Child
       MQTT_PORT: String(port + 1),
       HOST: '127.0.0.1',
       SHUTDOWN_DRAIN_SECONDS: '0',
+      MQTT_QUEUE_PROBE: '0',
       ...env,
     },
     `http://127.0.0.1:${port}/api/v2/whitelabels/current`,
@@ -65,4 +67,21 @@ export async function stopProcess(child: ChildProcess, signal: NodeJS.Signals = 
   const done = exited(child);
   child.kill(signal);
   await done;
+}
+
+/** Runs a script of the repository (a command such as `npm run backup`) to its end. */
+export function runScript(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
