@@ -24,7 +24,9 @@ const LONG_RUNNING = [
   'packages/server/src/ingest/mqtt-external-faults.test.ts',
   'packages/server/src/ingest/database-faults.test.ts',
   'packages/server/src/billing/accounting/lexware-office.test.ts',
+  'packages/server/src/billing/accounting/create-in-accounting.test.ts',
   'packages/server/src/seed/demo-fleet.test.ts',
+  'packages/server/src/db/upgrade.test.ts',
 ];
 
 class LongRunningFirst extends BaseSequencer {

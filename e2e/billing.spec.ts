@@ -92,6 +92,9 @@ async function openInvoice(page: Page, debtor: string) {
   return dialog;
 }
 
+/** A debtor ident of its own per journey, as Lexware Office's customer numbers are: an integer. */
+const customerNumber = () => String(100_000_000 + (Date.now() % 900_000_000));
+
 test.describe('billing', () => {
   // The accounting service the e2e server is configured with: a fake Lexware Office on its port.
   let lexware: FakeLexware;
@@ -108,7 +111,7 @@ test.describe('billing', () => {
   }) => {
     const now = new Date();
     const monthStart = new Date(now.getFullYear(), now.getMonth(), 1);
-    const debtor = `E2E-${Date.now()}`;
+    const debtor = customerNumber();
     const name = 'Wartungspauschale';
 
     await login(page, 'master');
@@ -155,6 +158,10 @@ test.describe('billing', () => {
     await tab.getByTestId('billing-debtor').getByRole('button', { name: 'Bearbeiten' }).click();
     await expect(page).toHaveURL(new RegExp(`${BILLING}/debtor$`));
     const debtorDialog = page.getByRole('dialog', { name: 'Debitor' });
+    // Lexware Office is configured: an ident it could never match is refused, and why.
+    await debtorDialog.getByRole('combobox', { name: 'Debitorennummer' }).fill('EINV-K24');
+    await debtorDialog.getByRole('button', { name: 'Speichern' }).click();
+    await expect(debtorDialog.getByText('Lexware Office führt Kundennummern als ganze Zahlen')).toBeVisible();
     await debtorDialog.getByRole('combobox', { name: 'Debitorennummer' }).fill(debtor);
     await debtorDialog.getByRole('button', { name: 'Speichern' }).click();
     await expect(page.getByText('Debitor gespeichert.')).toBeVisible();
@@ -201,22 +208,36 @@ test.describe('billing', () => {
     await expect(handled).not.toBeChecked();
     const create = invoice.getByRole('button', { name: 'In der Buchhaltung anlegen' });
     await create.click();
-    await expect(
-      page.getByText('Der Debitor ist in der Buchhaltung nicht als Kontakt vorhanden.'),
-    ).toBeVisible();
+    const notCustomer = 'Der Debitor ist in der Buchhaltung nicht als Kunde vorhanden';
+    await expect(page.getByText(notCustomer).first()).toBeVisible();
     await expect(handled).not.toBeChecked();
-    expect(lexware.invoices).toHaveLength(0);
+    // The dialog keeps why, and the state says it failed.
+    await expect(invoice.getByTestId('accounting-failure')).toContainText(notCustomer);
+    await expect(invoice.getByTestId('accounting-state')).toHaveText('Fehlgeschlagen');
+    const booked = () =>
+      lexware.vouchers.filter((voucher) => voucher.body.contactId === lexware.contacts.get(debtor));
     lexware.addCustomer(debtor);
+    expect(booked()).toHaveLength(0);
+    // The answer to the booking is lost: its outcome unknown, the next click looks it up.
+    lexware.loseNextAnswer = 'drop';
+    await create.click();
+    await expect(invoice.getByTestId('accounting-state')).toHaveText('Ausgang unklar');
+    await expect(invoice.getByTestId('accounting-failure')).toContainText(
+      'Die Buchhaltung hat nicht geantwortet',
+    );
     await create.click();
     await expect(page.getByText('Rechnung in der Buchhaltung angelegt.')).toBeVisible();
     await expect(handled).toBeChecked();
-    // Spent: it is not created twice.
+    await expect(invoice.getByTestId('accounting-state')).toHaveText('Gebucht');
+    // Spent: it is not created twice; Lexware holds one voucher under the portal's number.
     await expect(invoice.getByRole('button', { name: 'In der Buchhaltung angelegt' })).toBeDisabled();
-    expect(lexware.invoices).toHaveLength(1);
-    expect(lexware.invoices[0]!.body.lineItems[0]).toMatchObject({
-      name,
-      unitPrice: { currency: 'EUR', netAmount: 12.5, taxRatePercentage: 19 },
+    expect(booked()).toHaveLength(1);
+    expect(booked()[0]!.body).toMatchObject({
+      type: 'salesinvoice',
+      voucherNumber: /\/invoices\/(\d+)/.exec(page.url())![1],
+      totalGrossAmount: 14.88,
     });
+    expect(booked()[0]!.files).toHaveLength(1);
     await invoice.getByRole('button', { name: 'Schließen' }).click();
     await expect(invoice).toBeHidden();
     await expect(invoiceRow).toContainText('Erledigt');
@@ -270,7 +291,7 @@ test.describe('billing', () => {
     expect((await refused.json()) as object).toMatchObject({
       fieldErrors: [{ path: 'iban', code: 'invalid' }],
     });
-    const debtor = `E2E-EXPORT-${Date.now()}`;
+    const debtor = customerNumber();
     const invoice = await invoiceFor(api, EXPORT_DEVICE, debtor);
     const section = page.getByTestId(`invoice-seller-${entry!.whitelabel.id}`);
     try {
@@ -384,7 +405,7 @@ test.describe('billing', () => {
     baseURL,
   }) => {
     const api = await apiSession(baseURL!);
-    const debtor = `E2E-PUBLIC-${Date.now()}`;
+    const debtor = customerNumber();
     const base = `/devices/${PUBLIC_DEVICE}/settings/billing`;
     await login(page, 'master');
     // The Leitweg-ID goes with the recipient's address; the address lacks postal code and town.

@@ -1,23 +1,63 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** Revenue categories Lexware documents for sales vouchers (the API lists an account's own). */
+const SALES_CATEGORIES = new Set([
+  '8f8664a8-fd86-11e1-a21f-0800200c9a66', // Warenverkäufe
+  '8f8664a0-fd86-11e1-a21f-0800200c9a66', // Dienstleistungen
+  '8f8664a1-fd86-11e1-a21f-0800200c9a66', // Einnahmen
+]);
+/** The tax rates a bookkeeping voucher takes. */
+const VOUCHER_TAX_RATES = new Set([0, 5, 7, 16, 19]);
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const TWO_PLACES = (value: unknown) =>
+  typeof value === 'number' &&
+  Number.isFinite(value) &&
+  Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
+
+interface Issue {
+  i18nKey: string;
+  source: string;
+  type: 'validation_failure';
+}
+
+export interface FakeVoucher {
+  id: string;
+  body: any;
+  files: { id: string; filename: string; contentType: string; size: number }[];
+}
+
 /**
- * A Lexware Office API on loopback for tests, checking requests the way the public API documents
- * them (developers.lexware.io): Bearer key, JSON, 2 requests per second (429 beyond), contacts
- * filtered by customer number, invoices created finalized with a service period, validation
- * failures in the documented error shape (`message` and `details[{violation, field, message}]`).
+ * A Lexware Office API on loopback for tests, answering as the public API documents
+ * (developers.lexware.io): Bearer key (401 without the right one), JSON, 2 requests per second
+ * (429 with Retry-After beyond), contacts filtered by customer number, bookkeeping vouchers created
+ * with `POST /v1/vouchers` and validated as the vouchers endpoint does (406 with its `IssueList`
+ * of `{i18nKey, source, type}`), read back by id, looked up in the voucher list by number (type and
+ * status filters required), files attached as multipart uploads. It counts what it holds, and can
+ * fail the ways a real service does: a 5xx, a refused connection (402/403), a voucher created whose
+ * answer never comes or is cut off, totals booked a cent off.
  */
 export class FakeLexware {
   readonly apiKey = 'lexware-test-key';
   /** Contacts by customer number. */
   readonly contacts = new Map<string, string>();
-  readonly invoices: { id: string; body: any }[] = [];
+  readonly vouchers: FakeVoucher[] = [];
   /** Requests refused for coming too fast: a client that keeps the rate never sees one. */
   rateLimited = 0;
   /** Answers the next requests with this status (a 5xx, 429 with Retry-After: 1). */
   failNext: { status: number; times: number } | null = null;
-  private lastRequestAt = 0;
+  /** Answers every request with 402 (a plan without API access) or 403 (a key without the right). */
+  refuse: 402 | 403 | null = null;
+  /**
+   * The next voucher is created, then its answer is lost: `hang` never answers (the client times
+   * out), `drop` closes the connection.
+   */
+  loseNextAnswer: 'hang' | 'drop' | null = null;
+  /** Books the next vouchers' gross total this much off (the service rounding otherwise). */
+  bookedGrossOffset = 0;
+  private arrivals: number[] = [];
+  private readonly hanging = new Set<ServerResponse>();
   private server!: Server;
   url = '';
 
@@ -31,6 +71,8 @@ export class FakeLexware {
   }
 
   async stop() {
+    for (const response of this.hanging) response.destroy();
+    this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
@@ -53,9 +95,11 @@ export class FakeLexware {
   private async handle(request: IncomingMessage, response: ServerResponse) {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
+    // 2 per second: a third request within a second of the one two before (with some slack for a
+    // loaded machine's delays between sending and arriving).
     const now = Date.now();
-    const tooSoon = now - this.lastRequestAt < 450; // 2 per second, with a little clock slack
-    this.lastRequestAt = now;
+    const tooSoon = now - (this.arrivals.at(-2) ?? 0) < 800;
+    this.arrivals = [...this.arrivals.slice(-1), now];
     if (tooSoon) {
       this.rateLimited++;
       return this.send(response, 429, { message: 'Rate limit exceeded' }, { 'retry-after': '1' });
@@ -71,106 +115,174 @@ export class FakeLexware {
     }
     if (request.headers.authorization !== `Bearer ${this.apiKey}`)
       return this.send(response, 401, { message: 'Unauthorized' });
+    if (this.refuse)
+      return this.send(response, this.refuse, {
+        message: this.refuse === 402 ? 'Payment Required' : 'Forbidden',
+      });
     if (!String(request.headers.accept).includes('application/json'))
       return this.send(response, 406, { message: 'Not Acceptable' });
     const url = new URL(request.url!, 'http://fake');
+    const body = Buffer.concat(chunks);
     if (request.method === 'GET' && url.pathname === '/v1/contacts') {
       const number = url.searchParams.get('number');
       const id = number ? this.contacts.get(number) : undefined;
-      const content = id ? [{ id, roles: { customer: { number } }, version: 1 }] : [];
+      const content = id ? [{ id, roles: { customer: { number: Number(number) } }, version: 1 }] : [];
+      return this.send(response, 200, this.page(content));
+    }
+    if (request.method === 'GET' && url.pathname === '/v1/voucherlist') {
+      const type = url.searchParams.get('voucherType');
+      const status = url.searchParams.get('voucherStatus');
+      if (!type || !status)
+        return this.send(response, 400, { message: 'voucherType and voucherStatus are required' });
+      const number = url.searchParams.get('voucherNumber');
+      const content = this.vouchers
+        .filter((voucher) => type === 'any' || type.split(',').includes(voucher.body.type))
+        .filter((voucher) => number === null || voucher.body.voucherNumber === number)
+        .map((voucher) => ({
+          id: voucher.id,
+          voucherType: voucher.body.type,
+          voucherStatus: 'open',
+          voucherNumber: voucher.body.voucherNumber,
+          voucherDate: `${voucher.body.voucherDate}T00:00:00.000+01:00`,
+          contactId: voucher.body.contactId ?? null,
+          totalAmount: voucher.body.totalGrossAmount,
+          currency: 'EUR',
+          archived: false,
+        }));
+      return this.send(response, 200, this.page(content));
+    }
+    const voucherPath = /^\/v1\/vouchers\/([^/]+)(\/files)?$/.exec(url.pathname);
+    if (request.method === 'GET' && voucherPath && !voucherPath[2]) {
+      const voucher = this.vouchers.find((entry) => entry.id === voucherPath[1]);
+      if (!voucher) return this.send(response, 404, { message: 'Not Found' });
       return this.send(response, 200, {
-        content,
-        totalElements: content.length,
-        totalPages: 1,
-        first: true,
-        last: true,
-        size: 25,
-        number: 0,
-        numberOfElements: content.length,
+        ...voucher.body,
+        id: voucher.id,
+        voucherStatus: 'open',
+        voucherDate: `${voucher.body.voucherDate}T00:00:00.000+01:00`,
+        files: voucher.files.map((file) => file.id),
+        version: 1,
       });
     }
-    if (request.method === 'POST' && url.pathname === '/v1/invoices') {
+    if (request.method === 'POST' && voucherPath?.[2]) {
+      const voucher = this.vouchers.find((entry) => entry.id === voucherPath[1]);
+      if (!voucher) return this.send(response, 404, { message: 'Not Found' });
+      const file = parseFilePart(String(request.headers['content-type']), body);
+      if (!file)
+        return this.send(response, 406, {
+          IssueList: [{ i18nKey: 'missing_entity', source: 'file', type: 'validation_failure' }],
+        });
+      // Lexware keeps a file once: the same content uploaded again answers the same id.
+      const id = createHash('sha256').update(file.body).digest('hex').slice(0, 32);
+      if (!voucher.files.some((entry) => entry.id === id))
+        voucher.files.push({
+          id,
+          filename: file.filename,
+          contentType: file.contentType,
+          size: file.body.length,
+        });
+      return this.send(response, 202, { id });
+    }
+    if (request.method === 'POST' && url.pathname === '/v1/vouchers') {
       if (!String(request.headers['content-type']).startsWith('application/json'))
         return this.send(response, 415, { message: 'Unsupported Media Type' });
-      let body: any;
+      let voucher: any;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        voucher = JSON.parse(body.toString('utf8'));
       } catch {
         return this.send(response, 400, { message: 'Malformed JSON' });
       }
-      const details = this.validateInvoice(body, url.searchParams.get('finalize') === 'true');
-      if (details.length > 0)
-        return this.send(response, 400, {
-          timestamp: new Date().toISOString(),
-          status: 400,
-          error: 'Bad Request',
-          path: '/v1/invoices',
-          traceId: randomUUID(),
-          message: 'Validation failed for request. Please see details list for specific causes.',
-          details,
-        });
+      const issues = this.validateVoucher(voucher);
+      if (issues.length > 0) return this.send(response, 406, { IssueList: issues });
       const id = randomUUID();
-      this.invoices.push({ id, body });
+      const booked = { ...voucher };
+      if (this.bookedGrossOffset)
+        booked.totalGrossAmount = Math.round((voucher.totalGrossAmount + this.bookedGrossOffset) * 100) / 100;
+      this.vouchers.push({ id, body: booked, files: [] });
+      const lose = this.loseNextAnswer;
+      this.loseNextAnswer = null;
+      if (lose === 'drop') return void request.socket.destroy();
+      if (lose === 'hang') return void this.hanging.add(response);
       const at = new Date().toISOString();
       return this.send(response, 201, {
         id,
-        resourceUri: `${this.url}/v1/invoices/${id}`,
+        resourceUri: `${this.url}/v1/vouchers/${id}`,
         createdDate: at,
         updatedDate: at,
-        version: 0,
+        version: 1,
       });
     }
     return this.send(response, 404, { message: 'Not Found' });
   }
 
-  private validateInvoice(body: any, finalize: boolean) {
-    const details: { violation: string; field: string; message: string }[] = [];
-    const fail = (field: string, violation: string, message: string) =>
-      details.push({ field, violation, message });
-    const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/;
-    if (!DATE.test(body?.voucherDate ?? '')) fail('voucherDate', 'NOTNULL', 'darf nicht leer sein');
-    if (!this.contactIds().has(body?.address?.contactId))
-      fail('address.contactId', 'NOT_FOUND', 'Kontakt unbekannt');
-    const items = Array.isArray(body?.lineItems) ? body.lineItems : [];
-    if (items.length === 0 || items.length > 300) fail('lineItems', 'SIZE', 'muss zwischen 1 und 300 liegen');
+  private page(content: unknown[]) {
+    return {
+      content,
+      totalElements: content.length,
+      totalPages: 1,
+      first: true,
+      last: true,
+      size: 25,
+      number: 0,
+      numberOfElements: content.length,
+    };
+  }
+
+  /** The vouchers endpoint's rules for a sales voucher. */
+  private validateVoucher(voucher: any): Issue[] {
+    const issues: Issue[] = [];
+    const fail = (source: string, i18nKey = 'invalid_value') =>
+      issues.push({ i18nKey, source, type: 'validation_failure' });
+    if (!['salesinvoice', 'salescreditnote'].includes(voucher?.type)) fail('type');
+    if (typeof voucher?.voucherNumber !== 'string' || !voucher.voucherNumber)
+      fail('voucherNumber', 'missing_entity');
+    for (const field of ['voucherDate', 'shippingDate', 'dueDate'])
+      if (voucher?.[field] !== undefined && !DAY.test(voucher[field])) fail(field);
+    if (!voucher?.voucherDate) fail('voucherDate', 'missing_entity');
+    if (!['net', 'gross'].includes(voucher?.taxType)) fail('taxType');
+    if (!voucher?.useCollectiveContact && !this.contactIds().has(voucher?.contactId)) fail('contactId');
+    if (!TWO_PLACES(voucher?.totalGrossAmount)) fail('totalGrossAmount');
+    if (!TWO_PLACES(voucher?.totalTaxAmount)) fail('totalTaxAmount');
+    const items = Array.isArray(voucher?.voucherItems) ? voucher.voucherItems : [];
+    if (items.length === 0) fail('voucherItems', 'missing_entity');
+    let gross = 0;
+    let tax = 0;
     items.forEach((item: any, index: number) => {
-      const field = `lineItems[${index}]`;
-      if (!['custom', 'material', 'service', 'text'].includes(item?.type))
-        fail(`${field}.type`, 'PATTERN', 'ungültig');
-      if (typeof item?.name !== 'string' || !item.name)
-        fail(`${field}.name`, 'NOTNULL', 'darf nicht leer sein');
-      if (typeof item?.quantity !== 'number' || item.quantity < 0)
-        fail(`${field}.quantity`, 'MIN', 'ungültig');
-      if (typeof item?.unitName !== 'string' || !item.unitName)
-        fail(`${field}.unitName`, 'NOTNULL', 'darf nicht leer sein');
-      const price = item?.unitPrice ?? {};
-      if (price.currency !== 'EUR') fail(`${field}.unitPrice.currency`, 'PATTERN', 'nur EUR');
-      if (typeof price.netAmount !== 'number' || !/^-?\d+(\.\d{1,4})?$/.test(String(price.netAmount)))
-        fail(`${field}.unitPrice.netAmount`, 'DIGITS', 'höchstens 4 Nachkommastellen');
-      if (![0, 7, 19].includes(price.taxRatePercentage))
-        fail(`${field}.unitPrice.taxRatePercentage`, 'PATTERN', 'Steuersatz nicht erlaubt');
+      const source = `voucherItems[${index}]`;
+      if (!TWO_PLACES(item?.amount)) fail(`${source}.amount`);
+      if (!TWO_PLACES(item?.taxAmount)) fail(`${source}.taxAmount`);
+      if (!VOUCHER_TAX_RATES.has(item?.taxRatePercent)) fail(`${source}.taxRatePercent`);
+      if (!SALES_CATEGORIES.has(item?.categoryId)) fail(`${source}.categoryId`);
+      gross += voucher?.taxType === 'net' ? item.amount + item.taxAmount : item.amount;
+      tax += item.taxAmount;
     });
-    if (body?.totalPrice?.currency !== 'EUR') fail('totalPrice.currency', 'NOTNULL', 'darf nicht leer sein');
-    if (!['net', 'gross', 'vatfree'].includes(body?.taxConditions?.taxType))
-      fail('taxConditions.taxType', 'PATTERN', 'ungültig');
-    if (finalize) {
-      const shipping = body?.shippingConditions ?? {};
-      if (!['service', 'serviceperiod', 'delivery', 'deliveryperiod', 'none'].includes(shipping.shippingType))
-        fail('shippingConditions.shippingType', 'NOTNULL', 'darf nicht leer sein');
-      if (
-        shipping.shippingType === 'serviceperiod' &&
-        !(
-          DATE.test(shipping.shippingDate ?? '') &&
-          DATE.test(shipping.shippingEndDate ?? '') &&
-          shipping.shippingDate <= shipping.shippingEndDate
-        )
-      )
-        fail('shippingConditions.shippingEndDate', 'PERIOD', 'Leistungszeitraum ungültig');
+    if (issues.length === 0) {
+      if (Math.round(gross * 100) !== Math.round(voucher.totalGrossAmount * 100)) fail('totalGrossAmount');
+      if (Math.round(tax * 100) !== Math.round(voucher.totalTaxAmount * 100)) fail('totalTaxAmount');
     }
-    return details;
+    return issues;
   }
 
   private contactIds() {
     return new Set(this.contacts.values());
   }
+}
+
+/** The `file` part of a multipart/form-data body. */
+function parseFilePart(contentType: string, body: Buffer) {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
+  if (!contentType.startsWith('multipart/form-data') || !boundary) return null;
+  const delimiter = `--${boundary[1] ?? boundary[2]}`;
+  const text = body.toString('latin1');
+  for (const part of text.split(delimiter)) {
+    const headerEnd = part.indexOf('\r\n\r\n');
+    if (headerEnd === -1) continue;
+    const headers = part.slice(0, headerEnd);
+    const disposition = /content-disposition:[^\r\n]*name="file"(?:;\s*filename="([^"]*)")?/i.exec(headers);
+    if (!disposition) continue;
+    const type = /content-type:\s*([^\r\n]+)/i.exec(headers)?.[1] ?? 'application/octet-stream';
+    const content = part.slice(headerEnd + 4).replace(/\r\n$/, '');
+    return { filename: disposition[1] ?? 'file', contentType: type, body: Buffer.from(content, 'latin1') };
+  }
+  return null;
 }

@@ -1,17 +1,27 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SCHEDULE_TIME_ZONE } from '../../jobs/scheduler.ts';
+import { Decimal } from 'decimal.js';
 import {
   AccountingFailure,
   type AccountingService,
-  type InvoiceForAccounting,
+  type BookedVoucher,
+  type VoucherForAccounting,
 } from './accounting-service.ts';
 
 /** Lexware Office allows 2 requests per second per API key; answered 429 beyond. */
 const MIN_INTERVAL_MS = 500;
-/** A 429 or a 503 is tried again this often, after Retry-After (or a second). */
+/** A 429 (any request) or a 502/503/504 (a read) is tried again this often, after Retry-After. */
 const RETRIES = 3;
-/** Line items one invoice may carry (Lexware's limit). */
-export const LEXWARE_MAX_LINE_ITEMS = 300;
+/**
+ * The booking category of the vouchers: "Dienstleistungen" (services), one of the revenue
+ * categories Lexware documents for sales vouchers (GET /v1/posting-categories lists an account's).
+ */
+export const LEXWARE_SERVICES_CATEGORY = '8f8664a0-fd86-11e1-a21f-0800200c9a66';
+/** Lexware's customer numbers are integers (`roles.customer.number`). */
+const CUSTOMER_NUMBER = /^[1-9]\d{0,8}$/;
+
+/** Why a debtor ident can never be a Lexware customer number (a reason key the web says), or null. */
+export const lexwareCustomerNumberIssue = (ident: string) =>
+  CUSTOMER_NUMBER.test(ident) ? null : 'lexwareCustomerNumber';
 
 export interface LexwareOptions {
   baseUrl: string;
@@ -27,7 +37,19 @@ interface LexwareError {
   IssueList?: { i18nKey?: string; source?: string; type?: string }[];
 }
 
-/** The service's own words from an error body, in either of its two error formats. */
+interface LexwareVoucher {
+  id?: string;
+  voucherNumber?: string;
+  contactId?: string | null;
+  totalGrossAmount?: number | string;
+  totalTaxAmount?: number | string;
+  files?: string[];
+}
+
+/**
+ * The service's own words from an error body, in either of its two error formats: `details` of the
+ * newer endpoints (400), `IssueList` of the older ones such as vouchers and contacts (406).
+ */
 function errorText(status: number, body: LexwareError | null): string {
   const details = [
     ...(body?.details ?? []).map((detail) =>
@@ -40,21 +62,24 @@ function errorText(status: number, body: LexwareError | null): string {
   return [`HTTP ${status}`, body?.message, ...details].filter(Boolean).join('; ');
 }
 
-/** Midnight of a German calendar day as Lexware's dates are written (`2027-02-01T00:00:00.000+01:00`). */
-function germanMidnight(day: string): string {
-  const noon = new Date(`${day}T12:00:00Z`);
-  const offset = new Intl.DateTimeFormat('en', { timeZone: SCHEDULE_TIME_ZONE, timeZoneName: 'longOffset' })
-    .formatToParts(noon)
-    .find((part) => part.type === 'timeZoneName')!
-    .value.replace('GMT', '');
-  return `${day}T00:00:00.000${offset || '+00:00'}`;
+/** An amount as Lexware answers it (a number, sometimes a string) with two decimals. */
+const money = (value: number | string | undefined) => new Decimal(String(value ?? 0)).toFixed(2);
+
+/** Whether a request that failed without an answer may have reached the service. */
+function mayHaveArrived(error: unknown): boolean {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return !(code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN');
 }
 
 /**
- * Lexware Office (formerly lexoffice) through its public REST API: the debtor ident is the
- * contact's customer number (`GET /v1/contacts?number=…&customer=true`), the invoice is created
- * finalized (`POST /v1/invoices?finalize=true`) with net prices and the white-label's VAT. Requests
- * of this process keep Lexware's 2 per second; a 429 or 503 is retried after Retry-After.
+ * Lexware Office (formerly lexoffice) through its public REST API (decision 048): the portal's
+ * invoice is booked as a sales voucher (`POST /v1/vouchers`, type salesinvoice, the portal's number
+ * as voucherNumber, net amounts at the invoice's VAT rate) with the invoice's PDF as its file
+ * (`POST /v1/vouchers/{id}/files`); the debtor ident is the contact's customer number
+ * (`GET /v1/contacts?number=…&customer=true`); a voucher is looked up by number in the voucher list
+ * (`GET /v1/voucherlist?voucherType=salesinvoice&voucherStatus=any&voucherNumber=…`). Requests of
+ * this process keep Lexware's 2 per second. A 429 is retried after Retry-After (nothing was done);
+ * a 5xx only for reads: a POST that met one, or no answer, has an unknown outcome.
  */
 export class LexwareOffice implements AccountingService {
   private readonly baseUrl: string;
@@ -80,11 +105,12 @@ export class LexwareOffice implements AccountingService {
     setTimeout(release, this.minIntervalMs).unref();
   }
 
-  private async request(
-    method: 'GET' | 'POST',
-    path: string,
-    body?: unknown,
-  ): Promise<{ status: number; json: unknown }> {
+  /**
+   * One request; answers 2xx with its JSON, throws AccountingFailure for everything else.
+   * `write`: the request changes something there, so a lost answer leaves its outcome unknown.
+   */
+  private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    const write = method === 'POST';
     for (let attempt = 0; ; attempt++) {
       await this.waitTurn();
       let response: Response;
@@ -94,88 +120,136 @@ export class LexwareOffice implements AccountingService {
           headers: {
             authorization: `Bearer ${this.apiKey}`,
             accept: 'application/json',
-            ...(body !== undefined && { 'content-type': 'application/json' }),
+            ...(body !== undefined && !(body instanceof FormData) && { 'content-type': 'application/json' }),
           },
-          ...(body !== undefined && { body: JSON.stringify(body) }),
+          ...(body !== undefined && {
+            body: body instanceof FormData ? body : JSON.stringify(body),
+          }),
           signal: AbortSignal.timeout(this.timeoutMs),
         });
       } catch (error) {
-        throw new AccountingFailure('AccountingServerError', `not reachable: ${(error as Error).message}`);
+        const detail = `${method} ${path}: no answer (${(error as Error).message})`;
+        if (write && mayHaveArrived(error))
+          throw new AccountingFailure('AccountingOutcomeUnknown', detail, { outcomeUnknown: true });
+        throw new AccountingFailure('AccountingServerError', detail);
       }
-      const text = await response.text();
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        // An answer cut off after its status: a write's effect is as unknown as without one.
+        const detail = `${method} ${path}: answer lost (${(error as Error).message})`;
+        if (write) throw new AccountingFailure('AccountingOutcomeUnknown', detail, { outcomeUnknown: true });
+        throw new AccountingFailure('AccountingServerError', detail);
+      }
       let json: unknown;
       try {
         json = text ? JSON.parse(text) : null;
       } catch {
         json = null; // an HTML error page of a proxy: the status says enough
       }
-      if ((response.status === 429 || response.status === 503) && attempt < RETRIES) {
+      const { status } = response;
+      if (status >= 200 && status < 300) return json;
+      const retry = status === 429 || (!write && [502, 503, 504].includes(status));
+      if (retry && attempt < RETRIES) {
         const retryAfter = Number(response.headers.get('retry-after'));
         await sleep(
           Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : this.minIntervalMs * 2,
         );
         continue;
       }
-      return { status: response.status, json };
+      const detail = `${method} ${path}: ${errorText(status, json as LexwareError)}`;
+      if (status === 401 || status === 402 || status === 403)
+        throw new AccountingFailure('AccountingConnectionRefused', detail);
+      if (status === 400 || status === 406 || status === 422)
+        throw new AccountingFailure('AccountingValidationFailed', detail);
+      if (status >= 500 && write)
+        throw new AccountingFailure('AccountingOutcomeUnknown', detail, { outcomeUnknown: true });
+      if (status >= 500 || status === 429) throw new AccountingFailure('AccountingServerError', detail);
+      throw new AccountingFailure('InvoiceNotCreated', detail);
     }
   }
 
-  private async contactId(customerNumber: string): Promise<string> {
+  async findContact(customerNumber: string): Promise<string> {
+    if (lexwareCustomerNumberIssue(customerNumber))
+      throw new AccountingFailure('ContactNotFound', `"${customerNumber}" is no Lexware customer number`);
     const query = new URLSearchParams({ number: customerNumber, customer: 'true' });
-    const { status, json } = await this.request('GET', `/v1/contacts?${query}`);
-    if (status >= 500 || status === 429)
-      throw new AccountingFailure('AccountingServerError', errorText(status, json as LexwareError));
-    if (status !== 200)
-      throw new AccountingFailure('InvoiceNotCreated', errorText(status, json as LexwareError));
-    const contact = (json as { content?: { id?: string }[] }).content?.[0];
+    const json = (await this.request('GET', `/v1/contacts?${query}`)) as { content?: { id?: string }[] };
+    const contact = json?.content?.[0];
     if (!contact?.id)
       throw new AccountingFailure('ContactNotFound', `no customer with number ${customerNumber}`);
     return contact.id;
   }
 
-  async createInvoice(invoice: InvoiceForAccounting): Promise<{ id: string }> {
-    if (invoice.items.length > LEXWARE_MAX_LINE_ITEMS)
-      throw new AccountingFailure(
-        'InvoiceNotCreated',
-        `${invoice.items.length} items, Lexware takes ${LEXWARE_MAX_LINE_ITEMS}`,
-      );
-    const contactId = await this.contactId(invoice.customerNumber);
-    const begin = invoice.items.map((item) => item.periodBegin).sort()[0]!;
-    const end = invoice.items
-      .map((item) => item.periodEnd)
-      .sort()
-      .at(-1)!;
-    const body = {
-      voucherDate: germanMidnight(invoice.billedAt),
-      address: { contactId },
-      lineItems: invoice.items.map((item) => ({
-        type: 'custom',
-        name: item.name,
-        ...(item.description && { description: item.description }),
-        quantity: item.quantity,
-        unitName: item.unitName,
-        // Net prices with two decimals: JSON numbers written from the exact decimal strings.
-        unitPrice: {
-          currency: 'EUR',
-          netAmount: Number(item.price),
-          taxRatePercentage: Number(invoice.vatRate),
-        },
-      })),
-      totalPrice: { currency: 'EUR' },
-      taxConditions: { taxType: 'net' },
-      shippingConditions: {
-        shippingType: 'serviceperiod',
-        shippingDate: germanMidnight(begin),
-        shippingEndDate: germanMidnight(end),
-      },
+  async findVoucher(number: string, contactId: string): Promise<BookedVoucher | null> {
+    const query = new URLSearchParams({
+      voucherType: 'salesinvoice',
+      voucherStatus: 'any',
+      voucherNumber: number,
+    });
+    const json = (await this.request('GET', `/v1/voucherlist?${query}`)) as {
+      content?: { id?: string; voucherNumber?: string; contactId?: string | null }[];
     };
-    const { status, json } = await this.request('POST', '/v1/invoices?finalize=true', body);
-    if (status === 201 || status === 200) {
-      const id = (json as { id?: string }).id;
-      if (id) return { id };
-    }
-    if (status >= 500 || status === 429)
-      throw new AccountingFailure('AccountingServerError', errorText(status, json as LexwareError));
-    throw new AccountingFailure('InvoiceNotCreated', errorText(status, json as LexwareError));
+    // The number is not unique there: only a voucher of this number for this debtor is ours.
+    const row = (json?.content ?? []).find(
+      (entry) => entry.id && entry.voucherNumber === number && entry.contactId === contactId,
+    );
+    return row ? this.getVoucher(row.id!) : null;
+  }
+
+  async createVoucher(voucher: VoucherForAccounting, contactId: string): Promise<string> {
+    const remark = [
+      `Rechnung ${voucher.number}`,
+      voucher.leitwegId && `Leitweg-ID ${voucher.leitwegId}`,
+      voucher.orderNumber && `Bestellnummer ${voucher.orderNumber}`,
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    const body = {
+      type: 'salesinvoice',
+      voucherNumber: voucher.number,
+      voucherDate: voucher.issueDate,
+      shippingDate: voucher.serviceDate,
+      dueDate: voucher.dueDate,
+      // JSON numbers written from the exact decimal strings (two places).
+      totalGrossAmount: Number(voucher.totalGross),
+      totalTaxAmount: Number(voucher.totalVat),
+      taxType: 'net',
+      useCollectiveContact: false,
+      contactId,
+      remark,
+      voucherItems: [
+        {
+          amount: Number(voucher.totalNet),
+          taxAmount: Number(voucher.totalVat),
+          taxRatePercent: Number(voucher.vatRate),
+          categoryId: LEXWARE_SERVICES_CATEGORY,
+        },
+      ],
+    };
+    const json = (await this.request('POST', '/v1/vouchers', body)) as { id?: string } | null;
+    if (!json?.id)
+      throw new AccountingFailure('AccountingOutcomeUnknown', 'POST /v1/vouchers: answer without an id', {
+        outcomeUnknown: true,
+      });
+    return json.id;
+  }
+
+  async getVoucher(id: string): Promise<BookedVoucher> {
+    const json = (await this.request('GET', `/v1/vouchers/${encodeURIComponent(id)}`)) as LexwareVoucher;
+    return {
+      id,
+      number: json?.voucherNumber ?? '',
+      contactId: json?.contactId ?? null,
+      totalGross: money(json?.totalGrossAmount),
+      totalVat: money(json?.totalTaxAmount),
+      files: json?.files ?? [],
+    };
+  }
+
+  async attachFile(id: string, file: { filename: string; contentType: string; body: Buffer }) {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(file.body)], { type: file.contentType }), file.filename);
+    await this.request('POST', `/v1/vouchers/${encodeURIComponent(id)}/files`, form);
   }
 }

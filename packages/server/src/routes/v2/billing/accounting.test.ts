@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice } from '../../../testing/factories.ts';
 import { FakeLexware } from '../../../testing/fake-lexware.ts';
-import { invoices, users } from '../../../db/schema.ts';
+import { devices, invoiceItems, invoices, users } from '../../../db/schema.ts';
 
 let t: TestApp;
 let lexware: FakeLexware;
@@ -28,76 +28,144 @@ afterAll(async () => {
 
 async function billedInvoice(date: string) {
   const master = await t.signIn('master');
-  await master.post(`/api/v2/devices/${deviceId}/billing-terms`, {
-    alias: 'device_license',
-    price: '10',
-    chargingPeriodType: 'm',
-    timeOfInvoicing: 'begin',
-    validFrom: date,
-    additionalText: 'Heizöl Keller',
+  const [row] = await t.database.db
+    .insert(invoices)
+    .values({
+      debtorIdent: '10001',
+      billedAt: date,
+      vatRate: '19.00',
+      totalPrice: '10.00',
+      totalVatAmount: '1.90',
+      totalPriceGross: '11.90',
+    })
+    .returning();
+  await t.database.db.insert(invoiceItems).values({
+    invoiceId: row!.id,
+    sequence: 1,
+    type: 'device_license',
+    name: 'Gerätelizenz',
+    price: '10.00',
+    quantity: 1,
+    totalPrice: '10.00',
+    periodBegin: date,
+    periodEnd: date,
+    deviceId,
   });
-  const [id] = (await master.post('/api/v2/invoicing-runs', { date })).json().invoiceIds;
-  return { master, id: id as number };
+  return { master, id: row!.id };
 }
 
-describe('POST /v2/invoices: create in the accounting service', () => {
-  it('creates it in Lexware Office once, marks it handled; a second try is refused', async () => {
+const vouchersOf = (id: number) => lexware.vouchers.filter((v) => v.body.voucherNumber === String(id));
+
+describe('POST /v2/invoices: book it in the accounting service', () => {
+  it('books it once, marks it handled, shows the state; a second try is refused by name', async () => {
     lexware.addCustomer('10001');
     const { master, id } = await billedInvoice('2026-01-01');
+    expect((await master.get(`/api/v2/invoices/${id}`)).json().accounting).toEqual({
+      state: 'pending',
+      failure: null,
+    });
     const created = await master.post('/api/v2/invoices', { id });
     expect(created.statusCode).toBe(200);
-    expect(created.json()).toMatchObject({ id, status: 'handled', createdInAccounting: true });
-    expect(lexware.invoices).toHaveLength(1);
-    expect(lexware.invoices[0]!.body.lineItems[0]).toMatchObject({
-      name: 'Gerätelizenz',
-      description: `Heizöl Keller – Gerät ${deviceId}, Lange Straße, Rostock`,
-      unitPrice: { netAmount: 10, taxRatePercentage: 19 },
+    expect(created.json()).toMatchObject({
+      id,
+      status: 'handled',
+      accounting: { state: 'created', failure: null },
     });
-    const [row] = await t.database.db.select().from(invoices).where(eq(invoices.id, id));
-    expect(row!.accountingId).toBe(lexware.invoices[0]!.id);
-    // A double click: nothing is created twice.
+    expect(vouchersOf(id)).toHaveLength(1);
     const again = await master.post('/api/v2/invoices', { id });
     expect(again.statusCode).toBe(409);
-    expect(lexware.invoices).toHaveLength(1);
+    expect(again.json()).toMatchObject({ message: 'AlreadyCreatedInAccounting' });
+    expect(vouchersOf(id)).toHaveLength(1);
   });
 
-  it('answers why it failed by name and leaves the invoice as it was', async () => {
+  it('answers why by name and keeps it on the invoice; a dropped connection is looked up next time', async () => {
     const { master, id } = await billedInvoice('2026-02-01');
-    await master.put(`/api/v2/invoices/${id}/status`, { status: 'pending' });
     lexware.contacts.clear();
     const missing = await master.post('/api/v2/invoices', { id });
     expect(missing.statusCode).toBe(502);
     expect(missing.json()).toMatchObject({ message: 'ContactNotFound' });
+    expect((await master.get('/api/v2/invoices?year=2026')).json()).toContainEqual(
+      expect.objectContaining({
+        id,
+        status: 'pending',
+        accounting: { state: 'failed', failure: 'ContactNotFound' },
+      }),
+    );
     lexware.addCustomer('10001');
-    lexware.failNext = { status: 500, times: 1 };
-    const failing = await master.post('/api/v2/invoices', { id });
-    expect(failing.json()).toMatchObject({ statusCode: 502, message: 'AccountingServerError' });
-    const [row] = await t.database.db.select().from(invoices).where(eq(invoices.id, id));
-    expect(row).toMatchObject({ status: 'pending', accountingId: null });
-    expect((await master.get(`/api/v2/invoices/${id}`)).json().createdInAccounting).toBe(false);
-    // Fixed: now it goes through.
+    lexware.loseNextAnswer = 'drop';
+    const dropped = await master.post('/api/v2/invoices', { id });
+    expect(dropped.json()).toMatchObject({ statusCode: 502, message: 'AccountingOutcomeUnknown' });
+    expect((await master.get(`/api/v2/invoices/${id}`)).json().accounting).toEqual({
+      state: 'unknown',
+      failure: 'AccountingOutcomeUnknown',
+    });
+    // The next click finds the voucher Lexware did create: one voucher, adopted.
     expect((await master.post('/api/v2/invoices', { id })).statusCode).toBe(200);
+    expect(vouchersOf(id)).toHaveLength(1);
     expect((await master.post('/api/v2/invoices', { id: 999_999 })).statusCode).toBe(404);
     expect((await (await t.signIn('admin')).post('/api/v2/invoices', { id })).statusCode).toBe(403);
+  });
+
+  it('a refused connection (wrong key, no plan) is named apart from a refused invoice', async () => {
+    const { master, id } = await billedInvoice('2026-03-01');
+    lexware.refuse = 402;
+    try {
+      const refused = await master.post('/api/v2/invoices', { id });
+      expect(refused.json()).toMatchObject({ statusCode: 502, message: 'AccountingConnectionRefused' });
+    } finally {
+      lexware.refuse = null;
+    }
+    expect(vouchersOf(id)).toHaveLength(0);
+  });
+});
+
+describe('debtor idents with Lexware Office configured', () => {
+  it('are refused when Lexware could never match them (its customer numbers are integers)', async () => {
+    const master = await t.signIn('master');
+    const refused = await master.put(`/api/v2/devices/${deviceId}/debtor`, { ident: 'EINV-K24' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fieldErrors).toEqual([
+      { path: 'ident', code: 'invalid', args: { reason: 'lexwareCustomerNumber' } },
+    ]);
+    const [user] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+    const assigned = await master.put(`/api/v2/devices/${deviceId}/assign-to-user`, {
+      userId: user!.id,
+      debtorIdent: 'K-1',
+    });
+    expect(assigned.statusCode).toBe(400);
+    expect(assigned.json().fieldErrors).toEqual([
+      { path: 'debtorIdent', code: 'invalid', args: { reason: 'lexwareCustomerNumber' } },
+    ]);
+    const [device] = await t.database.db.select().from(devices).where(eq(devices.id, deviceId));
+    expect(device!.debtorIdent).toBe('10001');
+    expect((await master.put(`/api/v2/devices/${deviceId}/debtor`, { ident: '10002' })).statusCode).toBe(204);
+    expect((await master.put(`/api/v2/devices/${deviceId}/debtor`, { ident: '10001' })).statusCode).toBe(204);
   });
 });
 
 describe('without an accounting service', () => {
-  it('says that none is configured', async () => {
+  it('says that none is configured, after saying that there is no such invoice; any debtor ident goes', async () => {
     const plain = await createTestApp();
     try {
       const master = await plain.signIn('master');
       const [user] = await plain.database.db.select().from(users).where(eq(users.username, 'user'));
-      const device = await buildDevice(plain.database.db, user!.id, { debtorIdent: 'K-1' });
-      await master.post(`/api/v2/devices/${device.id}/billing-terms`, {
-        alias: 'others',
-        price: 1,
-        chargingPeriodType: 'y',
-        timeOfInvoicing: 'begin',
-        validFrom: '2026-01-01',
-      });
-      const [id] = (await master.post('/api/v2/invoicing-runs', { date: '2026-01-01' })).json().invoiceIds;
-      const response = await master.post('/api/v2/invoices', { id });
+      const device = await buildDevice(plain.database.db, user!.id);
+      expect((await master.put(`/api/v2/devices/${device.id}/debtor`, { ident: 'K-1' })).statusCode).toBe(
+        204,
+      );
+      const [row] = await plain.database.db
+        .insert(invoices)
+        .values({
+          debtorIdent: 'K-1',
+          billedAt: '2026-01-01',
+          vatRate: '19.00',
+          totalPrice: '1.00',
+          totalVatAmount: '0.19',
+          totalPriceGross: '1.19',
+        })
+        .returning();
+      expect((await master.post('/api/v2/invoices', { id: 999_999 })).statusCode).toBe(404);
+      const response = await master.post('/api/v2/invoices', { id: row!.id });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toMatchObject({ message: 'AccountingNotConfigured' });
     } finally {

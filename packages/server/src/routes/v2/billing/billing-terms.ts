@@ -13,6 +13,7 @@ import {
 import { optionalText } from '@tankportal/shared/schemas/device-metadata';
 import { toFieldError, type FieldError } from '@tankportal/shared/field-errors';
 import type { Api, AppContext } from '../../../context.ts';
+import { requireAcceptedDebtorIdent } from '../../../billing/accounting/debtor-ident.ts';
 import type { Db } from '../../../db/client.ts';
 import { billingTerms, devices, invoiceItems, smsGateways, users } from '../../../db/schema.ts';
 import { germanDay, nextInvoicingAt } from '../../../billing/invoicing-run.ts';
@@ -115,7 +116,7 @@ function termsValues(
  * §7; issue 15). Master only (the billing tab also needs the access-managing permission, which a
  * master holds on every device): everyone else 403, and nothing changes.
  */
-export function billingTermsRoutes(app: Api, { db }: AppContext) {
+export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
   const master = { onRequest: minimumRole('ROLE_MASTER') };
 
   app.get(
@@ -345,7 +346,8 @@ export function billingTermsRoutes(app: Api, { db }: AppContext) {
       schema: {
         tags: ['billing'],
         summary:
-          "Sets a device's debtor ident (the customer number in the accounting service); null removes it",
+          "Sets a device's debtor ident (the customer number in the accounting service); null " +
+          'removes it; with Lexware Office configured it must be one of its customer numbers (an integer)',
         params: deviceParams,
         body: z.object({ ident: optionalText(64) }),
         response: { 204: z.null(), 400: errorSchema, 403: errorSchema, 404: errorSchema },
@@ -353,6 +355,7 @@ export function billingTermsRoutes(app: Api, { db }: AppContext) {
     },
     async (request, reply) => {
       requireRole(request.actor, 'ROLE_MASTER');
+      requireAcceptedDebtorIdent(config, 'ident', request.body.ident);
       const [row] = await db
         .update(devices)
         .set({ debtorIdent: request.body.ident ?? null })

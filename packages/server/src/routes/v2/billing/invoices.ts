@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { z } from 'zod';
 import { LOCALES } from '@tankportal/shared/constants';
 import { bodyId, pathId } from '@tankportal/shared/schemas/common';
-import { INVOICE_STATUSES } from '@tankportal/shared/schemas/billing';
+import { ACCOUNTING_ERRORS, ACCOUNTING_STATES, INVOICE_STATUSES } from '@tankportal/shared/schemas/billing';
 import type { Api, AppContext } from '../../../context.ts';
 import type { Db } from '../../../db/client.ts';
 import { devices, invoiceItems, invoices, users } from '../../../db/schema.ts';
@@ -10,10 +10,7 @@ import { germanDay } from '../../../billing/invoicing-run.ts';
 import { HttpError, notFound } from '../../../http-error.ts';
 import { LexwareOffice } from '../../../billing/accounting/lexware-office.ts';
 import { AccountingFailure } from '../../../billing/accounting/accounting-service.ts';
-import {
-  createInAccounting,
-  isCreatedInAccounting,
-} from '../../../billing/accounting/create-in-accounting.ts';
+import { accountingStatus, createInAccounting } from '../../../billing/accounting/create-in-accounting.ts';
 import { E_INVOICE_FORMATS } from '../../../billing/e-invoice/e-invoice.ts';
 import { exportInvoice } from '../../../billing/e-invoice/export-invoice.ts';
 import { attachment } from '../../../commands/export-sheet.ts';
@@ -61,8 +58,11 @@ const invoiceSchema = z.object({
   totalPrice: z.string(),
   totalVatAmount: z.string(),
   totalPriceGross: z.string(),
-  /** Created in the accounting service already: the button is spent. */
-  createdInAccounting: z.boolean(),
+  /** Where it stands in the accounting service (decision 048), and why the last attempt failed. */
+  accounting: z.object({
+    state: z.enum(ACCOUNTING_STATES),
+    failure: z.enum(ACCOUNTING_ERRORS).nullable(),
+  }),
   items: z.array(itemSchema),
 });
 
@@ -92,7 +92,7 @@ async function withItems(db: Db, rows: InvoiceRow[]) {
     totalPrice: row.totalPrice,
     totalVatAmount: row.totalVatAmount,
     totalPriceGross: row.totalPriceGross,
-    createdInAccounting: isCreatedInAccounting(row.accountingId),
+    accounting: accountingStatus(row),
     items: items
       .filter(({ item }) => item.invoiceId === row.id)
       .map(({ item, device, username }) => ({
@@ -255,8 +255,11 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
       schema: {
         tags: ['billing'],
         summary:
-          'Creates the invoice in the accounting service (Lexware Office) and marks it handled; ' +
-          'failures answer 502/503 with the reason as message (ACCOUNTING_ERRORS)',
+          'Books the invoice in the accounting service (Lexware Office) as a voucher under its own ' +
+          'number with its PDF, once (decision 048), and marks it handled; 404 for no such ' +
+          'invoice, 503 AccountingNotConfigured, 409 AlreadyCreatedInAccounting, ' +
+          'AccountingCreationUnderWay or an export refusal (SellerNotConfigured...), 502 with the ' +
+          "failure's name (ACCOUNTING_ERRORS), which the invoice's accounting state keeps too",
         body: z.object({ id: bodyId() }),
         response: {
           200: invoiceSchema,
@@ -272,10 +275,10 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
     async (request) => {
       requireRole(request.actor, 'ROLE_MASTER');
       try {
-        await createInAccounting(db, accounting, request.body.id);
+        await createInAccounting(db, accounting, request.body.id, { log: request.log });
       } catch (error) {
         if (!(error instanceof AccountingFailure)) throw error;
-        // The service's own words go to the log; the master reads what it means (portal-area §8).
+        // The service's own words (its field messages) go to the log; the master reads the reason.
         request.log.warn({ invoiceId: request.body.id, detail: error.detail }, `accounting: ${error.kind}`);
         throw new HttpError(502, error.kind);
       }

@@ -10,6 +10,7 @@ import {
 } from '@tankportal/shared/schemas/device-metadata';
 import { deviceDetailSchema } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
+import { requireAcceptedDebtorIdent } from '../../../billing/accounting/debtor-ident.ts';
 import type { Db } from '../../../db/client.ts';
 import { devices } from '../../../db/schema.ts';
 import {
@@ -74,7 +75,7 @@ const emptyResponses = {
  * data, comments, public page, active flag, owner, reset and delete. Demo accounts are read-only
  * (403 before anything else); a device the actor may not see answers 404, a missing permission 403.
  */
-export function deviceMetadataRoutes(app: Api, { db, deviceDirectory }: AppContext) {
+export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: AppContext) {
   /** The actor, after checking that it holds `EDIT` on the device. */
   async function editor(request: { actor: Parameters<typeof requireRole>[0]; params: { id: number } }) {
     const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
@@ -216,6 +217,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory }: AppConte
       const isMaster = hasRole(actor.role, 'ROLE_MASTER');
       // The debtor is a master's (devices-area §6); others may send it empty along.
       if (debtorIdent && !isMaster) throw forbidden();
+      if (isMaster) requireAcceptedDebtorIdent(config, 'debtorIdent', debtorIdent);
       if (address) requireKnownCountry(address.countryCode);
       await assignDevice(db, id, {
         userId,

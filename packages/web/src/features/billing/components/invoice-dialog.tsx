@@ -35,6 +35,7 @@ import {
   type InvoiceItem,
 } from '../api/billing.ts';
 import { accountingErrorText } from '../lib/accounting-error.ts';
+import { AccountingChip, AccountingFailureNote } from './accounting-state.tsx';
 import { formatDay, formatMoney } from '../lib/billing-format.ts';
 import { InvoiceExportButtons } from './invoice-export-buttons.tsx';
 import { StatusChip } from './invoices-tab.tsx';
@@ -75,6 +76,8 @@ function InvoiceView({ invoice, onClose }: { invoice: Invoice; onClose: () => vo
   const setStatus = useSetInvoiceStatus(invoice.id);
   const create = useCreateAccountingInvoice();
   const money = (amount: string) => formatMoney(amount, locale);
+  // Booked, or an attempt under way: the button would only be refused.
+  const spent = invoice.accounting.state === 'created' || invoice.accounting.state === 'creating';
   const facts: Fact[] = [
     ['debtor', t('billing.invoice.columns.debtor'), invoice.debtorIdent],
     ['billedAt', t('billing.invoice.billedAt'), formatDay(invoice.billedAt, locale)],
@@ -86,6 +89,11 @@ function InvoiceView({ invoice, onClose }: { invoice: Invoice; onClose: () => vo
     ],
     ['gross', t('billing.invoice.columns.gross'), money(invoice.totalPriceGross)],
     ['status', t('billing.invoice.columns.status'), <StatusChip key="status" status={invoice.status} />],
+    [
+      'accounting',
+      t('billing.invoice.columns.accounting'),
+      <AccountingChip key="accounting" accounting={invoice.accounting} />,
+    ],
   ];
   const columns = ['item', 'device', 'period', 'quantity', 'price', 'total'] as const;
   const label = (column: (typeof columns)[number]) => t(`billing.invoice.items.${column}`);
@@ -128,7 +136,7 @@ function InvoiceView({ invoice, onClose }: { invoice: Invoice; onClose: () => vo
             <Button
               variant="outlined"
               startIcon={<CloudUploadIcon />}
-              disabled={create.isPending || invoice.createdInAccounting}
+              disabled={create.isPending || spent}
               onClick={() =>
                 create.mutate(invoice.id, {
                   onSuccess: () =>
@@ -138,12 +146,13 @@ function InvoiceView({ invoice, onClose }: { invoice: Invoice; onClose: () => vo
               }
             >
               {t(
-                invoice.createdInAccounting
+                invoice.accounting.state === 'created'
                   ? 'billing.invoice.createdInAccounting'
                   : 'billing.invoice.createInAccounting',
               )}
             </Button>
           </Stack>
+          <AccountingFailureNote accounting={invoice.accounting} />
           <Typography variant="h6" component="h3">
             {t('billing.invoice.itemsTitle')}
           </Typography>

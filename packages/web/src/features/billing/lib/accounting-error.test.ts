@@ -6,23 +6,26 @@ import { accountingErrorText } from './accounting-error.ts';
 const t = ((key: string) => `t:${key}`) as unknown as TFunction;
 
 describe('accountingErrorText', () => {
-  it("shows a refusal's own message", () => {
-    expect(accountingErrorText(new ApiError(409, { message: 'Already created' } as never), t)).toBe(
-      'Already created',
-    );
-  });
-
-  it('translates a failure of the accounting service by its name', () => {
+  it('translates every failure by its name, refusals of a second try too (never the server English)', () => {
     expect(accountingErrorText(new ApiError(503, { message: 'AccountingNotConfigured' } as never), t)).toBe(
       't:billing.accountingErrors.AccountingNotConfigured',
     );
-    expect(accountingErrorText(new ApiError(502, { message: 'ContactNotFound' } as never), t)).toBe(
-      't:billing.accountingErrors.ContactNotFound',
+    expect(
+      accountingErrorText(new ApiError(502, { message: 'AccountingConnectionRefused' } as never), t),
+    ).toBe('t:billing.accountingErrors.AccountingConnectionRefused');
+    expect(
+      accountingErrorText(new ApiError(409, { message: 'AlreadyCreatedInAccounting' } as never), t),
+    ).toBe('t:billing.accountingErrors.AlreadyCreatedInAccounting');
+    expect(accountingErrorText(new ApiError(409, { message: 'SellerNotConfigured' } as never), t)).toBe(
+      't:billing.exportErrors.SellerNotConfigured',
     );
   });
 
-  it('falls back to the generic text without a body', () => {
+  it('says anything else by its kind', () => {
+    expect(accountingErrorText(new ApiError(409, { message: 'Some English' } as never), t)).toBe(
+      't:common.errors.invalid',
+    );
     expect(accountingErrorText(new ApiError(502, undefined), t)).toBe('t:billing.accountingErrors.generic');
-    expect(accountingErrorText(new ApiError(0, undefined), t)).toBe('t:billing.accountingErrors.generic');
+    expect(accountingErrorText(new ApiError(0, undefined), t)).toBe('t:common.errors.network');
   });
 });
