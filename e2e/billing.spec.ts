@@ -24,6 +24,9 @@ const german = (date: Date) => `${pad(date.getDate())}.${pad(date.getMonth() + 1
 // The invoice export (e-invoice, issue 15): devices of the demo fleet no other journey bills.
 const EXPORT_DEVICE = 22;
 const PUBLIC_DEVICE = 23;
+// The run's preview and its skipped term: devices of the demo fleet no other journey bills.
+const RUN_DEVICE = 24;
+const SKIPPED_DEVICE = 25;
 /** A Leitweg-ID with correct check digits (the XRechnung example). */
 const LEITWEG_ID = '04011000-1234512345-06';
 
@@ -181,7 +184,16 @@ test.describe('billing', () => {
     const run = page.getByTestId('invoicing-run');
     await expect(run.getByLabel('Abrechnen bis')).toHaveValue(day(now));
     await run.getByRole('button', { name: 'Jetzt abrechnen' }).click();
+    // Nothing is billed before the preview with its totals is confirmed.
+    const confirmRun = page.getByRole('dialog', { name: `Abrechnung zum ${german(now)}: Vorschau` });
+    await expect(confirmRun.getByText(/^Jetzt [1-9]\d* Rechnung(en)? über insgesamt/)).toBeVisible();
+    await confirmRun.getByRole('button', { name: 'Abrechnen' }).click();
     await expect(page.getByText(/Abrechnung gelaufen: [1-9]\d* Rechnung/)).toBeVisible();
+    const ran = page.getByRole('dialog', { name: `Abrechnung zum ${german(now)}: Ergebnis` });
+    await expect(ran.getByTestId('invoicing-result-invoice').filter({ hasText: debtor })).toContainText(
+      /Rechnung \d+/,
+    );
+    await ran.getByRole('button', { name: 'Schließen' }).click();
     const invoiceRow = page.getByTestId('invoices-tab').getByRole('row').filter({ hasText: debtor });
     await expect(invoiceRow).toContainText('12,50 €');
     await expect(invoiceRow).toContainText('Offen');
@@ -460,6 +472,123 @@ test.describe('billing', () => {
     } finally {
       await invoice.cleanUp();
       await api.context.dispose();
+    }
+  });
+
+  test('a master previews the run, confirms it with its totals, and reads the skipped term, in German and English', async ({
+    page,
+    baseURL,
+  }) => {
+    const api = await apiSession(baseURL!);
+    const now = new Date();
+    // Integers, as Lexware Office's customer numbers are (the e2e server has it configured).
+    const billed = String(300_000_000 + (Date.now() % 100_000_000));
+    const skipped = String(Number(billed) + 1);
+    const setUp = async (deviceId: number, debtor: string, terms: object) => {
+      const put = await api.context.put(`/api/v2/devices/${deviceId}/debtor`, {
+        headers: api.headers,
+        data: { ident: debtor },
+      });
+      expect(put.status()).toBe(204);
+      const created = await api.context.post(`/api/v2/devices/${deviceId}/billing-terms`, {
+        headers: api.headers,
+        data: terms,
+      });
+      expect(created.status()).toBe(201);
+      return ((await created.json()) as { id: number }).id;
+    };
+    const monthly = await setUp(RUN_DEVICE, billed, {
+      alias: 'custom',
+      name: 'Prüfpauschale',
+      price: '10.00',
+      charging_period_type: 'm',
+      time_of_invoicing: 'begin',
+      valid_from: day(new Date(now.getFullYear(), now.getMonth(), 1)),
+    });
+    // Weekly since 2010 at the highest price: more than an invoice holds, so the run skips it.
+    const huge = await setUp(SKIPPED_DEVICE, skipped, {
+      alias: 'device_license',
+      price: '9999999999.99',
+      charging_period_type: 'w',
+      time_of_invoicing: 'begin',
+      valid_from: '2010-01-04',
+    });
+
+    try {
+      await login(page, 'master');
+      await page.goto('/system/billing/invoices');
+      // The preview: the invoice with its line, the skipped term with why; nothing billed.
+      await page.getByTestId('invoicing-run').getByRole('button', { name: 'Vorschau' }).click();
+      const preview = page.getByRole('dialog', { name: `Abrechnung zum ${german(now)}: Vorschau` });
+      const planned = preview.getByTestId('invoicing-result-invoice').filter({ hasText: billed });
+      await expect(planned).toContainText('Neue Rechnung');
+      await expect(planned).toContainText(`Prüfpauschale, Gerät ${RUN_DEVICE}`);
+      await expect(planned).toContainText('11,90 €');
+      const skippedTerm = preview.getByTestId(`skipped-term-${huge}`);
+      await expect(skippedTerm).toContainText(`Debitor ${skipped}, Gerät ${SKIPPED_DEVICE}, Gerätelizenz:`);
+      await expect(skippedTerm).toContainText('den höchsten Rechnungsbetrag');
+      await expect(skippedTerm.getByRole('link', { name: 'Kondition korrigieren' })).toHaveAttribute(
+        'href',
+        `/devices/${SKIPPED_DEVICE}/settings/billing/${huge}`,
+      );
+      await preview.getByRole('button', { name: 'Abbrechen' }).click();
+      await expect(preview).toBeHidden();
+      await expect(page.getByTestId('invoices-tab').getByRole('row').filter({ hasText: billed })).toHaveCount(
+        0,
+      );
+
+      // The run asks with the totals, then shows the invoice made and the term skipped.
+      await page.getByTestId('invoicing-run').getByRole('button', { name: 'Jetzt abrechnen' }).click();
+      await expect(
+        preview.getByText(/^Jetzt [1-9]\d* Rechnung(en)? über insgesamt .* \(brutto\) erstellen\?$/),
+      ).toBeVisible();
+      await preview.getByRole('button', { name: 'Abrechnen' }).click();
+      const result = page.getByRole('dialog', { name: `Abrechnung zum ${german(now)}: Ergebnis` });
+      await expect(result.getByTestId('invoicing-result-invoice').filter({ hasText: billed })).toContainText(
+        /Rechnung \d+/,
+      );
+      await expect(result.getByTestId(`skipped-term-${huge}`)).toContainText('den höchsten Rechnungsbetrag');
+      await result.getByRole('button', { name: 'Schließen' }).click();
+      await expect(
+        page.getByTestId('invoices-tab').getByRole('row').filter({ hasText: billed }),
+      ).toContainText('11,90 €');
+
+      // The run is listed with what it skipped.
+      await page.getByRole('tab', { name: 'Abrechnungsläufe' }).click();
+      await expect(page).toHaveURL(/\/system\/billing\/runs$/);
+      const latest = page.getByTestId(/^invoicing-run-\d+$/).first();
+      await expect(latest).toContainText(`Abrechnung zum ${german(now)}`);
+      await expect(latest).toContainText('von Hand durch master');
+      await expect(latest).toContainText('1 übersprungen');
+      await latest.getByRole('button').first().click();
+      await expect(latest.getByTestId(`skipped-term-${huge}`)).toContainText(`Debitor ${skipped}`);
+
+      // English.
+      await page.getByRole('button', { name: 'EN', exact: true }).click();
+      await expect(page.getByRole('tab', { name: 'Invoicing runs' })).toBeVisible();
+      await expect(latest).toContainText('by hand, by master');
+      await expect(latest.getByTestId(`skipped-term-${huge}`)).toContainText(
+        `Debtor ${skipped}, device ${SKIPPED_DEVICE}, Device license:`,
+      );
+      await expect(latest.getByTestId(`skipped-term-${huge}`)).toContainText('more than an invoice holds');
+      await page.getByRole('tab', { name: 'Invoices' }).click();
+      await page.getByTestId('invoicing-run').getByRole('button', { name: 'Preview' }).click();
+      const english = page.getByRole('dialog', { name: /^Invoicing for .*: preview$/ });
+      await expect(english.getByTestId(`skipped-term-${huge}`)).toContainText('none of its terms is billed');
+      await expect(english.getByRole('link', { name: 'Correct the term' })).toBeVisible();
+      await english.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('button', { name: 'DE', exact: true }).click();
+    } finally {
+      for (const [terms, deviceId] of [
+        [monthly, RUN_DEVICE],
+        [huge, SKIPPED_DEVICE],
+      ] as const) {
+        await api.context.delete(`/api/v2/billing-terms/${terms}`, { headers: api.headers });
+        await api.context.put(`/api/v2/devices/${deviceId}/debtor`, {
+          headers: api.headers,
+          data: { ident: null },
+        });
+      }
     }
   });
 

@@ -137,6 +137,11 @@ const CHECKS: Check[] = [
     ready: (page) => page.getByRole('dialog').getByTestId('invoice-export'),
   },
   {
+    name: 'system: billing, invoicing runs',
+    path: '/system/billing/runs',
+    ready: (page) => page.getByTestId('invoicing-runs-tab'),
+  },
+  {
     name: 'system: billing, terms',
     path: '/system/billing/terms',
     ready: (page) => page.getByTestId('system-terms-tab').getByRole('table'),
@@ -151,6 +156,12 @@ const CHECKS: Check[] = [
     path: '/system/billing/seller/{whitelabel}',
     ready: dialog,
   },
+  {
+    name: 'system: billing, DATEV',
+    path: '/system/billing/datev',
+    ready: (page) => page.getByTestId('datev-tab').locator('section').first(),
+  },
+  { name: 'system: billing, DATEV dialog', path: '/system/billing/datev/{whitelabel}', ready: dialog },
   {
     name: 'system: unassigned devices',
     path: '/system/unassigned-devices',

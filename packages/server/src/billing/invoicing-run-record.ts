@@ -21,6 +21,10 @@ const REASONS: Record<SkippedTerm['reason'], { de: string; en: string }> = {
   },
   missingName: { de: 'die Kondition hat keine Bezeichnung', en: 'the term has no name' },
   periodError: { de: 'die Zeiträume sind nicht berechenbar', en: 'its periods cannot be computed' },
+  amountTooLarge: {
+    de: 'die Rechnung überschritte den höchsten Rechnungsbetrag',
+    en: 'the invoice would exceed the largest invoice amount',
+  },
   failed: { de: 'die Abrechnung des Debitors schlug fehl', en: 'billing the debtor failed' },
 };
 

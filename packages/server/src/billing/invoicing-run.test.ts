@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Decimal } from 'decimal.js';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type Database } from '../db/client.ts';
 import { billingTerms, invoiceItems, invoices, invoicingRuns, messages, users } from '../db/schema.ts';
@@ -215,27 +215,54 @@ describe('the invoicing run', () => {
 
   it('leaves no half invoice of a debtor whose billing fails, nothing of it moved, and bills the others', async () => {
     const good = await addTerms({ deviceId, validFrom: '2027-01-01' });
-    // Weekly since 2010 at the highest price: the invoice's total exceeds what numeric(14, 2) holds,
-    // so writing it fails (as any unforeseen database refusal would).
-    await addTerms({
+    await addTerms({ deviceId: secondDeviceId, validFrom: '2027-01-01' });
+    await addTerms({ deviceId: otherDebtorDevice, price: '7.00', validFrom: '2027-01-01' });
+    // The database refuses K-1001's invoice (as it would on any unforeseen trouble) after its
+    // terms were moved on in the same transaction.
+    await db().execute(sql`CREATE FUNCTION refuse_k1001() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.debtor_ident = 'K-1001' THEN RAISE EXCEPTION 'refused for the test'; END IF;
+      RETURN NEW; END $$`);
+    await db().execute(
+      sql`CREATE TRIGGER refuse_k1001 BEFORE INSERT ON invoices FOR EACH ROW EXECUTE FUNCTION refuse_k1001()`,
+    );
+    const logged: string[] = [];
+    try {
+      const result = await runInvoicing(db(), '2027-01-01', { log: (message) => logged.push(message) });
+      expect(result.skipped.map((term) => [term.debtorIdent, term.reason])).toEqual([
+        ['K-1001', 'failed'],
+        ['K-1001', 'failed'],
+      ]);
+      expect(result.skipped[0]!.args.message).toContain('refused for the test');
+      expect(result.debtors).toEqual(['K-2002']);
+    } finally {
+      await db().execute(sql`DROP TRIGGER refuse_k1001 ON invoices`);
+      await db().execute(sql`DROP FUNCTION refuse_k1001`);
+    }
+    expect(await invoicesOf('K-1001')).toEqual([]);
+    const [unchanged] = await db().select().from(billingTerms).where(eq(billingTerms.id, good.id));
+    expect(unchanged).toMatchObject({ invoicedUntil: null, nextInvoicingAt: '2027-01-01' });
+    expect(logged).toEqual([expect.stringContaining('debtor K-1001 not billed')]);
+    expect((await invoicesOf('K-2002'))[0]).toMatchObject({ totalPrice: '7.00' });
+  });
+
+  it('skips a debtor whose invoice would exceed what an invoice holds, in the preview as in the run', async () => {
+    // Weekly since 2010 at the highest price: about 887 weeks of 9,999,999,999.99.
+    const huge = await addTerms({
       deviceId: secondDeviceId,
       price: '9999999999.99',
       chargingPeriodType: 'w',
       validFrom: '2010-01-04',
     });
     await addTerms({ deviceId: otherDebtorDevice, price: '7.00', validFrom: '2027-01-01' });
-    const logged: string[] = [];
-    const result = await runInvoicing(db(), '2027-01-01', { log: (message) => logged.push(message) });
-    expect(await invoicesOf('K-1001')).toEqual([]);
-    const [unchanged] = await db().select().from(billingTerms).where(eq(billingTerms.id, good.id));
-    expect(unchanged).toMatchObject({ invoicedUntil: null, nextInvoicingAt: '2027-01-01' });
-    expect(result.skipped.map((term) => [term.debtorIdent, term.reason])).toEqual([
-      ['K-1001', 'failed'],
-      ['K-1001', 'failed'],
+    const preview = await previewInvoicing(db(), '2027-01-01');
+    const result = await runInvoicing(db(), '2027-01-01');
+    expect(result.skipped).toEqual([
+      expect.objectContaining({ termsId: huge.id, debtorIdent: 'K-1001', reason: 'amountTooLarge' }),
     ]);
-    expect(logged).toEqual([expect.stringContaining('debtor K-1001 not billed')]);
+    expect(preview.skipped).toEqual(result.skipped);
     expect(result.debtors).toEqual(['K-2002']);
-    expect((await invoicesOf('K-2002'))[0]).toMatchObject({ totalPrice: '7.00' });
+    const [left] = await db().select().from(billingTerms).where(eq(billingTerms.id, huge.id));
+    expect(left!.invoicedUntil).toBeNull();
   });
 
   it('stops at validUntil', async () => {

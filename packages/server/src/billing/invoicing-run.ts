@@ -1,11 +1,12 @@
 import { Decimal } from 'decimal.js';
 import { and, asc, eq, inArray, isNotNull, lte, max, sql } from 'drizzle-orm';
 import { SMS_ALIASES, type BillingAlias } from '@tankportal/shared/schemas/billing';
-import type {
-  InvoicingResult,
-  RunInvoice,
-  SkippedTerm,
-  SkipReason,
+import {
+  MAX_INVOICE_AMOUNT,
+  type InvoicingResult,
+  type RunInvoice,
+  type SkippedTerm,
+  type SkipReason,
 } from '@tankportal/shared/schemas/invoicing-runs';
 import type { Db, Tx } from '../db/client.ts';
 import { billingTerms, devices, invoiceItems, invoices, messages, users, whitelabels } from '../db/schema.ts';
@@ -249,7 +250,23 @@ async function planDebtor(
     whitelabelId === null ? [] : await db.select().from(whitelabels).where(eq(whitelabels.id, whitelabelId));
   const vatRate = new Decimal(operator?.vatRate ?? '19.00');
   const net = items.reduce((sum, item) => sum.plus(item.totalPrice), new Decimal(0));
-  plan.invoice = { vatRate, net, vat: cents(net.times(vatRate).dividedBy(100)), items };
+  const vat = cents(net.times(vatRate).dividedBy(100));
+  // More than an invoice holds: the database would refuse it, so the preview says so as the run does.
+  if (net.plus(vat).greaterThan(MAX_INVOICE_AMOUNT)) {
+    const gross = net.plus(vat).toFixed(2);
+    const billed = new Set(items.map((item) => item.billingTermsId));
+    return {
+      invoice: null,
+      moved: [],
+      skipped: [
+        ...plan.skipped,
+        ...due
+          .filter(({ terms }) => billed.has(terms.id))
+          .map(({ terms }) => skippedTerm(terms, debtorIdent, 'amountTooLarge', { gross })),
+      ],
+    };
+  }
+  plan.invoice = { vatRate, net, vat, items };
   return plan;
 }
 
@@ -347,8 +364,10 @@ async function invoicing(db: Db, day: Day, write: boolean, { log = console.warn 
         plan = await planDebtor(db, debtorIdent, whitelabelId, day, false);
       }
     } catch (error) {
-      const message = (error as Error).message;
-      log(`invoicing ${day}: debtor ${debtorIdent} not billed: ${message}`);
+      // The database's own words, not the statement that Drizzle wraps them in.
+      const failure = error as Error;
+      const message = failure.cause instanceof Error ? failure.cause.message : failure.message;
+      log(`invoicing ${day}: debtor ${debtorIdent} not billed: ${failure.message}: ${message}`);
       // Read again outside the rolled-back transaction: every due term of the debtor stays as it was.
       const due = await dueTerms(db, debtorIdent, whitelabelId, day, false);
       result.skipped.push(...due.map(({ terms }) => skippedTerm(terms, debtorIdent, 'failed', { message })));

@@ -9,6 +9,8 @@ import { BILLING_ALIASES, calendarDay } from './billing.ts';
  *   period would begin before the terms are valid.
  * - missingName: a custom term without a name (nothing to print on the invoice).
  * - periodError: the period arithmetic refused the term's dates.
+ * - amountTooLarge: the debtor's invoice would exceed the largest amount an invoice holds
+ *   (MAX_INVOICE_AMOUNT); none of the debtor's terms is billed.
  * - failed: billing the debtor failed unexpectedly (the log has the details); none of the debtor's
  *   terms was billed and nothing of it was written.
  */
@@ -17,9 +19,13 @@ export const SKIP_REASONS = [
   'invoicedBeforeValidity',
   'missingName',
   'periodError',
+  'amountTooLarge',
   'failed',
 ] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** The largest total an invoice stores (numeric(14, 2)). */
+export const MAX_INVOICE_AMOUNT = '999999999999.99';
 
 export const skippedTermSchema = z.object({
   termsId: z.number(),

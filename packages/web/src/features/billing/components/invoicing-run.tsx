@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useSnackbar } from 'notistack';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -36,7 +37,11 @@ function SkippedReason({ term }: { term: SkippedTerm }) {
   const args = Object.fromEntries(
     Object.entries(term.args).map(([key, value]) => [
       key,
-      /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDay(value, locale) : value,
+      /^\d{4}-\d{2}-\d{2}$/.test(value)
+        ? formatDay(value, locale)
+        : /^\d+\.\d{2}$/.test(value)
+          ? formatMoney(value, locale)
+          : value,
     ]),
   );
   return <>{t(`billing.run.reasons.${term.reason}`, args)}</>;
@@ -145,6 +150,7 @@ interface RunDialogProps {
 function RunDialog({ day, onClose, onDayError, onDone }: RunDialogProps) {
   const { t } = useTranslation();
   const locale = useLocale();
+  const { enqueueSnackbar } = useSnackbar();
   const run = useInvoicingRun();
   const [result, setResult] = useState<InvoicingResult | null>(null);
   const preview = useInvoicingPreview(day, result === null);
@@ -188,6 +194,9 @@ function RunDialog({ day, onClose, onDayError, onDone }: RunDialogProps) {
                 { date: day },
                 {
                   onSuccess: (ran) => {
+                    enqueueSnackbar(t('billing.system.run.done', { count: ran.invoiceIds.length }), {
+                      variant: 'success',
+                    });
                     setResult(ran);
                     onDone(day);
                   },
