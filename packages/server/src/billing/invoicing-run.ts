@@ -326,7 +326,7 @@ export function runInvoicing(db: Db, day: Day, options: InvoicingOptions = {}): 
 
 /**
  * What `runInvoicing` would bill on `day`, written nowhere: the same plan per debtor, read without
- * locks and not written (decision 048). Invoices have no number (id null) and carry their lines.
+ * locks and not written (decision 050). Invoices have no number (id null) and carry their lines.
  */
 export function previewInvoicing(db: Db, day: Day, options: InvoicingOptions = {}): Promise<InvoicingResult> {
   return invoicing(db, day, false, options);
