@@ -5,16 +5,18 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { Page } from '../../../components/page.tsx';
 import { BILLING_BASE } from '../lib/billing-paths.ts';
+import { DatevTab } from './datev-tab.tsx';
 import { InvoicesTab } from './invoices-tab.tsx';
 import { InvoicingRunsTab } from './invoicing-runs-tab.tsx';
 import { SellerTab } from './seller-tab.tsx';
 import { SystemTermsTab } from './system-terms-tab.tsx';
 
-const TABS = ['invoices', 'runs', 'terms', 'seller'] as const;
+const TABS = ['invoices', 'runs', 'terms', 'seller', 'datev'] as const;
 
 /**
  * /system/billing (portal-area §2, master): the invoices (default), the recent invoicing runs with
- * what they billed and skipped, every device's billing terms and the seller the invoices of each white-label name.
+ * what they billed and skipped, every device's billing terms and the seller the invoices of each white-label name,
+ * and the DATEV export for the tax advisor.
  * `systemTabs`: the system area's pages above (the app puts them together, src/app).
  */
 export function SystemBillingPage({ systemTabs }: { systemTabs: ReactNode }) {
@@ -47,6 +49,7 @@ export function SystemBillingPage({ systemTabs }: { systemTabs: ReactNode }) {
         <Route path="runs" element={<InvoicingRunsTab />} />
         <Route path="terms" element={<SystemTermsTab />} />
         <Route path="seller/*" element={<SellerTab />} />
+        <Route path="datev/*" element={<DatevTab />} />
         <Route path="*" element={<Navigate to={`${BILLING_BASE}/invoices`} replace />} />
       </Routes>
     </Page>
