@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Role } from '@tankportal/shared/roles';
 import type { DevicePermission } from '@tankportal/shared/devices';
 import type { Db } from '../db/client.ts';
-import { deviceAces, devices, sensors, users } from '../db/schema.ts';
+import { deviceAces, devices, invoiceItems, invoices, sensors, users } from '../db/schema.ts';
 
 let serial = 0;
 const next = () => ++serial;
@@ -58,4 +58,49 @@ export async function buildDevice(db: Db, userId: number, overrides: DeviceValue
 export async function grant(db: Db, deviceId: number, userId: number, permissions: DevicePermission[]) {
   const [ace] = await db.insert(deviceAces).values({ deviceId, userId, permissions }).returning();
   return ace;
+}
+
+/**
+ * An invoice as the invoicing run writes it: one line of 10.00 net (a device licence of
+ * `deviceId`, when given) and the VAT at `vatRate` on it.
+ */
+export async function buildInvoice(
+  db: Db,
+  values: {
+    debtorIdent: string;
+    billedAt: string;
+    vatRate?: string;
+    deviceId?: number;
+    whitelabelId?: number | null;
+    /** The line's period (default: the billing day). */
+    period?: { begin: string; end: string };
+  },
+) {
+  const vatRate = values.vatRate ?? '19.00';
+  const vat = ((10 * Number(vatRate)) / 100).toFixed(2);
+  const [invoice] = await db
+    .insert(invoices)
+    .values({
+      debtorIdent: values.debtorIdent,
+      whitelabelId: values.whitelabelId ?? null,
+      billedAt: values.billedAt,
+      vatRate,
+      totalPrice: '10.00',
+      totalVatAmount: vat,
+      totalPriceGross: (10 + Number(vat)).toFixed(2),
+    })
+    .returning();
+  await db.insert(invoiceItems).values({
+    invoiceId: invoice!.id,
+    sequence: 1,
+    type: 'device_license',
+    name: 'Gerätelizenz',
+    price: '10.00',
+    quantity: 1,
+    totalPrice: '10.00',
+    periodBegin: values.period?.begin ?? values.billedAt,
+    periodEnd: values.period?.end ?? values.billedAt,
+    deviceId: values.deviceId ?? null,
+  });
+  return invoice!;
 }

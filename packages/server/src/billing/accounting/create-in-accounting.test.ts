@@ -3,9 +3,9 @@ import { hostname } from 'node:os';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../testing/test-app.ts';
-import { buildDevice } from '../../testing/factories.ts';
+import { buildDevice, buildInvoice } from '../../testing/factories.ts';
 import { FakeLexware } from '../../testing/fake-lexware.ts';
-import { invoiceItems, invoices, users } from '../../db/schema.ts';
+import { invoices, users } from '../../db/schema.ts';
 import { CLAIM_STALE_MS, createInAccounting } from './create-in-accounting.ts';
 import { LexwareOffice } from './lexware-office.ts';
 
@@ -38,33 +38,16 @@ beforeEach(() => {
 });
 
 /** An invoice of the debtor 10001 as the invoicing run writes it: 10.00 net at 19 %. */
-async function invoice(vatRate = '19.00') {
-  const vat = ((10 * Number(vatRate)) / 100).toFixed(2);
-  const [row] = await db()
-    .insert(invoices)
-    .values({
+const invoice = async (vatRate = '19.00') =>
+  (
+    await buildInvoice(db(), {
       debtorIdent: '10001',
       billedAt: '2027-02-01',
       vatRate,
-      totalPrice: '10.00',
-      totalVatAmount: vat,
-      totalPriceGross: (10 + Number(vat)).toFixed(2),
+      deviceId,
+      period: { begin: '2027-01-01', end: '2027-01-31' },
     })
-    .returning();
-  await db().insert(invoiceItems).values({
-    invoiceId: row!.id,
-    sequence: 1,
-    type: 'device_license',
-    name: 'Gerätelizenz',
-    price: '10.00',
-    quantity: 1,
-    totalPrice: '10.00',
-    periodBegin: '2027-01-01',
-    periodEnd: '2027-01-31',
-    deviceId,
-  });
-  return row!.id;
-}
+  ).id;
 
 const row = async (id: number) => (await db().select().from(invoices).where(eq(invoices.id, id)))[0]!;
 const vouchersNumbered = (id: number) => lexware.vouchers.filter((v) => v.body.voucherNumber === String(id));

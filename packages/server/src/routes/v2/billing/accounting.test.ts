@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../../testing/test-app.ts';
-import { buildDevice } from '../../../testing/factories.ts';
+import { buildDevice, buildInvoice } from '../../../testing/factories.ts';
 import { FakeLexware } from '../../../testing/fake-lexware.ts';
-import { devices, invoiceItems, invoices, users } from '../../../db/schema.ts';
+import { devices, users } from '../../../db/schema.ts';
 
 let t: TestApp;
 let lexware: FakeLexware;
@@ -28,30 +28,8 @@ afterAll(async () => {
 
 async function billedInvoice(date: string) {
   const master = await t.signIn('master');
-  const [row] = await t.database.db
-    .insert(invoices)
-    .values({
-      debtorIdent: '10001',
-      billedAt: date,
-      vatRate: '19.00',
-      totalPrice: '10.00',
-      totalVatAmount: '1.90',
-      totalPriceGross: '11.90',
-    })
-    .returning();
-  await t.database.db.insert(invoiceItems).values({
-    invoiceId: row!.id,
-    sequence: 1,
-    type: 'device_license',
-    name: 'Gerätelizenz',
-    price: '10.00',
-    quantity: 1,
-    totalPrice: '10.00',
-    periodBegin: date,
-    periodEnd: date,
-    deviceId,
-  });
-  return { master, id: row!.id };
+  const invoice = await buildInvoice(t.database.db, { debtorIdent: '10001', billedAt: date, deviceId });
+  return { master, id: invoice.id };
 }
 
 const vouchersOf = (id: number) => lexware.vouchers.filter((v) => v.body.voucherNumber === String(id));
@@ -153,19 +131,9 @@ describe('without an accounting service', () => {
       expect((await master.put(`/api/v2/devices/${device.id}/debtor`, { ident: 'K-1' })).statusCode).toBe(
         204,
       );
-      const [row] = await plain.database.db
-        .insert(invoices)
-        .values({
-          debtorIdent: 'K-1',
-          billedAt: '2026-01-01',
-          vatRate: '19.00',
-          totalPrice: '1.00',
-          totalVatAmount: '0.19',
-          totalPriceGross: '1.19',
-        })
-        .returning();
+      const row = await buildInvoice(plain.database.db, { debtorIdent: 'K-1', billedAt: '2026-01-01' });
       expect((await master.post('/api/v2/invoices', { id: 999_999 })).statusCode).toBe(404);
-      const response = await master.post('/api/v2/invoices', { id: row!.id });
+      const response = await master.post('/api/v2/invoices', { id: row.id });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toMatchObject({ message: 'AccountingNotConfigured' });
     } finally {
