@@ -1,3 +1,4 @@
+import { wallClock } from '../../commands/export-sheet.ts';
 import type { Day } from '../periods.ts';
 
 /**
@@ -142,22 +143,17 @@ export const ddmm = (day: Day) => `${day.slice(8, 10)}${day.slice(5, 7)}`;
 
 /** Erzeugt am: YYYYMMDDHHMMSSmmm in German local time. */
 function timestamp(moment: Date): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone: 'Europe/Berlin',
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(moment)
-      .map((part) => [part.type, part.value]),
-  );
-  const millis = String(moment.getMilliseconds()).padStart(3, '0');
-  return `${parts.year}${parts.month}${parts.day}${parts.hour}${parts.minute}${parts.second}${millis}`;
+  const german = wallClock(moment, 'Europe/Berlin');
+  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  return [
+    german.getUTCFullYear(),
+    pad(german.getUTCMonth() + 1),
+    pad(german.getUTCDate()),
+    pad(german.getUTCHours()),
+    pad(german.getUTCMinutes()),
+    pad(german.getUTCSeconds()),
+    pad(moment.getUTCMilliseconds(), 3),
+  ].join('');
 }
 
 function headerLine(header: BatchHeader): string {

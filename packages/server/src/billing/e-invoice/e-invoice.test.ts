@@ -100,6 +100,39 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+/**
+ * An invoice of the default white-label written as a run would (10.00 net at 19 %), one item of the
+ * month of `billedAt`, on `device` if given; without the run, whose answer this file does not test.
+ */
+async function storedInvoice(debtorIdent: string, billedAt: string, device: number | null) {
+  const [invoice] = await t.database.db
+    .insert(invoices)
+    .values({
+      debtorIdent,
+      whitelabelId: null,
+      billedAt,
+      vatRate: '19.00',
+      totalPrice: '10.00',
+      totalVatAmount: '1.90',
+      totalPriceGross: '11.90',
+    })
+    .returning();
+  const monthEnd = new Date(Date.UTC(Number(billedAt.slice(0, 4)), Number(billedAt.slice(5, 7)), 0));
+  await t.database.db.insert(invoiceItems).values({
+    invoiceId: invoice.id,
+    sequence: 1,
+    type: 'others',
+    name: 'Sonstige Leistungen',
+    price: '10.00',
+    quantity: 1,
+    totalPrice: '10.00',
+    periodBegin: billedAt,
+    periodEnd: monthEnd.toISOString().slice(0, 10),
+    deviceId: device,
+  });
+  return invoice!;
+}
+
 /** Terms on a device, billed by a run on `date`: the invoice's id. */
 async function billed(device: number, date: string, terms: Record<string, unknown>[]) {
   const master = await t.signIn('master');
@@ -260,30 +293,8 @@ describe('GET /v2/invoices/{id}/export', () => {
 
   it("an invoice of a user without a white-label is the default white-label's", async () => {
     const master = await t.signIn('master');
-    const [invoice] = await t.database.db
-      .insert(invoices)
-      .values({
-        debtorIdent: 'K-9',
-        whitelabelId: null,
-        billedAt: '2026-01-01',
-        vatRate: '19.00',
-        totalPrice: '10.00',
-        totalVatAmount: '1.90',
-        totalPriceGross: '11.90',
-      })
-      .returning();
-    await t.database.db.insert(invoiceItems).values({
-      invoiceId: invoice!.id,
-      sequence: 1,
-      type: 'others',
-      name: 'Sonstige Leistungen',
-      price: '10.00',
-      quantity: 1,
-      totalPrice: '10.00',
-      periodBegin: '2026-01-01',
-      periodEnd: '2026-01-31',
-    });
-    const response = await master.get(`/api/v2/invoices/${invoice!.id}/export?format=xml`);
+    const invoice = await storedInvoice('K-9', '2026-01-01', null);
+    const response = await master.get(`/api/v2/invoices/${invoice.id}/export?format=xml`);
     expect(response.statusCode).toBe(200);
     expect(texts(response.body, 'ram:Name')).toEqual(
       expect.arrayContaining(['Tank Portal Demo GmbH', 'K-9']),
@@ -316,31 +327,8 @@ async function titles(bytes: Uint8Array) {
 describe('what the e-invoice library left out', () => {
   it('the seller register entry (BT-33), the same XML in the PDF as alone, a title in the language', async () => {
     const master = await t.signIn('master');
-    const [invoice] = await t.database.db
-      .insert(invoices)
-      .values({
-        debtorIdent: '20001',
-        whitelabelId: null,
-        billedAt: '2026-04-01',
-        vatRate: '19.00',
-        totalPrice: '10.00',
-        totalVatAmount: '1.90',
-        totalPriceGross: '11.90',
-      })
-      .returning();
-    await t.database.db.insert(invoiceItems).values({
-      invoiceId: invoice!.id,
-      sequence: 1,
-      type: 'others',
-      name: 'Sonstige Leistungen',
-      price: '10.00',
-      quantity: 1,
-      totalPrice: '10.00',
-      periodBegin: '2026-04-01',
-      periodEnd: '2026-04-30',
-      deviceId,
-    });
-    const url = `/api/v2/invoices/${invoice!.id}/export`;
+    const invoice = await storedInvoice('20001', '2026-04-01', deviceId);
+    const url = `/api/v2/invoices/${invoice.id}/export`;
     const xml = (await master.get(`${url}?format=xml`)).body;
     // BT-33: the seller's legal information, right after its name, and still schema-valid.
     expect(xml).toMatch(
@@ -355,13 +343,13 @@ describe('what the e-invoice library left out', () => {
     const embedded = (await embeddedFiles(german.rawPayload)).get('factur-x.xml');
     expect(embedded).toBe(xml);
     expect(await titles(german.rawPayload)).toEqual({
-      info: `Rechnung ${invoice!.id}`,
-      xmp: `Rechnung ${invoice!.id}`,
+      info: `Rechnung ${invoice.id}`,
+      xmp: `Rechnung ${invoice.id}`,
     });
     const english = await master.get(`${url}?format=pdf&locale=en`);
     expect(await titles(english.rawPayload)).toEqual({
-      info: `Invoice ${invoice!.id}`,
-      xmp: `Invoice ${invoice!.id}`,
+      info: `Invoice ${invoice.id}`,
+      xmp: `Invoice ${invoice.id}`,
     });
   });
 });
