@@ -62,7 +62,7 @@ export interface ServerConfig {
   querySmsPerSecond: number;
   queryMqttPerSecond: number;
   /** Lexware Office (formerly lexoffice): where invoices are created; unset key: no accounting service. */
-  lexware: { baseUrl: string; apiKey: string } | undefined;
+  lexware: { baseUrl: string; apiKey: string; minIntervalMs: number } | undefined;
   /**
    * Where the daily weather import fetches a station's recent daily values (DWD's open data, one
    * zip per station: `<url>/tageswerte_KL_<id>_akt.zip`); docs/forecast.md "Weather".
@@ -96,7 +96,7 @@ function lexwareApi(env: NodeJS.ProcessEnv): ServerConfig['lexware'] {
   const baseUrl = env.LEXWARE_API_URL || 'https://api.lexware.io';
   if (!apiKey) return undefined;
   if (!URL.canParse(baseUrl)) throw new Error(`LEXWARE_API_URL must be a URL, got "${baseUrl}"`);
-  return { baseUrl, apiKey };
+  return { baseUrl, apiKey, minIntervalMs: integer(env, 'LEXWARE_MIN_INTERVAL_MS', 500) };
 }
 
 const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';

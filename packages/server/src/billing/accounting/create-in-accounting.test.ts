@@ -18,13 +18,19 @@ const db = () => t.database.db;
 const log = () => t.app.log;
 
 beforeAll(async () => {
-  lexware = await FakeLexware.start();
+  // The pace is lexware-office.test.ts's; here it would only make the run slow.
+  lexware = await FakeLexware.start(0, { rateWindowMs: 40 });
   t = await createTestApp({ LEXWARE_API_URL: lexware.url, LEXWARE_API_KEY: lexware.apiKey });
   const [user] = await db().select().from(users).where(eq(users.username, 'user'));
   deviceId = (await buildDevice(db(), user!.id, { debtorIdent: '10001', city: 'Rostock' })).id;
   lexware.addCustomer('10001');
   // A short timeout: a lost answer is found out in a second, not in fifteen.
-  office = new LexwareOffice({ baseUrl: lexware.url, apiKey: lexware.apiKey, timeoutMs: 1500 });
+  office = new LexwareOffice({
+    baseUrl: lexware.url,
+    apiKey: lexware.apiKey,
+    timeoutMs: 1500,
+    minIntervalMs: 25,
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -230,7 +236,7 @@ describe('booking an invoice in Lexware Office (against the fake of its public A
 
   it('401 and 403 are a refused connection (key or plan), not a refused invoice', async () => {
     const id = await invoice();
-    const wrongKey = new LexwareOffice({ baseUrl: lexware.url, apiKey: 'wrong' });
+    const wrongKey = new LexwareOffice({ baseUrl: lexware.url, apiKey: 'wrong', minIntervalMs: 25 });
     await expect(createInAccounting(db(), wrongKey, id, { log: log() })).rejects.toMatchObject({
       kind: 'AccountingConnectionRefused',
       detail: expect.stringContaining('HTTP 401'),

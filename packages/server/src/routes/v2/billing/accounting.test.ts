@@ -10,8 +10,12 @@ let lexware: FakeLexware;
 let deviceId: number;
 
 beforeAll(async () => {
-  lexware = await FakeLexware.start();
-  t = await createTestApp({ LEXWARE_API_URL: lexware.url, LEXWARE_API_KEY: lexware.apiKey });
+  lexware = await FakeLexware.start(0, { rateWindowMs: 40 });
+  t = await createTestApp({
+    LEXWARE_API_URL: lexware.url,
+    LEXWARE_API_KEY: lexware.apiKey,
+    LEXWARE_MIN_INTERVAL_MS: '25',
+  });
   const [user] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
   deviceId = (
     await buildDevice(t.database.db, user!.id, {
