@@ -58,6 +58,21 @@ const termsFields = {
   exemptedQuantity: z.number().int().min(0).max(2_147_483_647).nullable().optional(),
 };
 
+/** A day too early on its field: code `min` with the day and the reason the web words. */
+const atLeast = (context: z.RefinementCtx, field: string, min: string, reason: string) =>
+  context.addIssue({
+    code: 'custom',
+    path: [field],
+    message: 'min',
+    params: { code: 'min', args: { min, reason } },
+  });
+
+/** "Valid until" before "valid from" says so, with the first valid day. */
+function validUntilRule(body: { validFrom: string; validUntil?: string | null }, context: z.RefinementCtx) {
+  if (body.validUntil && body.validUntil < body.validFrom)
+    atLeast(context, 'validUntil', body.validFrom, 'beforeValidFrom');
+}
+
 type TermsLike = {
   alias: BillingAlias;
   validFrom: string;
@@ -69,13 +84,7 @@ type TermsLike = {
 
 /** The cross-field rules of devices-area §5, on the field they concern. */
 function termsRules(body: TermsLike, context: z.RefinementCtx) {
-  if (body.validUntil && body.validUntil < body.validFrom)
-    context.addIssue({
-      code: 'custom',
-      path: ['validUntil'],
-      message: 'min',
-      params: { code: 'min', args: { min: body.validFrom, reason: 'beforeValidFrom' } },
-    });
+  validUntilRule(body, context);
   if (body.alias === 'custom' && !body.name)
     context.addIssue({ code: 'custom', path: ['name'], message: 'required' });
   if (body.alias !== 'custom' && body.name)
@@ -99,27 +108,11 @@ function invoicedUntilRules(
   body: { validFrom: string; validUntil?: string | null; invoicedUntil?: string | null },
   context: z.RefinementCtx,
 ) {
-  if (body.validUntil && body.validUntil < body.validFrom)
-    context.addIssue({
-      code: 'custom',
-      path: ['validUntil'],
-      message: 'min',
-      params: { code: 'min', args: { min: body.validFrom, reason: 'beforeValidFrom' } },
-    });
+  if (body.validUntil && body.validUntil < body.validFrom) validUntilRule(body, context);
   else if (body.invoicedUntil && body.validUntil && body.validUntil < body.invoicedUntil)
-    context.addIssue({
-      code: 'custom',
-      path: ['validUntil'],
-      message: 'min',
-      params: { code: 'min', args: { min: body.invoicedUntil, reason: 'beforeInvoicedUntil' } },
-    });
+    atLeast(context, 'validUntil', body.invoicedUntil, 'beforeInvoicedUntil');
   if (body.invoicedUntil && body.invoicedUntil < dayBefore(body.validFrom))
-    context.addIssue({
-      code: 'custom',
-      path: ['invoicedUntil'],
-      message: 'min',
-      params: { code: 'min', args: { min: dayBefore(body.validFrom), reason: 'invoicedBeforeValidFrom' } },
-    });
+    atLeast(context, 'invoicedUntil', dayBefore(body.validFrom), 'invoicedBeforeValidFrom');
 }
 
 /** POST /v2/devices/{id}/billing-terms */
