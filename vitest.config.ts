@@ -27,6 +27,7 @@ const LONG_RUNNING = [
   'packages/server/src/billing/accounting/create-in-accounting.test.ts',
   'packages/server/src/seed/demo-fleet.test.ts',
   'packages/server/src/db/upgrade.test.ts',
+  'packages/server/src/db/pglite-backup.test.ts',
 ];
 
 class LongRunningFirst extends BaseSequencer {

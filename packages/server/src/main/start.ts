@@ -12,12 +12,16 @@ import { preloadSpreadsheetWriter } from '../commands/export-sheet.ts';
 import { probeBrokerQueue, queueProbeMessage } from '../ingest/mqtt-queue-probe.ts';
 import { subscribeExternalBroker } from '../ingest/mqtt-external.ts';
 import type { BrokerStatus } from '../health/readiness.ts';
+import { DataDirHeld, holdDataDir, type DataDirHold } from '../db/data-dir-holder.ts';
+import { dumpConsistent } from '../db/pglite-backup.ts';
 
 export interface Started {
   app: FastifyInstance;
   database: Database;
   config: ServerConfig;
   mqtt: { status(): BrokerStatus; close(): Promise<void> };
+  /** The embedded database's directory, held by this process (db/data-dir-holder.ts). */
+  dataDirHold: DataDirHold | null;
 }
 
 /**
@@ -40,6 +44,8 @@ async function exitWhenPortInUse(
 /** Opens the database (migrating it), seeds what is missing, and serves API and web app. */
 export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Started> {
   const config = readConfig(env);
+  // Before PGlite opens it: a second process on one directory would ruin it.
+  const dataDirHold = config.databaseUrl ? null : await holdDataDirOrExit(config.dataDir);
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -55,6 +61,11 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
     await runSensorChecks(database.db);
   }
   const app = await buildApp(database.db, config);
+  // `npm run backup` asks this process for a copy (the directory is this process's alone).
+  dataDirHold?.serveBackups(
+    () => dumpConsistent(database.db.$client),
+    (message) => app.log.info(message),
+  );
   // CPU, memory, event loop and GC of this process: here and not in buildApp, where the tests' many
   // apps in one process would each report that one process.
   app.context.metrics.collectProcessMetrics();
@@ -97,7 +108,27 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
   if (fleet > 0) app.log.info(`Demo fleet created: ${fleet} devices with two years of measurements`);
   if (created.length > 0)
     app.log.info(`Demo accounts created: ${created.join(', ')} (password "${DEMO_PASSWORD}")`);
-  return { app, database, config, mqtt };
+  return { app, database, config, mqtt, dataDirHold };
+}
+
+/**
+ * The data directory for this process. Held by another server: the process ends with one line
+ * naming it. Held by `npm run backup` or `restore`: it waits for the command to end.
+ */
+async function holdDataDirOrExit(dataDir: string): Promise<DataDirHold> {
+  for (let waiting = false; ; waiting = true) {
+    try {
+      return await holdDataDir(dataDir, 'server');
+    } catch (error) {
+      if (!(error instanceof DataDirHeld)) throw error;
+      if (error.holder.role === 'server') {
+        console.error(`DATA_DIR ${error.message}: start refused (one process per data directory).`);
+        process.exit(1);
+      }
+      if (!waiting) console.error(`DATA_DIR ${error.message}: waiting for it to end.`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
 }
 
 /**
@@ -106,7 +137,7 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
  * closes. A second signal during the drain ends the drain; one during the close ends the process
  * at once.
  */
-export function stopOnSignals({ app, database, config, mqtt }: Started) {
+export function stopOnSignals({ app, database, config, mqtt, dataDirHold }: Started) {
   let endDrain: (() => void) | undefined;
   const stop = async (signal: NodeJS.Signals) => {
     if (endDrain) return endDrain();
@@ -126,6 +157,7 @@ export function stopOnSignals({ app, database, config, mqtt }: Started) {
     await mqtt.close();
     await app.close();
     await database.close();
+    await dataDirHold?.release();
     process.exit(0);
   };
   process.on('SIGINT', stop);
