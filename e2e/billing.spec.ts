@@ -517,6 +517,14 @@ test.describe('billing', () => {
     try {
       await login(page, 'master');
       await page.goto('/system/billing/invoices');
+      // Not ahead of today: usage is not counted yet. Said under the day, and nothing opens.
+      const runForm = page.getByTestId('invoicing-run');
+      const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 2);
+      await runForm.getByLabel('Abrechnen bis').fill(day(tomorrow));
+      await runForm.getByRole('button', { name: 'Vorschau' }).click();
+      await expect(runForm.getByText(/^Dieser Wert muss kleiner oder gleich/)).toBeVisible();
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+      await runForm.getByLabel('Abrechnen bis').fill(day(now));
       // The preview: the invoice with its line, the skipped term with why; nothing billed.
       await page.getByTestId('invoicing-run').getByRole('button', { name: 'Vorschau' }).click();
       const preview = page.getByRole('dialog', { name: `Abrechnung zum ${german(now)}: Vorschau` });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
@@ -156,11 +156,12 @@ function RunDialog({ day, onClose, onDayError, onDone }: RunDialogProps) {
   const preview = useInvoicingPreview(day, result === null);
   const failure = preview.error ?? run.error;
   const fieldError = failure instanceof ApiError ? failure.body?.fieldErrors?.[0] : undefined;
-  if (fieldError) {
-    // The day is wrong (after today): said under the day field, not in here.
-    queueMicrotask(() => onDayError(fieldErrorText(t, fieldError)));
-    return null;
-  }
+  const dayError = fieldError ? fieldErrorText(t, fieldError) : null;
+  // The day is wrong (after today): said under the day field, not in here.
+  useEffect(() => {
+    if (dayError) onDayError(dayError);
+  }, [dayError, onDayError]);
+  if (dayError) return null;
   const shown = result ?? preview.data;
   const nothing = shown && shown.invoices.length === 0 && shown.skipped.length === 0;
   return (
