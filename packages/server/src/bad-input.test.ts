@@ -171,7 +171,7 @@ const UNDOCUMENTED_BODIES: Record<
   string,
   { schema: JsonSchema; fixed?: Record<string, unknown>; otherTypesFields?: true }
 > = {
-  // Fields of other device types are ignored (devices-area §5): their numbers are not named.
+  // Fields of other device types are ignored: their numbers are not named.
   'PUT /api/v2/devices/{id}/configuration': {
     schema: toJsonSchema(configurationBodySuperset),
     otherTypesFields: true,

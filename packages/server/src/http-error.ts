@@ -3,7 +3,7 @@ import type { ErrorBody, FieldError } from '@tankportal/shared/field-errors';
 
 // A leaf module (it imports nothing of the server): policies, commands, ingest and routes throw
 // these, the error-mapping plugin (plugins/errors.ts) renders them. Plugins are wiring, not a
-// library for the layers below them (DESIGN.md §6).
+// library for the layers below them.
 
 /** A 4xx answer in the one error shape; thrown by handlers, rendered by the error handler. */
 export class HttpError extends Error {

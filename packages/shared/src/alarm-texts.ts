@@ -13,7 +13,7 @@ interface AlarmText {
   description: string;
 }
 
-/** Device error codes: the spec names them without meaning, so the text says what is known. */
+/** Device error codes have no known meaning, so the text says what is known. */
 const errorCode = (language: Locale, code: string): AlarmText =>
   language === 'de'
     ? {
@@ -173,7 +173,7 @@ export function alarmTitle(alarm: AlarmWording, language: Locale): string {
 }
 
 /**
- * The portal's date and time (portal-area §9): German dd.MM.yyyy HH:mm, English
+ * The portal's date and time: German dd.MM.yyyy HH:mm, English
  * MM/dd/yyyy hh:mm a, in `timeZone` (the browser's own when none is given).
  */
 export function portalDateTime(at: Date, language: Locale, timeZone?: string): string {

@@ -1,5 +1,5 @@
 /**
- * Fixed colours of the device pages (devices-area §9): a sensor keeps its colour by sequence on
+ * Fixed colours of the device pages: a sensor keeps its colour by sequence on
  * every screen (fill-level graphic, tables, process curve, list), a year keeps its colour in the
  * consumption chart from one visit to the next.
  */
@@ -10,10 +10,10 @@ export const SENSOR_COLORS: Readonly<Record<1 | 2 | 3 | 4, string>> = {
   4: '#9467bd',
 };
 
-/** DESIGN.md [2]: a sensor in status `error` is drawn in this colour, without a value. */
+/** A sensor in status `error` is drawn in this colour, without a value. */
 export const SENSOR_ERROR_COLOR = '#d32f2f';
 
-/** Temperatures at or below the minimum / at or above the maximum (devices-area §2 status page). */
+/** Temperatures at or below the minimum / at or above the maximum. */
 export const TEMPERATURE_COLORS = { cold: '#0277bd', hot: '#c62828' } as const;
 
 export function sensorColor(sequence: number): string {

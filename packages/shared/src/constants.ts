@@ -1,4 +1,4 @@
-/** Business constants of portal-area §9 shared by server and web. */
+/** Business constants shared by server and web. */
 export const API_TIMEOUT_MS = 30_000;
 export const LOCALE_COOKIE = 'tp_locale';
 export const LAST_USERNAME_COOKIE = 'tp_last_username';
@@ -21,7 +21,7 @@ export const DEFAULT_LOCALE: Locale = 'de';
 
 export const NOTIFICATION_SEVERITIES = ['info', 'minor', 'significant', 'critical'] as const;
 export type NotificationSeverity = (typeof NOTIFICATION_SEVERITIES)[number];
-/** Alert style per severity (portal-area §9). */
+/** Alert style per severity. */
 export const SEVERITY_ALERT: Record<NotificationSeverity, 'info' | 'warning' | 'error'> = {
   info: 'info',
   minor: 'info',
@@ -29,9 +29,9 @@ export const SEVERITY_ALERT: Record<NotificationSeverity, 'info' | 'warning' | '
   critical: 'error',
 };
 
-/** Credentials the demo login button uses (portal-area §2 login). */
+/** Credentials the demo login button uses. */
 export const DEMO_CREDENTIALS = { username: 'demo', password: 'tankportal' } as const;
 
-/** Manual query (devices-area §4, §9): the query's location is polled every 10 s, 12 times at most. */
+/** Manual query: the query's location is polled every 10 s, 12 times at most. */
 export const MANUAL_QUERY_POLL_MS = 10_000;
 export const MANUAL_QUERY_MAX_POLLS = 12;

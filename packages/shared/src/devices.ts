@@ -1,4 +1,4 @@
-/** Device-area vocabulary shared by server and web (devices-area §3, §4, §6; DESIGN.md [4]). */
+/** Device-area vocabulary shared by server and web. */
 export const DEVICE_TYPES = ['sms', 'net', 'iot', 'lx_iot'] as const;
 export type DeviceType = (typeof DEVICE_TYPES)[number];
 
@@ -20,7 +20,7 @@ export const DEVICE_PERMISSIONS = [
 ] as const;
 export type DevicePermission = (typeof DEVICE_PERMISSIONS)[number];
 
-/** DESIGN.md [4]: the three groups the access dialog shows. */
+/** The three groups the access dialog shows. */
 export const PERMISSION_GROUPS = {
   read: ['VIEW_STATUS', 'VIEW_PROCESS', 'VIEW_CONSUMPTION', 'VIEW_CONFIGURATION', 'VIEW_MESSAGING'],
   write: ['EDIT', 'CONFIGURATION', 'DELETE'],
@@ -71,7 +71,7 @@ export const ALARM_TYPES = [
   ...ERROR_ALARM_TYPES,
   'measuring_error',
   'corrupt_data',
-  /** Opened by the portal, not the device: a drop beyond the expected consumption (issue 16). */
+  /** Opened by the portal, not the device: a drop beyond the expected consumption. */
   'leak',
 ] as const;
 export type AlarmType = (typeof ALARM_TYPES)[number];

@@ -1,6 +1,6 @@
 /**
  * The one error shape of every 4xx answer: a message plus field errors that the web maps onto
- * form fields (portal-area §5 and §8, devices-area §5). `path` is the field's dotted path in
+ * form fields. `path` is the field's dotted path in
  * snake_case request terms converted to the camelCase the client uses.
  */
 export const FIELD_ERROR_CODES = [
@@ -44,7 +44,7 @@ export interface IssueLike {
 const MESSAGE_CODES = new Set<string>(FIELD_ERROR_CODES);
 
 /**
- * Turns a zod issue into the field error of the spec. Schemas mark "must not be empty" with the
+ * Turns a zod issue into the API's field error. Schemas mark "must not be empty" with the
  * message `required` and custom rules with `params.code`; lengths and numeric bounds map by origin.
  */
 export function toFieldError(issue: IssueLike): FieldError {

@@ -4,7 +4,7 @@ import type { HealthIssue, HealthKind } from './schemas/tank-health.ts';
 import { unitSymbol } from './units.ts';
 
 /**
- * The one wording of sensor health (issue 16): the status page, the list and the notifications name
+ * The one wording of sensor health: the status page, the list and the notifications name
  * a doubt with `healthLabel` and explain it with `healthReason`, from the figures the check found.
  */
 const LABELS: Record<Locale, Record<HealthKind, string>> = {

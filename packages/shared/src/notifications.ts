@@ -1,4 +1,4 @@
-/** Notification events and channels (devices-area §3 "Notification recipient", §5 notifyOnceIn). */
+/** Notification events and channels. */
 export const NOTIFICATION_CHANNELS = ['sms', 'mail'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
@@ -8,9 +8,9 @@ export const NOTIFICATION_EVENTS = {
   threshold: ['sms', 'mail'],
   forward: ['mail'],
   sim_credit_low: ['sms', 'mail'],
-  /** A level sensor's forecast enters "empty within FORECAST_NOTICE_DAYS" (issue 16). */
+  /** A level sensor's forecast enters "empty within FORECAST_NOTICE_DAYS". */
   forecast: ['sms', 'mail'],
-  /** A sensor or device turns doubtful: stuck, silent, jumping or low on battery (issue 16). */
+  /** A sensor or device turns doubtful: stuck, silent, jumping or low on battery. */
   sensor_health: ['sms', 'mail'],
 } as const satisfies Record<string, readonly NotificationChannel[]>;
 export type NotificationEventName = keyof typeof NOTIFICATION_EVENTS;

@@ -1,5 +1,5 @@
 /**
- * Role hierarchy (portal-area §6): each role includes every role below it.
+ * Role hierarchy: each role includes every role below it.
  * Used by the server's guards and by the web's route guards alike.
  */
 export const ROLES = [
@@ -22,7 +22,7 @@ export function hasRole(role: Role, minimum: Role): boolean {
   return roleRank(role) >= roleRank(minimum);
 }
 
-/** Roles a user may assign to others (portal-area §6 "Assignable roles"). */
+/** Roles a user may assign to others. */
 export function assignableRoles(role: Role): Role[] {
   const roles: Role[] = ['ROLE_DEMO', 'ROLE_APP_USER', 'ROLE_USER'];
   if (hasRole(role, 'ROLE_SUPERADMIN')) roles.push('ROLE_ADMIN');
@@ -31,7 +31,7 @@ export function assignableRoles(role: Role): Role[] {
 }
 
 /**
- * portal-area §4, §6: master and admin may act as a user below them in rank (admins: in their own
+ * Master and admin may act as a user below them in rank (admins: in their own
  * subtree). The server decides; the web shows the button by the same rule.
  */
 export function mayImpersonate(

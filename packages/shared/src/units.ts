@@ -1,4 +1,4 @@
-/** Units a sensor value can be shown in (devices-area §3), with their display symbols. */
+/** Units a sensor value can be shown in, with their display symbols. */
 export const UNITS = ['l', 'kg', 'm3', 'mbar', 'c', 'kwh', 'mwh', 'sec', 'min', 'cbm', 'cm'] as const;
 
 export type Unit = (typeof UNITS)[number];
@@ -26,7 +26,7 @@ export function unitSymbol(unit: string): string {
   return isUnit(unit) ? UNIT_SYMBOLS[unit] : unit;
 }
 
-// Option sets of the sensor configuration form (devices-area §9), in the order they are offered.
+// Option sets of the sensor configuration form, in the order they are offered.
 
 /** Counter sensors. */
 export const COUNTER_UNITS = [

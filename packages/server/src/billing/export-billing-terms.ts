@@ -73,7 +73,7 @@ const dayCell = (day: string | null) => (day === null ? null : new Date(`${day}T
 /** The columns holding calendar days: Gültig ab/bis, Abgerechnet bis, Nächste Abrechnung. */
 const DAY_COLUMNS = new Set([9, 10, 11, 12]);
 
-/** GET /v2/billing-terms/export: every billing term with its device, by device (portal-area §7). */
+/** GET /v2/billing-terms/export: every billing term with its device, by device. */
 export function billingTermsExport(db: Db, locale: Locale): ExportPlan {
   const labels = LABELS[locale];
   async function* rows() {

@@ -1,7 +1,7 @@
 import type { ChargingPeriodType, TimeOfInvoicing } from '@tankportal/shared/schemas/billing';
 
 /**
- * Billing periods (DESIGN.md [3]): calendar-aligned (w = ISO week from Monday, m = month,
+ * Billing periods: calendar-aligned (w = ISO week from Monday, m = month,
  * q = quarter, y = year), on German calendar days written as ISO dates (`2027-03-31`). The next
  * period to invoice starts the day after `invoicedUntil` (or at `validFrom`) and ends at the earlier
  * of its calendar end and `validUntil`; a partial period is charged pro rata by days. Pure: the

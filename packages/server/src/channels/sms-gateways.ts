@@ -28,7 +28,7 @@ export const deliveryKey = (provider: SmsGateway['provider'], gatewayMessageId: 
   `${provider}:${gatewayMessageId}`;
 
 /**
- * The status of an outgoing message the channel took (issue 13: created -> gateway -> sent ->
+ * The status of an outgoing message the channel took (created -> gateway -> sent ->
  * delivered): an SMS is at the gateway until its delivery report says more; a published MQTT
  * message or a mail handed to SMTP is sent.
  */

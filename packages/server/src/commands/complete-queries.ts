@@ -4,8 +4,8 @@ import type { Tx } from '../db/client.ts';
 import { anyOfIds } from '../db/named-statements.ts';
 
 /**
- * A manual query is answered by the device's next report, whatever protocol it arrives by
- * (devices-area §4): called by the store path with the devices that reported something new, in the
+ * A manual query is answered by the device's next report, whatever protocol it arrives by:
+ * called by the store path with the devices that reported something new, in the
  * transaction that stores the reports, so "processed" and the new reading commit together.
  * Only queries sent before this transaction began count: an earlier report is no answer.
  */

@@ -19,7 +19,7 @@ async function authorise(db: Db, actor: UserRow, deviceId: number) {
 
 /**
  * Revoking is stored as `revoked`, not as the empty confirmation a new alarm starts with: a revoked
- * alarm stays silent until a new alarm opens, an unconfirmed one keeps notifying (devices-area §4,
+ * alarm stays silent until a new alarm opens, an unconfirmed one keeps notifying (see
  * notifications/events.ts). The API still shows revoked as no confirmation (null).
  */
 const stored = (status: Exclude<ConfirmationStatus, 'revoked'> | null): ConfirmationStatus =>

@@ -75,7 +75,7 @@ async function identOf(db: Db, body: CreateDeviceBody): Promise<Ident> {
 
 /**
  * Inbound and outbound gateway of an SMS device. With more than one gateway in the system both
- * are required (devices-area §5); with one, it is taken. A gateway must exist and speak the
+ * are required; with one, it is taken. A gateway must exist and speak the
  * device's gateway type: Lionel reaches a cell number, 1NCE an ICCID.
  */
 async function gatewaysOf(db: Db, body: CreateDeviceBody) {

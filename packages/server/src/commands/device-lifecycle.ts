@@ -18,7 +18,7 @@ export function addressColumns(address: AddressBody) {
 
 /**
  * Hands a device to another user. An access entry the new owner held on it goes: an owner has
- * every permission anyway, and the access tab never shows the owner (contracts §4).
+ * every permission anyway, and the access tab never shows the owner.
  */
 async function handOver(tx: Tx, deviceId: number, userId: number) {
   await tx.update(devices).set({ userId }).where(eq(devices.id, deviceId));

@@ -11,7 +11,7 @@ import type { ExportPlan } from './export-consumption.ts';
 const DAY_MS = 86_400_000;
 
 /**
- * The tanks due for a delivery (issue 16's dispatch view): level sensors of the devices the actor
+ * The tanks due for a delivery (the dispatch view): level sensors of the devices the actor
  * may see (VIEW_STATUS) forecast to run empty within `withinDays`, with the quantity up to the fill
  * limit; by postal code (devices without one last), then by empty date — the order of a route plan.
  */

@@ -53,7 +53,7 @@ const load = createRequire(import.meta.url);
 
 /**
  * Loads ExcelJS ahead of the first xlsx export. Loaded by that export instead, its cost landed on
- * the user who clicked (issue 11: xlsx arrived seconds after the click, csv at once); the serving
+ * the user who clicked (an xlsx used to arrive seconds after the click, a csv at once); the serving
  * process calls this once it listens (main/start.ts).
  */
 export function preloadSpreadsheetWriter(): void {
@@ -204,7 +204,7 @@ export function wallClock(date: Date, timeZone: string): Date {
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
-/** portal-area §1: German dd.MM.yyyy HH:mm, English MM/dd/yyyy hh:mm a; in the export's zone. */
+/** German dd.MM.yyyy HH:mm, English MM/dd/yyyy hh:mm a; in the export's zone. */
 export function formatDateTime(date: Date, locale: Locale, timeZone: string): string {
   const p = partsIn(date, timeZone);
   if (locale === 'de') return `${pad(p.day)}.${pad(p.month)}.${p.year} ${pad(p.hour)}:${pad(p.minute)}`;

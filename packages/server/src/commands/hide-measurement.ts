@@ -21,7 +21,7 @@ export function parsePointId(pointId: string): { sensorId: number; measuredAt: D
 }
 
 /**
- * Hides one data point (devices-area §6: a superadmin clicks an outlier on the process chart).
+ * Hides one data point (a superadmin clicks an outlier on the process chart).
  * The row stays for the audit; the curve and the monthly consumption no longer see it: the months
  * whose steps it took part in are recomputed from the remaining readings. When it was the sensor's
  * newest reading, the sensor's present value falls back to the newest visible one, so the next

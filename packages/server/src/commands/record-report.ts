@@ -266,7 +266,7 @@ async function applyDeviceState(
       lastReportedAt: report.measuredAt,
       status: open > 0 || anySensorFault ? 'alarm' : 'ok',
       thresholdStatus: threshold,
-      // A new threshold crossing asks for confirmation again (devices-area §4).
+      // A new threshold crossing asks for confirmation again.
       thresholdConfirmationStatus:
         threshold !== device.thresholdStatus ? null : device.thresholdConfirmationStatus,
       ...(report.simCreditQty !== undefined ? { simCreditQty: report.simCreditQty } : {}),

@@ -16,7 +16,7 @@ const refused = (reason: string, text: string) =>
   new HttpError(409, text, [{ path: 'message', code: 'invalid', args: { reason } } satisfies FieldError]);
 
 /**
- * Releasing a message (issue 13, item 3; decision 040): an inbound SMS that could not be processed —
+ * Releasing a message (decision 040): an inbound SMS that could not be processed —
  * unreadable then, or from a number no device had — is processed again now that the cause may be
  * fixed (the parser, or a device created with that number). Processed, it stores the report as if
  * it had just arrived (its own log entry `processed`) and the released message says so (`released`,

@@ -13,7 +13,7 @@ import {
 } from '../db/schema.ts';
 
 /**
- * "Reset all measurements" (devices-area §2 metadata): the device starts over as if it had never
+ * "Reset all measurements": the device starts over as if it had never
  * reported. Measurements, monthly consumption, alarms and what was learnt from the readings
  * (forecasts, deliveries, health doubts, the checks' marks) go; the sensors' last values and the
  * device's last report, status and threshold state are cleared. Configuration, sensors, owner,

@@ -50,7 +50,7 @@ async function addressed(
 }
 
 /**
- * A raw message typed by an operator (devices-area §6: the master's raw IoT and LX-IoT JSON
+ * A raw message typed by an operator (the master's raw IoT and LX-IoT JSON
  * sender, an admin's SMS): the content goes unchanged to the device, over MQTT on its command
  * topic or as an SMS through its outbound gateway, and is logged as an outgoing message. The
  * device must be of the message's type (400 otherwise). A channel that refuses it (gateway down,

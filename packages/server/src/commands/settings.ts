@@ -13,7 +13,7 @@ export interface SettingAddress {
 }
 
 /**
- * Resolves `current` / `me` and checks the actor's rights on every addressed object (contracts §1):
+ * Resolves `current` / `me` and checks the actor's rights on every addressed object:
  * - whitelabel: only the request host's white-label; writing needs ROLE_ADMIN;
  * - user: only one's own settings;
  * - device_user: a device the actor sees (else 404: nothing about other customers' devices leaks);

@@ -123,7 +123,7 @@ function smtpUrl(raw: string | undefined): string | undefined {
 
 /**
  * Two years of the message log: a dealer answers "did my tank report last winter?" and bills SMS per
- * period from it (issue 15), and 100,000 devices at 6 reports a day stay near 440 million rows
+ * period from it, and 100,000 devices at 6 reports a day stay near 440 million rows
  * (docs/scaling.md).
  */
 export const DEFAULT_MESSAGE_RETENTION_DAYS = 730;
@@ -182,7 +182,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     ingestRejectsPerMinutePerIp: integer(env, 'INGEST_REJECTS_PER_MINUTE_PER_IP', 60),
     ingestRejectsPerMinutePerSender: integer(env, 'INGEST_REJECTS_PER_MINUTE_PER_SENDER', 10),
     mqttUrl: env.MQTT_URL || undefined,
-    // Not 1883: the machines here already run Mosquitto there (DESIGN.md §7).
+    // Not 1883: the machines here already run Mosquitto there.
     mqttPort: integer(env, 'MQTT_PORT', 1884),
     mqttClientId: env.MQTT_CLIENT_ID || processClientId(integer(env, 'PORT', 3000)),
     mqttShareGroup: env.MQTT_SHARE_GROUP || undefined,

@@ -76,7 +76,7 @@ export const whitelabels = pgTable(
     oilPriceLinks: jsonb('oil_price_links').$type<{ label: string; url: string }[]>().notNull().default([]),
     legal: jsonb('legal').$type<{ imprint: LocalisedText; privacy: LocalisedText }>().notNull(),
     resetDataEnabled: boolean('reset_data_enabled').notNull().default(false),
-    /** VAT in percent on this operator's invoices (DESIGN.md [3]). */
+    /** VAT in percent on this operator's invoices. */
     vatRate: numeric('vat_rate', { precision: 5, scale: 2 }).notNull().default('19.00'),
     /** Who issues this operator's invoices (the e-invoice seller); null until a master sets it. */
     invoiceSeller: jsonb('invoice_seller').$type<InvoiceSeller | null>(),
@@ -91,7 +91,7 @@ export const whitelabels = pgTable(
   ],
 );
 
-/** Key/value settings of a white-label (the provider's defaults; DESIGN.md [6], [7]). */
+/** Key/value settings of a white-label (the provider's defaults). */
 export const whitelabelConfig = pgTable(
   'whitelabel_config',
   {
@@ -201,7 +201,7 @@ export const smsGateways = pgTable('sms_gateways', {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Devices (devices-area §3). Every hot query is keyed by device or sensor, so a PostgreSQL
+// Devices. Every hot query is keyed by device or sensor, so a PostgreSQL
 // deployment can partition measurements by time or distribute everything by device (Citus).
 
 /**
@@ -365,7 +365,7 @@ export const sensors = pgTable(
 
 /**
  * Process rows. The primary key (sensor, time) is the idempotency key: a redelivered measurement
- * is `ON CONFLICT DO NOTHING` (DESIGN.md §7). Hidden rows stay for the audit, out of every curve.
+ * is `ON CONFLICT DO NOTHING`. Hidden rows stay for the audit, out of every curve.
  * Its index also carries every other column (`INCLUDE`, migration 0004, which drizzle cannot
  * express): a process curve is an index-only scan over a few hundred adjacent index pages, instead
  * of one heap page per row, since live ingest interleaves the rows of all sensors in the table.
@@ -386,7 +386,7 @@ export const measurements = pgTable(
 );
 
 /**
- * The days-to-empty forecast of a level sensor (issue 16), kept by the recurring job `forecasts`
+ * The days-to-empty forecast of a level sensor, kept by the recurring job `forecasts`
  * and read by the device pages and the list (which sorts and filters by `empty_at`). A row with
  * `empty_at` null says: computed, but too little data for a forecast.
  */
@@ -417,7 +417,7 @@ export const sensorForecasts = pgTable(
 );
 
 /**
- * A delivery (issue 16): a refill recognised in a level sensor's readings by the intelligence
+ * A delivery: a refill recognised in a level sensor's readings by the intelligence
  * round. Keyed by its start (the last reading before the rise), which a later reading of a truck
  * still pumping does not move; the end and the quantity may grow with it. The ticket quantity is the
  * dealer's, and survives a re-detection.
@@ -448,7 +448,7 @@ export const deliveries = pgTable(
 );
 
 /**
- * Doubts about a device's readings (issue 16): stuck and jump per level sensor, silent and low
+ * Doubts about a device's readings: stuck and jump per level sensor, silent and low
  * battery per device (sensor null). Open while closed_at is null; at most one open per device,
  * sensor and kind.
  */
@@ -572,7 +572,7 @@ export const unassignedDevices = pgTable(
   (t) => [uniqueIndex('unassigned_devices_kind_ident').on(t.kind, t.ident)],
 );
 
-/** The device side's log: every inbound and outbound exchange (DESIGN.md §4). */
+/** The device side's log: every inbound and outbound exchange. */
 export const messages = pgTable(
   'messages',
   {
@@ -619,7 +619,7 @@ export const messages = pgTable(
 );
 
 /**
- * Manual queries (devices-area §4): a request to a device to report now. Sent as an SMS or an MQTT
+ * Manual queries: a request to a device to report now. Sent as an SMS or an MQTT
  * command; processed by the device's next report (commands/complete-queries.ts).
  */
 export const queries = pgTable(
@@ -637,7 +637,7 @@ export const queries = pgTable(
     }),
     /** Why sending failed. */
     failureReason: text('failure_reason'),
-    /** The block query it belongs to (devices-area §3 Block query result); null for others. */
+    /** The block query it belongs to; null for others. */
     blockQueryId: integer('block_query_id').references((): AnyPgColumn => blockQueries.id, {
       onDelete: 'cascade',
     }),
@@ -663,7 +663,7 @@ export const queries = pgTable(
   ],
 );
 
-/** A block query (devices-area §3): one query to each of many devices, sent paced per gateway. */
+/** A block query: one query to each of many devices, sent paced per gateway. */
 export const blockQueries = pgTable('block_queries', {
   id: serial('id').primaryKey(),
   userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -671,7 +671,7 @@ export const blockQueries = pgTable('block_queries', {
 });
 
 /**
- * A reference-date query (devices-area §3): its member devices are asked on a schedule in German
+ * A reference-date query: its member devices are asked on a schedule in German
  * wall-clock time; `next_run_at` is when the scheduler runs it next (null while inactive).
  */
 export const refDateQueries = pgTable(
@@ -721,7 +721,7 @@ export const sendPacing = pgTable('send_pacing', {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Contacts and notifications (devices-area §3, portal-area §3; issue 5).
+// Contacts and notifications.
 
 /** A user's address book entry: who is told about a device's events, in which language. */
 export const contacts = pgTable(
@@ -785,7 +785,7 @@ export const notificationThrottle = pgTable(
 );
 
 /**
- * The durable job queue (DESIGN.md §2): claimed with `FOR UPDATE SKIP LOCKED`, so several server
+ * The durable job queue: claimed with `FOR UPDATE SKIP LOCKED`, so several server
  * processes share it; a job whose worker died is claimed again after `lockedUntil`. Payloads are
  * versioned per job name (src/jobs/definitions).
  */
@@ -834,7 +834,7 @@ export const jobSchedules = pgTable('job_schedules', {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Billing (devices-area §3, portal-area §3; issue 15). Money is numeric (exact), dates are German
+// Billing. Money is numeric (exact), dates are German
 // calendar days.
 
 /** What a device is billed for, per period (billing/periods.ts). */

@@ -148,7 +148,7 @@ export class IngestBatcher {
    * Stores a batch in one transaction. When the database refuses its data (dataErrorReason), the
    * batch is split in halves, each stored on its own, down to the report that fails alone: that
    * one is refused with the database's reason, every other report is stored and settled as usual
-   * (DESIGN.md §7: one bad report must not fail other devices' reports). A report's halves run
+   * (one bad report must not fail other devices' reports). A report's halves run
    * one after the other, so a device's reports are still stored in arrival order.
    */
   private async store(batch: Waiting[]): Promise<void> {

@@ -351,7 +351,7 @@ describe('the bulk path and the report-by-report path apply the same rules', () 
   });
 });
 
-describe('a new threshold crossing asks for confirmation again (devices-area §4), on either path', () => {
+describe('a new threshold crossing asks for confirmation again, on either path', () => {
   const paths = [
     ['bulk', viaBatch],
     ['report-by-report', viaGeneralPath],

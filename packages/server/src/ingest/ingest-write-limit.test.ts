@@ -8,7 +8,7 @@ import mqtt from 'mqtt';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-embedded.ts';
 import { IngestWriteLimit } from './ingest-write-limit.ts';
 
-// What unauthenticated senders can make the server write (issue 9, item 6).
+// What unauthenticated senders can make the server write.
 let t: TestApp;
 let deviceId: number;
 const identCode = 'NET-LIMIT-1';

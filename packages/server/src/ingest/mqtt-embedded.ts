@@ -17,7 +17,7 @@ export interface EmbeddedBroker extends MqttPublisher {
 
 /**
  * The embedded MQTT broker of the zero-setup start. Aedes acknowledges a QoS 1 publish before its
- * subscribers run (DESIGN.md §7), so reports are ingested in `authorizePublish`, which Aedes awaits
+ * subscribers run, so reports are ingested in `authorizePublish`, which Aedes awaits
  * before the PUBACK: a report is acknowledged only once it is committed.
  *
  * A device connects with client id = thing name / ICCID; a known device must give its secret as

@@ -25,7 +25,7 @@ import { createTestApp } from '../testing/test-app.ts';
 import { subscribeExternalBroker } from './mqtt-external.ts';
 
 /**
- * The external broker path under faults (issue 9): a real Mosquitto with the documented
+ * The external broker path under faults: a real Mosquitto with the documented
  * configuration, the server as a child process subscribed to it, and devices publishing QoS 1.
  * Each scenario counts the PUBACKs the devices got and the rows stored: no acknowledged report
  * may be missing, none stored twice. On PGlite, or on PostgreSQL with TEST_DATABASE_URL.

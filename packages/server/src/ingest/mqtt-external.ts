@@ -59,7 +59,7 @@ export interface ExternalBrokerOptions {
 }
 
 /**
- * Reports from an external broker (Mosquitto, EMQX, AWS IoT Core …; DESIGN.md §7, decision 008,
+ * Reports from an external broker (Mosquitto, EMQX, AWS IoT Core …; decision 008,
  * docs/mqtt-broker.md): a fixed client id per process with a persistent session (MQTT 5, session
  * expiry one day), so that the broker keeps the reports for it while it restarts; with a share
  * group, several server processes split the reports (shared subscription).

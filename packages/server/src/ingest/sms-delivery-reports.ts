@@ -87,7 +87,7 @@ async function applyReport(db: Db, provider: keyof typeof WEBHOOKS, report: Deli
 }
 
 /**
- * The gateways' delivery report webhooks (issue 13, item 2), authenticated like the inbound SMS
+ * The gateways' delivery report webhooks, authenticated like the inbound SMS
  * webhooks by the gateway's token in `x-webhook-token`; a gateway without one is switched off (503).
  * Every well-formed report answers 200, so that the gateway does not send it again.
  */

@@ -242,7 +242,7 @@ async function newDevices(count: number) {
   return ids;
 }
 
-describe('a report the database refuses (DESIGN.md §7)', () => {
+describe('a report the database refuses', () => {
   // Reports that got past no schema: each fails the transaction it is in.
   const POISONS: [string, (deviceId: number) => IngestItem][] = [
     ['a NUL in the message id', (id) => reading(id, `dev-${id}`, 'p\u0000', '2026-04-01T06:00:00Z')],

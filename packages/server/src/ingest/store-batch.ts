@@ -454,7 +454,7 @@ class BulkPlan {
     this.outbox.add(device, thresholdEvent(this.threshold, threshold, deviceSensors, at));
     this.threshold = {
       thresholdStatus: threshold,
-      // A new threshold crossing asks for confirmation again (devices-area §4).
+      // A new threshold crossing asks for confirmation again.
       thresholdConfirmationStatus:
         threshold !== this.threshold.thresholdStatus ? null : this.threshold.thresholdConfirmationStatus,
     };

@@ -1,5 +1,5 @@
 /**
- * How good the forecast has been on a sensor's own history (issue 16): forecasts made at past
+ * How good the forecast has been on a sensor's own history: forecasts made at past
  * moments with only the data known then, held against what happened.
  *
  * Real tanks are refilled before they run dry, so "when did it reach empty" rarely has an answer.

@@ -1,5 +1,5 @@
 /**
- * Heating degree days and German calendar days for the tank forecast (issue 16).
+ * Heating degree days and German calendar days for the tank forecast.
  *
  * Space heating uses fuel roughly in proportion to how far the outdoor temperature stays below the
  * temperature a building needs no heating at. VDI 4710 / VDI 3807 measure that as heating degree

@@ -1,5 +1,5 @@
 /**
- * Deliveries (issue 16): each refill in a level sensor's readings as a record — when, how much came
+ * Deliveries: each refill in a level sensor's readings as a record — when, how much came
  * in, the level before and after, and for heating oil the quantity at 15 °C. Pure: readings in,
  * deliveries out; intelligence/sensor-checks.ts keeps them in the database.
  */

@@ -1,5 +1,5 @@
 /**
- * Days-to-empty forecast of a tank level sensor (issue 16), pure: readings in, dates out.
+ * Days-to-empty forecast of a tank level sensor, pure: readings in, dates out.
  *
  * The model in short (docs/forecast.md has the whole of it):
  * - refills split the history into segments; only the last segment says where the level is now,

@@ -1,5 +1,5 @@
 /**
- * Leak and theft (issue 16, docs/tank-health.md), pure: a level sensor's recent readings and its
+ * Leak and theft (docs/tank-health.md), pure: a level sensor's recent readings and its
  * expected consumption in, a suspected loss out.
  *
  * The rule: over the last LEAK_RULES.windowHours (after the last refill in it), the level fell by

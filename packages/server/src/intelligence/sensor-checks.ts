@@ -1,5 +1,5 @@
 /**
- * The checks of the intelligence round (issue 16, docs/tank-health.md) against the database:
+ * The checks of the intelligence round (docs/tank-health.md) against the database:
  * deliveries, sensor health and leaks for every level sensor with a reading newer than its last
  * check (or checked a day ago), silent devices and low batteries for every device. Each sensor's
  * findings, the alarm and the notifications they cause are written in one transaction.

@@ -1,5 +1,5 @@
 /**
- * Sensor health rules (issue 16, docs/tank-health.md), pure: readings and device facts in, the
+ * Sensor health rules (docs/tank-health.md), pure: readings and device facts in, the
  * doubts they raise out. Each finding says since when and why, so the status page can explain it.
  */
 import { HEALTH_RULES } from '@tankportal/shared/schemas/tank-health';
@@ -92,7 +92,7 @@ export interface SilentFinding {
 
 /**
  * The device's report interval in seconds: an IoT device's send interval (minutes), otherwise the
- * time interval after which a device reports anyway (devices-area §3); null when it has none.
+ * time interval after which a device reports anyway; null when it has none.
  */
 export function reportIntervalSeconds(device: {
   type: string;

@@ -1,5 +1,5 @@
 /**
- * Seeded, realistic tank level series for the forecast's tests and benchmark (issue 16). Every
+ * Seeded, realistic tank level series for the forecast's tests and benchmark. Every
  * series comes with its ground truth (the true daily use, the true level, the refills), so that a
  * test can hold a forecast against what really happened. Same seed, same series, on every machine.
  */

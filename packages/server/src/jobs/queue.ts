@@ -137,7 +137,7 @@ export interface JobQueueOptions {
 }
 
 /**
- * The durable job queue over the `jobs` table (DESIGN.md §2). A job is claimed by one statement
+ * The durable job queue over the `jobs` table. A job is claimed by one statement
  * (`FOR UPDATE SKIP LOCKED` in a sub-select, committed at once): several processes share the queue,
  * and no transaction stays open while a handler talks to the network (PGlite has one connection).
  * A claimed job carries a lease (`locked_until`): when its process dies, it is claimed again after

@@ -194,7 +194,7 @@ export class LiveUpdates {
     return new Map([...byUser.values()].map(({ user, connections }) => [user, connections]));
   }
 
-  /** Of `ids`, those the user may see the status or process of (DESIGN.md [4], [5]), in bulk. */
+  /** Of `ids`, those the user may see the status or process of, in bulk. */
   private async visibleTo(user: UserRow, ids: number[]): Promise<number[]> {
     if (hasRole(user.role, 'ROLE_MASTER')) return ids;
     const now = Date.now();

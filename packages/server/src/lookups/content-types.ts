@@ -1,4 +1,4 @@
-/** What a tank or silo holds (devices-area §3), with the density at 15 °C used as the default. */
+/** What a tank or silo holds, with the density at 15 °C used as the default. */
 export interface ContentType {
   id: string;
   name: { de: string; en: string };

@@ -5,7 +5,7 @@ export interface Country {
   preferred: boolean;
 }
 
-/** devices-area §9: preferred countries, in this order. */
+/** Preferred countries, in this order. */
 export const PREFERRED_COUNTRIES = ['DE', 'CH', 'AT', 'FR', 'NL', 'LU', 'BE'] as const;
 
 const CODES =

@@ -6,7 +6,7 @@ import { MOBILE_PROVIDERS } from './mobile-providers.ts';
 import { SMS_GATEWAY_SEEDS } from './sms-gateways.ts';
 import { TANK_GEOMETRIES } from './tank-geometries.ts';
 
-// devices-area §3, in the spec's order.
+// In the order the product lists them.
 const SPEC_CONTENT_TYPE_IDS = [
   'heating_oil_el',
   'heating_oil_es',
@@ -40,7 +40,7 @@ const SPEC_CONTENT_TYPE_IDS = [
 ];
 
 describe('content types and densities', () => {
-  it('has exactly the 29 content types of the spec, each once, with names in both languages', () => {
+  it('has exactly the 29 content types, each once, with names in both languages', () => {
     const ids = CONTENT_TYPES.map((type) => type.id);
     expect(ids).toEqual(SPEC_CONTENT_TYPE_IDS);
     expect(new Set(ids).size).toBe(29);

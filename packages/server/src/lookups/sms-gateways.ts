@@ -1,4 +1,4 @@
-/** The SMS gateways a fresh installation knows (devices-area §3 SMS gateway; DESIGN.md §4). */
+/** The SMS gateways a fresh installation knows. */
 export interface SmsGatewaySeed {
   label: string;
   provider: 'lionel' | '1nce';

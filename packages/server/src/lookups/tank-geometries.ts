@@ -1,5 +1,5 @@
 /**
- * Tank geometries with their fixed ids 1..9 (devices-area §3). The filled share per geometry is in
+ * Tank geometries with their fixed ids 1..9. The filled share per geometry is in
  * sensor-logic/geometry.ts; the ids here must stay in step with it.
  */
 export interface TankGeometry {

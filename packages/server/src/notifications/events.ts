@@ -4,7 +4,7 @@ import type { HealthKind } from '@tankportal/shared/schemas/tank-health';
 import type { ThresholdStatus } from '../sensor-logic/threshold.ts';
 
 /**
- * The events a device's recipients hear of (devices-area §3 "Notification recipient"), detected
+ * The events a device's recipients hear of, detected
  * by both ingest paths (record-report.ts, store-batch.ts) with the rules below, so that the two
  * paths notify alike.
  */
@@ -13,7 +13,7 @@ import type { ThresholdStatus } from '../sensor-logic/threshold.ts';
 export interface NotifiedDevice {
   id: number;
   name: string;
-  /** Inactive devices notify nobody (devices-area §4). */
+  /** Inactive devices notify nobody. */
   active: boolean;
 }
 
@@ -71,7 +71,7 @@ export type EventOf<N extends NotificationEventName> = Extract<DeviceEvent, { na
 /**
  * Whether an alarm (or the threshold notice) with this confirmation notifies when it is reported:
  * unconfirmed and seen go on, disregard stops, and revoked stays silent until a new alarm (a new
- * crossing) opens with no confirmation (devices-area §4).
+ * crossing) opens with no confirmation.
  */
 export function confirmationNotifies(confirmation: ConfirmationStatus | null): boolean {
   return confirmation !== 'disregard' && confirmation !== 'revoked';

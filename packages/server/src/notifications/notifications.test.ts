@@ -291,7 +291,7 @@ describe('notification delivery', () => {
 
     const [de] = mailTo(device, DE.email);
     expect(de.text).toContain(`- ${titleDe} (neu) - ${alarmDescription('temperature', 'de')}`);
-    // The portal's date format per language (portal-area §9), in the service's time zone.
+    // The portal's date format per language, in the service's time zone.
     expect(de.text).toContain(`Zeitpunkt: ${portalDateTime(alarmAt, 'de', 'Europe/Berlin')}`);
     expect(de.text).toMatch(/Zeitpunkt: \d\d\.\d\d\.\d{4} \d\d:\d\d\n/);
     expect(de.text).toContain(`Im Portal öffnen: https://portal.example.test/devices/${device.id}`);

@@ -70,7 +70,7 @@ const WORDS = {
 
 const INTL_LOCALE: Record<Locale, string> = { de: 'de-DE', en: 'en-US' };
 
-/** The portal's date format per language (portal-area §9), as the web shows dates. */
+/** The portal's date format per language, as the web shows dates. */
 function time(at: Date, language: Locale): string {
   return portalDateTime(at, language, TIME_ZONE);
 }

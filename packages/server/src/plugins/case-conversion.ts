@@ -12,7 +12,7 @@ declare module 'fastify' {
 // A leading underscore marks a control parameter such as `_impersonate_user`: kept too.
 const KEEP = [/\./, /^_/];
 
-/** Requests arrive in snake_case (spec "The calls"); handlers and schemas speak camelCase. */
+/** Requests arrive in snake_case (the API's convention); handlers and schemas speak camelCase. */
 export function registerCaseConversion(app: FastifyInstance) {
   app.addHook('preValidation', async (request) => {
     if (request.body && typeof request.body === 'object') {

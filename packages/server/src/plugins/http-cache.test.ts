@@ -6,7 +6,7 @@ import { CSRF_HEADER } from '@tankportal/shared/constants';
 import { buildDevice, buildUser } from '../testing/factories.ts';
 import { createTestApp, TestClient, type TestApp } from '../testing/test-app.ts';
 
-// Issue 11, item 12: what browsers (and shared caches) may keep (plugins/http-cache.ts).
+// What browsers (and shared caches) may keep (plugins/http-cache.ts).
 const webDist = mkdtempSync(path.join(tmpdir(), 'tp-web-dist-'));
 mkdirSync(path.join(webDist, 'assets'));
 writeFileSync(

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
- * How long browsers keep what the server sends (issue 11, item 12; docs/decisions/035-page-load.md):
+ * How long browsers keep what the server sends (docs/decisions/035-page-load.md):
  * - the built assets (`/assets/*`, the content's hash in the name) for good;
  * - index.html and the other files of the build: kept, but asked again every time (ETag, 304);
  * - API answers: nothing (`no-store`, plugins/auth.ts), unless a route marks its answer with

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { createTestApp, TestClient, type TestApp } from '../testing/test-app.ts';
 import { users } from '../db/schema.ts';
 
-// What the server's log may not contain (issue 9, item 7).
+// What the server's log may not contain.
 const lines: string[] = [];
 const logged = () => lines.join('');
 let t: TestApp;

@@ -8,7 +8,7 @@ import { subtreeIds } from './user-tree.ts';
 import { forbidden, notFound } from '../http-error.ts';
 
 /**
- * Who may see and do what on which device (DESIGN.md [4], [5]), answered in bulk:
+ * Who may see and do what on which device, answered in bulk:
  * - a master sees every device with every permission;
  * - an admin (or superadmin) has every permission on the devices of its own subtree of users;
  * - everybody has every permission on its own devices;

@@ -5,7 +5,7 @@ import { users } from '../db/schema.ts';
 import type { UserRow } from '../repositories/users.ts';
 
 /**
- * The tree of users (`users.parent_user_id`, DESIGN.md [5]) and the views of it the policies use.
+ * The tree of users (`users.parent_user_id`) and the views of it the policies use.
  * They differ on purpose, and each difference is an option or a function here, so no caller writes
  * its own recursive query:
  *
@@ -80,7 +80,7 @@ export async function isInSubtree(db: Db, ancestorId: number, descendantId: numb
 }
 
 /**
- * SQL select (one column, `id`) of the users the actor manages (contracts §2, DESIGN.md [5]): a
+ * SQL select (one column, `id`) of the users the actor manages: a
  * master every user, everybody else itself and its whole subtree; deleted users never. Wider than
  * device-access's owners on purpose: a plain user manages its sub-users as people (it may grant
  * them access), while only admins own the devices of their subtree as a whole.

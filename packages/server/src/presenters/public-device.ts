@@ -3,7 +3,7 @@ import type { AlarmRow, DeviceRow, SensorRow } from '../repositories/devices.ts'
 import { presentAlarm } from './alarm.ts';
 
 /**
- * The public status page (contracts §5). Field by field on purpose: whoever holds the link sees
+ * The public status page. Field by field on purpose: whoever holds the link sees
  * the levels and open alarms, never ids, the owner, idents, comments or configuration.
  */
 export function presentPublicDevice(

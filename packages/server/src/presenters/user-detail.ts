@@ -18,7 +18,7 @@ const pick = <K extends string>(stored: Record<string, string | null> | null, ke
   Object.fromEntries(keys.map((key) => [key, stored?.[key] ?? null])) as Record<K, string | null>;
 
 /**
- * A user for the users area (portal-area §3). Name, first and last name and company live in their
+ * A user for the users area. Name, first and last name and company live in their
  * own columns (lists and search read them); the other contact and address parts in JSON.
  */
 export function presentUserDetail(

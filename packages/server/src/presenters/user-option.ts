@@ -1,7 +1,7 @@
 import type { UserOption } from '@tankportal/shared/schemas/users-lookup';
 import type { UserRow } from '../repositories/users.ts';
 
-/** A user as pickers list it (contracts §2): "firstName lastName", else the company, else "". */
+/** A user as pickers list it: "firstName lastName", else the company, else "". */
 export function presentUserOption(
   user: Pick<UserRow, 'id' | 'username' | 'firstName' | 'lastName' | 'company'>,
 ): UserOption {

@@ -59,7 +59,7 @@ const located = and(isNotNull(devices.locationLat), isNotNull(devices.locationLn
 function listConditions(actor: UserRow, query: DeviceListQuery): SQL[] {
   const conditions: SQL[] = [deviceVisibleTo(actor, query.permission)];
   if (query.type) conditions.push(inArray(devices.type, query.type));
-  // The devices of one user's access page (portal-area §2): owned by it or granted to it by an entry.
+  // The devices of one user's access page: owned by it or granted to it by an entry.
   if (query.userId)
     conditions.push(
       or(
@@ -146,7 +146,7 @@ export async function listDevices(db: Db, actor: UserRow, query: DeviceListQuery
 }
 
 /**
- * The footer totals of every device the list's condition matches (devices-area §9: per unit, over
+ * The footer totals of every device the list's condition matches (per unit, over
  * the probe sensors not in error that have a value), in one aggregate beside the count.
  */
 async function sensorTotalsOf(db: Db, condition: SQL): Promise<SensorTotals> {

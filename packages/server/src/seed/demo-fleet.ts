@@ -144,7 +144,7 @@ const CUSTOMERS = [
 export async function ensureDemoFleet(db: Db, now = new Date()): Promise<number> {
   const [{ value: existing }] = await db.select({ value: count() }).from(devices);
   if (existing > 0) {
-    // A fleet seeded before its configuration was complete (issue 11) is completed on the next start.
+    // A fleet seeded before its configuration was complete is completed on the next start.
     await completeDemoConfiguration(db);
     return 0;
   }
@@ -348,7 +348,7 @@ interface SeriesOptions {
 
 type Anomaly = 'theft' | 'stuck' | 'jump';
 /**
- * A few devices of the demo user `user` show what the intelligence round finds (issue 16): a theft
+ * A few devices of the demo user `user` show what the intelligence round finds: a theft
  * a day ago (a leak alarm), a probe stuck for nine days, one implausible reading, a weak battery.
  */
 const DEMO_ANOMALIES: Partial<Record<number, Anomaly>> = { 33: 'theft', 15: 'stuck', 21: 'jump' };

@@ -1,5 +1,5 @@
 /**
- * Monthly consumption of one sensor from its readings (devices-area §3 consumption rows):
+ * Monthly consumption of one sensor from its readings:
  * - level sensors: the sum of decreases between consecutive readings; rises are refills (a rise
  *   of at least the filling-recognition share of the capacity) or noise, and never count;
  * - counters: the sum of increases between consecutive readings (a counter reset counts nothing).

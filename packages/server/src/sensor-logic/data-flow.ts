@@ -2,7 +2,7 @@ import type { InterpolationDate, InterpolationMode } from '@tankportal/shared/sc
 import { isRefill, monthlyConsumption, type Reading } from './consumption.ts';
 
 /**
- * Monthly data flow of a level sensor (devices-area §9, the data-flow export):
+ * Monthly data flow of a level sensor (the data-flow export):
  * - outflow: what was used, exactly the monthly consumption (sum of decreases);
  * - inflow: what was filled in, the rises that count as refills (at least the filling-recognition
  *   share of the capacity; smaller rises are measuring noise, as for the consumption);

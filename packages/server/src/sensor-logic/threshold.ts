@@ -12,7 +12,7 @@ interface ThresholdSensor {
 }
 
 /**
- * Threshold state of a device by its threshold sensor mode (devices-area §3):
+ * Threshold state of a device by its threshold sensor mode:
  * first / all: the first / every connected level sensor is below its threshold (low level);
  * first_upper / all_upper: the first / every one is above it (e.g. a waste-oil tank filling up).
  * Sensors in error or without a threshold or value do not decide anything.

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { ALARM_TYPES } from '../devices.ts';
 import { isPrintableText } from '../schemas/common.ts';
 
-// What the database stores must fit its columns (DESIGN.md §7, "a batch is only as good as its
-// worst row"): a report refused by a column would fail the transaction it shares with other
+// What the database stores must fit its columns (a batch is only as good as its
+// worst row): a report refused by a column would fail the transaction it shares with other
 // devices' reports. These bounds refuse such a report up front, as malformed.
 
 /**

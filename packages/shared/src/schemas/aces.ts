@@ -6,14 +6,14 @@ const required = (issue: { input?: unknown }) => (issue.input == null ? 'require
 
 const userId = bodyId();
 
-/** At least one permission (devices-area §5); a name twice counts once. */
+/** At least one permission; a name twice counts once. */
 const permissions = z
   .array(z.enum(DEVICE_PERMISSIONS, { error: 'invalid' }), { error: required })
   .min(1, { error: 'required' })
   .transform((names) => [...new Set(names)]);
 
 /**
- * Body of `POST /v2/devices/{id}/aces` (contracts §4). The rules that need the database (self,
+ * Body of `POST /v2/devices/{id}/aces`. The rules that need the database (self,
  * owner, already granted, managed user) are the server's.
  */
 export const aceBody = z.object({ userId, permissions });

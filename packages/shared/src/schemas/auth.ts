@@ -11,13 +11,13 @@ export const loginBody = z.object({
 export type LoginBody = z.infer<typeof loginBody>;
 
 /**
- * portal-area §5: repeat must match, new password at least 8 characters (and at most 128). The
+ * Repeat must match, new password at least 8 characters (and at most 128). The
  * server also refuses guessable passwords (a strength estimate too big for the browser bundle).
  */
 export const credentialsBody = z
   .object({
     currentPassword: text().min(1, { error: 'required' }).max(MAX_PASSWORD_LENGTH),
-    // An empty field is "required", not "too short" (issue 11, item 11): the length check runs on
+    // An empty field is "required", not "too short": the length check runs on
     // what was typed only.
     password: text()
       .min(1, { error: 'required', abort: true })

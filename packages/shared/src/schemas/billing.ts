@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import { optionalText } from './device-metadata.ts';
 
-/** devices-area §3: what a billing term charges. */
+/** What a billing term charges. */
 export const BILLING_ALIASES = ['custom', 'device_license', 'sms_device', 'sms_external', 'others'] as const;
 export type BillingAlias = (typeof BILLING_ALIASES)[number];
 /** Charged per SMS beyond the included quantity (exemptedQuantity), counted from the message log. */
 export const SMS_ALIASES: readonly BillingAlias[] = ['sms_device', 'sms_external'];
 
-/** DESIGN.md [3]: w = ISO week, m = month, q = quarter, y = year. */
+/** W = ISO week, m = month, q = quarter, y = year. */
 export const CHARGING_PERIOD_TYPES = ['w', 'm', 'q', 'y'] as const;
 export type ChargingPeriodType = (typeof CHARGING_PERIOD_TYPES)[number];
 export const TIMES_OF_INVOICING = ['begin', 'mid', 'end'] as const;
 export type TimeOfInvoicing = (typeof TIMES_OF_INVOICING)[number];
 
-/** devices-area §5 lengths. */
+/** Text lengths of the billing fields. */
 export const BILLING_NAME_MAX = 32;
 export const BILLING_ADDITIONAL_TEXT_MAX = 64;
 
@@ -28,7 +28,7 @@ export const calendarDay = () =>
   });
 
 /**
- * A price in euros, at least 0, in whole cents (devices-area §5: step 0.01): a JSON number or a
+ * A price in euros, at least 0, in whole cents (step 0.01): a JSON number or a
  * decimal string; answered as a string with two decimals, so that no binary fraction creeps in.
  */
 export const price = () =>
@@ -82,7 +82,7 @@ type TermsLike = {
   exemptedQuantity?: number | null | undefined;
 };
 
-/** The cross-field rules of devices-area §5, on the field they concern. */
+/** The cross-field rules of billing terms, on the field they concern. */
 function termsRules(body: TermsLike, context: z.RefinementCtx) {
   validUntilRule(body, context);
   if (body.alias === 'custom' && !body.name)
@@ -157,12 +157,12 @@ export type BillingTerms = z.infer<typeof billingTermsSchema>;
 export const INVOICE_STATUSES = ['pending', 'handled'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
-/** The system terms list pages by 100 (portal-area §9), no choice. */
+/** The system terms list pages by 100, no choice. */
 export const BILLING_TERMS_PAGE_SIZE = 100;
 
 const gatewaySchema = z.object({ provider: z.string(), username: z.string() }).nullable();
 
-/** GET /v2/billing-terms?page: terms with their device, which the list groups by (portal-area §3). */
+/** GET /v2/billing-terms?page: terms with their device, which the list groups by. */
 export const systemBillingTermsSchema = billingTermsSchema.extend({
   device: z.object({
     id: z.number(),

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { bodyId } from './common.ts';
 import { QUERY_FAILURES, QUERY_STATUSES } from './queries.ts';
 
-/** devices-area §9: the quick selections "not reported since" of the block query, in seconds. */
+/** The quick selections "not reported since" of the block query, in seconds. */
 export const BLOCK_QUERY_NOT_REPORTED_SINCE = [
   3600, 7200, 10800, 21600, 43200, 86400, 172800, 259200, 604800,
 ] as const;
-/** devices-area §9: the block query's result is polled every 5 s. */
+/** The block query's result is polled every 5 s. */
 export const BLOCK_QUERY_POLL_MS = 5000;
 /** Devices per block query: a whole fleet of a large dealer, not unbounded. */
 export const BLOCK_QUERY_MAX_DEVICES = 20_000;

@@ -3,14 +3,14 @@ import { bodyId, queryId } from './common.ts';
 import { DEVICE_SORT_KEYS } from './devices.ts';
 
 /**
- * The settings store (contracts §1; DESIGN.md [6], [7]): `GET /v2/config?params[]=obj:id:key` and
+ * The settings store: `GET /v2/config?params[]=obj:id:key` and
  * `PUT /v2/config` with `[{ obj, id, key, value }]`. Keys keep their dots on the wire; values are
  * opaque JSON checked by the key's schema below.
  */
 export const CONFIG_OBJECTS = ['whitelabel', 'user', 'device_user'] as const;
 export type ConfigObject = (typeof CONFIG_OBJECTS)[number];
 
-/** Columns of the device list (devices-area §2): the sort keys plus the sensors column. */
+/** Columns of the device list: the sort keys plus the sensors column. */
 export const DEVICE_LIST_COLUMNS = [...DEVICE_SORT_KEYS, 'sensors'] as const;
 export type DeviceListColumn = (typeof DEVICE_LIST_COLUMNS)[number];
 

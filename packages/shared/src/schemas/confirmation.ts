@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CONFIRMATION_STATUSES } from '../devices.ts';
 
 /**
- * Alarm and threshold confirmation (devices-area §4, contracts §2): `seen` (notifications go on)
+ * Alarm and threshold confirmation: `seen` (notifications go on)
  * or `disregard` (they stop) is set by PUT; `revoked` is the absence of a confirmation (DELETE).
  */
 export const SETTABLE_CONFIRMATION_STATUSES = ['seen', 'disregard'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_LOCALE, LOCALES } from '../constants.ts';
 
-/** portal-area §3 / devices-area §5 contact lengths, and the formats of contracts §1. */
+/** Contact field lengths and formats. */
 export const CONTACT_LIMITS = {
   role: 128,
   firstName: 64,
@@ -26,7 +26,7 @@ function optionalText(max: number, pattern?: RegExp) {
   return checked.nullish().transform((value) => value || null);
 }
 
-/** Body of `POST /v2/contacts` and `PUT /v2/contacts/{id}` (contracts §1). */
+/** Body of `POST /v2/contacts` and `PUT /v2/contacts/{id}`. */
 export const contactBody = z
   .object({
     firstName: optionalText(CONTACT_LIMITS.firstName),
@@ -67,7 +67,7 @@ export const contactSchema = z.object({
 });
 export type Contact = z.infer<typeof contactSchema>;
 
-/** The display name of a contact (contracts §1), shared so that lists built on the client agree. */
+/** The display name of a contact, shared so that lists built on the client agree. */
 export function contactHandle(contact: {
   firstName: string | null;
   lastName: string | null;

@@ -5,7 +5,7 @@ import type { FieldErrorCode } from '../field-errors.ts';
 import type { DeviceDetail } from './devices.ts';
 
 /**
- * The device configuration (contracts §5, devices-area §5, §7, §9): ONE set of field rules, from
+ * The device configuration: ONE set of field rules, from
  * which both the API body of `PUT /v2/devices/{id}/configuration` (intervals in seconds) and the
  * web form (intervals as value + unit h|d) are built, per device variant (sms lionel, sms 1nce,
  * net, iot v1, iot v2, lx_iot).
@@ -21,15 +21,15 @@ import type { DeviceDetail } from './devices.ts';
 export const SMS_GATEWAY_TYPES = ['lionel', '1nce'] as const;
 export type SmsGatewayType = (typeof SMS_GATEWAY_TYPES)[number];
 
-/** v1 battery powered, v2 with 230 V supply (devices-area §3). */
+/** v1 battery powered, v2 with 230 V supply. */
 export const IOT_VERSIONS = ['v1', 'v2'] as const;
 export type IotVersion = (typeof IOT_VERSIONS)[number];
 
-/** The IoT-GPS/PRO switch of the master's IoT section (devices-area §6). */
+/** The IoT-GPS/PRO switch of the master's IoT section. */
 export const IOT_TYPES = ['gps', 'pro'] as const;
 export type IotType = (typeof IOT_TYPES)[number];
 
-/** `device.capabilities` entry of devices that measure the fill height (devices-area §5, §9). */
+/** `device.capabilities` entry of devices that measure the fill height. */
 export const FILL_HEIGHT_CAPABILITY = 'fill_height';
 
 export const CONFIGURATION_VARIANTS = [
@@ -53,7 +53,7 @@ export const INTERVAL_UNIT_SECONDS: Readonly<Record<IntervalUnit, number>> = { h
 export const INTERVAL_MAX_VALUE = 99;
 export const INTERVAL_MAX_SECONDS = INTERVAL_MAX_VALUE * INTERVAL_UNIT_SECONDS.d;
 
-/** IoT send interval in minutes; 0 is off (devices-area §4, §9, DESIGN.md [10]). */
+/** IoT send interval in minutes; 0 is off. */
 export const IOT_SEND_INTERVALS = [0, 60, 120, 360, 480, 600, 720] as const;
 /** What the edit form offers per IoT version (0 only through the master's on/off switch). */
 export const IOT_SEND_INTERVAL_FORM_OPTIONS: Readonly<Record<IotVersion, readonly number[]>> = {
@@ -63,10 +63,10 @@ export const IOT_SEND_INTERVAL_FORM_OPTIONS: Readonly<Record<IotVersion, readonl
 /** GPS position with every 1st to 10th message, or every 20th. */
 export const IOT_GPS_INTERVALS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20] as const;
 export const IOT_GPS_INTERVAL_FORM_OPTIONS = [5, 10, 20] as const;
-/** Alarm input types; 0 is disabled, enabling sets 1 (devices-area §4). */
+/** Alarm input types; 0 is disabled, enabling sets 1. */
 export const IOT_ALARM_TYPES = [0, 1, 2] as const;
 export const IOT_ALARM_TEXT_MAX = 15;
-/** The defaults -100 and 200 mean "temperature monitoring off" (devices-area §4). */
+/** The defaults -100 and 200 mean "temperature monitoring off". */
 export const IOT_TEMP_MIN = -100;
 export const IOT_TEMP_MAX = 200;
 /** A lower temperature limit of -99 disables it. */
@@ -75,7 +75,7 @@ export const TEMPERATURE_LIMIT_TYPES = ['above', 'below'] as const;
 /** Tank geometry codes (the names come from the server's resources). */
 export const SENSOR_GEOMETRIES = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
 
-/** Integer bounds of devices-area §5 (inclusive). */
+/** Integer bounds of the configuration fields (inclusive). */
 export const CONFIGURATION_LIMITS = {
   capacity: { min: 0, max: 9_999_999 },
   fillLimit: { min: 0, max: 100 },
@@ -94,7 +94,7 @@ export const CONFIGURATION_LIMITS = {
   iotTempMax: { min: IOT_TEMP_MIN, max: IOT_TEMP_MAX },
 } as const;
 
-/** Text lengths of devices-area §5. */
+/** Text lengths of the configuration fields. */
 export const CONFIGURATION_LENGTHS = {
   sensorName: 40,
   contentType: 64,
@@ -107,7 +107,7 @@ export const CONFIGURATION_LENGTHS = {
   timezone: 64,
 } as const;
 
-/** Fields only a master may change (devices-area §6); anyone may send them unchanged. */
+/** Fields only a master may change; anyone may send them unchanged. */
 export const MASTER_ONLY_FIELDS = [
   'watchdogEnabled',
   'simCreditorId',
@@ -191,7 +191,7 @@ export function configurationVariant(context: ConfigurationContext): Configurati
 export const hasFillHeight = (context: Pick<ConfigurationContext, 'capabilities'>) =>
   context.capabilities.includes(FILL_HEIGHT_CAPABILITY);
 
-/** Unit options of a sensor (devices-area §9). */
+/** Unit options of a sensor. */
 export function sensorUnitOptions(
   context: Pick<ConfigurationContext, 'type' | 'capabilities'>,
   subType: (typeof SENSOR_SUB_TYPES)[number],
@@ -510,8 +510,8 @@ export type SensorMeasuringField = Extract<
 >;
 
 /**
- * What a connected sensor must be given, by device type, capabilities and kind (devices-area §5,
- * §9): the schema requires exactly these, and the form marks exactly these as required. A counter
+ * What a connected sensor must be given, by device type, capabilities and kind: the
+ * schema requires exactly these, and the form marks exactly these as required. A counter
  * has no fill level (decision 019): none of the level's data (capacity, fill limit, threshold, and
  * the range, geometry, density and fill height that turn a measurement into a level) applies to it.
  */
@@ -770,7 +770,7 @@ export function masterOnlyChanges(
   const changed: string[] = MASTER_ONLY_FIELDS.filter(
     (name) => body[name] !== undefined && (body[name] ?? null) !== (current[name] ?? null),
   );
-  // The send interval's on/off switch is the master's (devices-area §6); the interval itself is not.
+  // The send interval's on/off switch is the master's; the interval itself is not.
   const off = (minutes: number | null | undefined) => minutes === 0;
   if (body.iotSendInterval !== undefined && off(body.iotSendInterval) !== off(current.iotSendInterval))
     changed.push('iotSendInterval');

@@ -22,7 +22,7 @@ const invalid = { params: { code: 'invalid' as const } };
  */
 export const cellNumberText = () => optionalText(32);
 
-/** An ICCID: digits only, at most 32 (devices-area §5). */
+/** An ICCID: digits only, at most 32. */
 export const iccidText = () =>
   optionalText(32).refine((value) => value == null || /^\d+$/.test(value), invalid);
 

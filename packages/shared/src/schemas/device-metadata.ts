@@ -3,14 +3,14 @@ import { MESSAGE_STATUSES } from '../devices.ts';
 import { bodyId, requiredText, text } from './common.ts';
 
 /**
- * Metadata and lifecycle bodies of a device (devices-area §5 and §7, contracts §6). Used by the
+ * Metadata and lifecycle bodies of a device. Used by the
  * server's routes and by the metadata tab's forms alike.
  */
 
-/** The country a new address form starts with (devices-area §5). */
+/** The country a new address form starts with. */
 export const DEFAULT_COUNTRY_CODE = 'DE';
 
-/** Free text of a device comment; the spec names no bound, this keeps a row reasonable. */
+/** Free text of a device comment; no bound was set, this keeps a row reasonable. */
 export const COMMENT_MAX_LENGTH = 2000;
 
 /**

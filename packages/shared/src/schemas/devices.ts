@@ -16,7 +16,7 @@ import {
   THRESHOLD_SENSOR_MODES,
 } from '../devices.ts';
 
-/** Sort keys of the device list (devices-area §2 columns). */
+/** Sort keys of the device list. */
 export const DEVICE_SORT_KEYS = [
   'id',
   'username',
@@ -29,7 +29,7 @@ export const DEVICE_SORT_KEYS = [
   'lastReportedAt',
   'simCredit',
   'status',
-  /** The earliest forecast empty date of the device's level sensors (issue 16); none last. */
+  /** The earliest forecast empty date of the device's level sensors; none last. */
   'emptyAt',
 ] as const;
 
@@ -61,9 +61,9 @@ export const deviceListQuery = z.object({
    */
   userId: queryId().optional(),
   notReportedSince: queryInteger().optional(),
-  /** Only devices with a level sensor forecast to run empty within this many days (issue 16). */
+  /** Only devices with a level sensor forecast to run empty within this many days. */
   emptyWithinDays: queryInteger({ max: 3650 }).optional(),
-  /** Only devices with an open health doubt: of this kind, or of any (issue 16). */
+  /** Only devices with an open health doubt: of this kind, or of any. */
   health: z.enum([...HEALTH_KINDS, 'any'], { error: 'invalid' }).optional(),
 });
 export type DeviceListQuery = z.infer<typeof deviceListQuery>;
@@ -85,7 +85,7 @@ export const deviceListRouteQuery = deviceListQuery
   });
 
 /**
- * The list's footer totals (devices-area §9) over every device matching the filter, not only the
+ * The list's footer totals over every device matching the filter, not only the
  * page: per unit, the sum of the values of the probe sensors that are not in error. `GET
  * /v2/devices` sends them as JSON in the header `x-sensor-totals` (beside `x-total-count`, the
  * body stays the page's rows), units ordered by how many sensors report in them, then by name.
@@ -95,7 +95,7 @@ export const sensorTotalsSchema = z.array(z.object({ unit: z.string(), total: z.
 export type SensorTotals = z.infer<typeof sensorTotalsSchema>;
 
 /**
- * A level sensor's days-to-empty forecast (issue 16, docs/forecast.md): the median date the tank is
+ * A level sensor's days-to-empty forecast (docs/forecast.md): the median date the tank is
  * empty with its ~80 % range, the date it reaches its threshold (the reorder point), the expected
  * use per day over the next 30 days, and the model's error in days over the sensor's last year
  * (null until measurable). Null where there is too little data: no forecast beats a wrong one.
@@ -183,7 +183,7 @@ export const deviceSummarySchema = z.object({
   location: z.object({ lat: z.number(), lng: z.number(), updatedAt: z.date().nullable() }).nullable(),
   permissions: z.array(z.enum(DEVICE_PERMISSIONS)),
   sensors: z.array(sensorSchema),
-  /** Open doubts about its readings (issue 16): stuck, silent, jump, low battery; oldest first. */
+  /** Open doubts about its readings: stuck, silent, jump, low battery; oldest first. */
   health: z.array(healthIssueSchema),
   /**
    * In a list filtered by `user_id`: that user's access entry on the device, null where it owns the

@@ -11,7 +11,7 @@ export const dispatchQuery = z.object({
 });
 
 /**
- * One tank due for a delivery (issue 16): a level sensor forecast to run empty within the horizon,
+ * One tank due for a delivery: a level sensor forecast to run empty within the horizon,
  * with the quantity that fills it to its fill limit.
  */
 export const dispatchRowSchema = z.object({

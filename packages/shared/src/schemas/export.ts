@@ -3,7 +3,7 @@ import { LOCALES } from '../constants.ts';
 import { moment, queryId } from './common.ts';
 
 /**
- * Exports (devices-area §7, §9; contracts §4): `GET /v2/devices/export[/]?export_type=...`.
+ * Exports: `GET /v2/devices/export[/]?export_type=...`.
  * One query schema for every type; the keys a type needs are checked per type.
  */
 export const EXPORT_TYPES = [
@@ -14,11 +14,11 @@ export const EXPORT_TYPES = [
 ] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
 
-/** `xls` is named by the spec but not written (DESIGN.md §7): it answers 400 with a message. */
+/** `xls` is accepted as a name but not written: it answers 400 with a message. */
 export const EXPORT_FILE_FORMATS = ['csv', 'xlsx', 'xls'] as const;
 export type ExportFileFormat = (typeof EXPORT_FILE_FORMATS)[number];
 
-/** Data-flow export (devices-area §9). */
+/** Data-flow export. */
 export const DATA_FLOW_OUTPUTS = ['inflow', 'outflow', 'qty'] as const;
 export type DataFlowOutput = (typeof DATA_FLOW_OUTPUTS)[number];
 export const INTERPOLATION_MODES = ['interpolate', 'last_value'] as const;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { MESSAGE_DIRECTIONS, MESSAGE_MODES, MESSAGE_STATUSES, MESSAGE_TYPES } from '../devices.ts';
 import { moment, queryId } from './common.ts';
 
-/** portal-area §9: the page sizes of the message lists; 100 by default. */
+/** The page sizes of the message lists; 100 by default. */
 export const MESSAGE_PAGE_SIZES = [50, 100, 250, 500] as const;
 export const MESSAGE_DEFAULT_PAGE_SIZE = 100;
 export const MESSAGE_SORT_KEYS = ['createdAt', 'status', 'type'] as const;
@@ -20,7 +20,7 @@ export const messageId = () =>
 const flag = z.enum(['0', '1', 'true', 'false']).transform((value) => value === '1' || value === 'true');
 
 /**
- * Query of `GET /v2/messages` (portal-area §7) after snake_case -> camelCase: the device context
+ * Query of `GET /v2/messages` after snake_case -> camelCase: the device context
  * (`device_id`, `total_count=1` for numbered pages) or the global log (admins; the has-more flag).
  * `max_id` pins a list to the messages there were when its first page loaded, so that later pages
  * do not shift while new messages arrive; every answer names it in `x-max-id`.
@@ -56,7 +56,7 @@ export const messageListQuery = z
   });
 export type MessageListQuery = z.infer<typeof messageListQuery>;
 
-/** A message of the log as the lists and the detail answer it (portal-area §3). */
+/** A message of the log as the lists and the detail answer it. */
 export const messageSchema = z.object({
   id: z.number(),
   deviceId: z.number().nullable(),

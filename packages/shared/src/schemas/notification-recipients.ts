@@ -12,7 +12,7 @@ const required = (issue: { input?: unknown }) => (issue.input == null ? 'require
 
 /**
  * One event of a recipient as sent by the client. notifyOnceIn is in seconds; null, absent or 0
- * mean unset (devices-area §5: "0 is treated as unset"). allowedChannels is what the server
+ * mean unset ("0 is treated as unset"). allowedChannels is what the server
  * answered and is ignored on input.
  */
 export const recipientEventBody = z.object({
@@ -62,10 +62,10 @@ export const recipientEvents = z.array(recipientEventBody).superRefine((events, 
 const contactId = bodyId();
 
 /**
- * Body of `POST /v2/devices/{id}/notification-recipients` (contracts §3). The contact is either one
+ * Body of `POST /v2/devices/{id}/notification-recipients`. The contact is either one
  * the device offers (`contactId`: see `offeredContactSchema`) or a new one for the actor's contact
  * book (`contact`), created together with the recipient in one transaction: a dialog cancelled
- * after its contact step, or a closed browser, leaves no contact behind (issue 11, item 8).
+ * after its contact step, or a closed browser, leaves no contact behind.
  */
 export const recipientBody = z
   .object({

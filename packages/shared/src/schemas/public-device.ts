@@ -3,7 +3,7 @@ import { DEVICE_STATUSES, DEVICE_TYPES } from '../devices.ts';
 import { alarmSchema, sensorSchema } from './devices.ts';
 
 /**
- * The public status page of a device (contracts §5): what a visitor with the link may see, and
+ * The public status page of a device: what a visitor with the link may see, and
  * nothing else (no id, owner, ident, comments, configuration).
  */
 export const publicSensorSchema = sensorSchema.pick({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bodyId } from './common.ts';
 
-/** Life of a manual query (contracts §6): pending -> sent -> processed, or failed. */
+/** Life of a manual query: pending -> sent -> processed, or failed. */
 export const QUERY_STATUSES = ['pending', 'sent', 'processed', 'failed'] as const;
 export type QueryStatus = (typeof QUERY_STATUSES)[number];
 
@@ -13,7 +13,7 @@ export type QueryStatus = (typeof QUERY_STATUSES)[number];
 export const QUERY_FAILURES = ['not_configured', 'no_address', 'refused'] as const;
 export type QueryFailure = (typeof QUERY_FAILURES)[number];
 
-/** The device types a query reaches (devices-area §4): manual, block and reference-date queries. */
+/** The device types a query reaches: manual, block and reference-date queries. */
 export const QUERYABLE_TYPES = ['sms', 'lx_iot'] as const;
 
 /** POST /v2/queries */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { bodyId } from './common.ts';
 
-/** How a reference-date query repeats (devices-area §3, §4). */
+/** How a reference-date query repeats. */
 export const REF_DATE_INTERVAL_TYPES = ['monthly', 'daily', 'intraday'] as const;
 export type RefDateIntervalType = (typeof REF_DATE_INTERVAL_TYPES)[number];
 
@@ -29,7 +29,7 @@ export const INTERVALS_OF_TYPE: Record<RefDateIntervalType, readonly RefDateInte
   intraday: INTRADAY_INTERVALS,
 };
 
-/** devices-area §9: "older than" choices in seconds; a member that reported within it is skipped. */
+/** "older than" choices in seconds; a member that reported within it is skipped. */
 export const REF_DATE_OLDER_THAN = [1800, 3600, 7200, 21600, 43200, 86400] as const;
 export const REF_DATE_OLDER_THAN_DEFAULT = 1800;
 /** Query times lie on a 5-minute grid. */
@@ -49,7 +49,7 @@ export const REF_DATE_MAX_DEVICES = 20_000;
 const QUERY_TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /**
- * POST /v2/ref-date-queries and PUT /v2/ref-date-queries/{id}. The spec's body names active,
+ * POST /v2/ref-date-queries and PUT /v2/ref-date-queries/{id}. The body names active,
  * intervals, queryAt, olderThan and deviceIds; intervalType is sent too, so that an empty interval
  * choice is refused for the field the form shows (decision 041).
  */
@@ -81,7 +81,7 @@ export const refDateQueryBody = z
   });
 export type RefDateQueryBody = z.infer<typeof refDateQueryBody>;
 
-/** GET /v2/ref-date-queries[/{id}] (devices-area §3). */
+/** GET /v2/ref-date-queries[/{id}]. */
 export const refDateQuerySchema = z.object({
   id: z.number(),
   userId: z.number(),

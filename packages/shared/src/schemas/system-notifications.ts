@@ -3,8 +3,8 @@ import { NOTIFICATION_SEVERITIES } from '../constants.ts';
 import { requiredText } from './common.ts';
 
 /**
- * A notice every signed-in user sees in the top bar (portal-area §3 "System notification"). The
- * spec names no bound: 2,000 characters is a long multi-line notice and still fits the top bar's
+ * A notice every signed-in user sees in the top bar. No bound
+ * was set: 2,000 characters is a long multi-line notice and still fits the top bar's
  * list without pages of text.
  */
 export const SYSTEM_NOTIFICATION_MAX_LENGTH = 2_000;

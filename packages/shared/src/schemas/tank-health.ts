@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { INT4_MAX } from './common.ts';
 
 /**
- * Sensor health (issue 16, docs/tank-health.md): what makes a reading doubtful, kept per device by
+ * Sensor health (docs/tank-health.md): what makes a reading doubtful, kept per device by
  * the intelligence round and shown with its reason.
  * - stuck: a level sensor reported the same value for STUCK_DAYS while the tank was expected to be
  *   used (its own consumption before);
@@ -41,7 +41,7 @@ export const healthIssueSchema = z.object({
 });
 export type HealthIssue = z.infer<typeof healthIssueSchema>;
 
-/** A refill recognised in a level sensor's readings (issue 16): a delivery record. */
+/** A refill recognised in a level sensor's readings: a delivery record. */
 export const deliverySchema = z.object({
   id: z.number(),
   sequence: z.number(),

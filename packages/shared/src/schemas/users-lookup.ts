@@ -8,7 +8,7 @@ export const USER_LOOKUP_DEFAULT_PER_PAGE = 50;
 export const USER_TREE_MAX_PER_PAGE = 1000;
 
 /**
- * Query of `GET /v2/users` (contracts §2), after snake_case -> camelCase. Pickers ask for users by
+ * Query of `GET /v2/users`, after snake_case -> camelCase. Pickers ask for users by
  * a term; the users tree (`view=tree`, decision 038) for one level below `parentUserId` (or the
  * actor's own top when absent) in pages, or for the users matching a term with their ancestors.
  */

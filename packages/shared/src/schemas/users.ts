@@ -9,7 +9,7 @@ import { ROLES } from '../roles.ts';
 import { bodyId, requiredText, text } from './common.ts';
 import { addressBody, commentBody, optionalText } from './device-metadata.ts';
 
-/** portal-area §5 "User basedata lengths" of the contact part (the address part is a device's). */
+/** Lengths of a user's base data, the contact part (the address part is a device's). */
 export const BASEDATA_LIMITS = {
   company: 64,
   firstName: 64,
@@ -43,7 +43,7 @@ const mismatch = {
   error: 'password_mismatch',
 };
 
-/** Body of `POST /v2/users` (portal-area §7): a new user below `parentUserId`. */
+/** Body of `POST /v2/users`: a new user below `parentUserId`. */
 export const createUserBody = z
   .object({
     username: username(),
@@ -80,7 +80,7 @@ export type UserLoginInput = z.input<typeof userLoginBody>;
 
 const L = BASEDATA_LIMITS;
 
-/** Body of `PUT /v2/users/{id}/basedata`: the contact and address parts (portal-area §3). */
+/** Body of `PUT /v2/users/{id}/basedata`: the contact and address parts. */
 export const userBasedataBody = z.object({
   contact: z.object({
     legalType: z.enum(['private', 'company'], invalid).nullish().default(null),
@@ -130,7 +130,7 @@ const addressSchema = z.object({
   countryCode: z.string().nullable(),
 });
 
-/** A user as `GET /v2/users/{id}` answers it (portal-area §3). */
+/** A user as `GET /v2/users/{id}` answers it. */
 export const userDetailSchema = z.object({
   id: z.number(),
   username: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { requiredText } from './common.ts';
 
 /**
- * Weather stations (issue 16, docs/forecast.md "Weather"): the German weather service's stations
+ * Weather stations (docs/forecast.md "Weather"): the German weather service's stations
  * whose daily mean temperatures the forecast of heating contents uses.
  */
 

@@ -1,6 +1,6 @@
 import { COUNTRIES } from '../../lookups/countries.ts';
 
-/** A free-text recipient address (devices-area §7 recipient_address) in the parts an invoice names. */
+/** A free-text recipient address in the parts an invoice names. */
 export interface PostalAddress {
   name: string;
   /** Street lines between the name and the town (at most two kept: BT-50, BT-51). */

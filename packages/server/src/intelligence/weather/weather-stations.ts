@@ -1,5 +1,5 @@
 /**
- * Weather stations and their daily means in the database (issue 16): the daily import, and which
+ * Weather stations and their daily means in the database: the daily import, and which
  * station's temperatures a device's forecast uses — its own station, else the nearest station
  * with data within MAX_STATION_KM of its location, else none (the forecast then takes the long-term
  * normals, docs/forecast.md).

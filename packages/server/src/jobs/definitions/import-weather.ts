@@ -2,7 +2,7 @@ import { importAllStations } from '../../intelligence/weather/weather-stations.t
 import { recurringJob } from '../scheduler.ts';
 
 /**
- * The daily weather import (issue 16): at 10:30 German time, when the German weather service has
+ * The daily weather import: at 10:30 German time, when the German weather service has
  * published the previous day's values, every station's recent daily means
  * (intelligence/weather/weather-stations.ts). A station that fails keeps its days and records why;
  * the next day's run tries again.

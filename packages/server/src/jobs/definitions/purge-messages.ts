@@ -27,7 +27,7 @@ export async function purgeOldMessages(db: Db, now: Date, retentionDays: number)
 }
 
 /**
- * The message log's retention (issue 13, item 6; MESSAGE_RETENTION_DAYS): nightly at 03:10 German
+ * The message log's retention (MESSAGE_RETENTION_DAYS): nightly at 03:10 German
  * time, by one process of the installation; after downtime one run catches up.
  */
 export const purgeMessages = recurringJob({

@@ -8,7 +8,7 @@ const BUDGET_MS = 120_000;
 const CHECKS_MIN_MS = 20_000;
 
 /**
- * The tank intelligence round (issue 16), every 10 minutes, by one process of the installation:
+ * The tank intelligence round, every 10 minutes, by one process of the installation:
  * the days-to-empty forecasts of the level sensors with a newer reading
  * (intelligence/refresh-forecasts.ts), then deliveries, sensor health and leaks
  * (intelligence/sensor-checks.ts), which need the forecasts' consumption per day. The job keeps

@@ -2,7 +2,7 @@ import { runDueRefDateQueries } from '../../commands/run-ref-date-queries.ts';
 import { recurringJob } from '../scheduler.ts';
 
 /**
- * Reference-date queries (issue 14): query times lie on a 5-minute grid of German time, so a tick
+ * Reference-date queries: query times lie on a 5-minute grid of German time, so a tick
  * every 5 minutes runs each query at its time; each query's own nextRunAt says whether it is due
  * (commands/run-ref-date-queries.ts). After downtime the one catch-up occurrence runs every query
  * whose time passed, once.

@@ -12,7 +12,7 @@ import { deviceIdParams } from '../devices/devices.ts';
 const alarmIdParams = z.object({ alarmId: pathId() });
 const failures = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
 
-/** Alarm and threshold confirmation (devices-area §4, contracts §2). */
+/** Alarm and threshold confirmation. */
 export function confirmationRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/alarms/:alarmId/confirmation',

@@ -43,7 +43,7 @@ describe('login', () => {
     );
   });
 
-  it('answers missing fields with field errors in the spec shape', async () => {
+  it('answers missing fields with field errors in the API shape', async () => {
     const c = client();
     await c.get('/api/v2/whitelabels/current');
     const response = await c.post('/api/v2/login', { username: '' });
@@ -409,7 +409,7 @@ describe('credentials change', () => {
       code: 'min_length',
       args: { min: 8 },
     });
-    // An empty field is required, not too short (issue 11, item 11).
+    // An empty field is required, not too short.
     const empty = await c.put(url, { current_password: 'tankportal', password: '', password_repeat: '' });
     expect(empty.statusCode).toBe(400);
     expect(

@@ -112,8 +112,8 @@ function termsValues(
 }
 
 /**
- * A device's billing terms, its debtor and billing recipient (devices-area §2 billing tab, §3, §5,
- * §7; issue 15). Master only (the billing tab also needs the access-managing permission, which a
+ * A device's billing terms, its debtor and billing recipient (the billing
+ * tab). Master only (the billing tab also needs the access-managing permission, which a
  * master holds on every device): everyone else 403, and nothing changes.
  */
 export function billingTermsRoutes(app: Api, { db, config }: AppContext) {

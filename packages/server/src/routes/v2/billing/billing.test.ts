@@ -72,7 +72,7 @@ describe('billing terms of a device', () => {
     expect((await master.get(`/api/v2/billing-terms/${terms.id}`)).statusCode).toBe(404);
   });
 
-  it('refuses each rule of devices-area §5 on its field, inside and outside each bound', async () => {
+  it('refuses each billing rule on its field, inside and outside each bound', async () => {
     const master = await t.signIn('master');
     const before = await termsCount();
     const refused: [Record<string, unknown>, string, string][] = [

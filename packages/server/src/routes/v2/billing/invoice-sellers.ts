@@ -16,7 +16,7 @@ const invoiceSellerEntry = z.object({
 });
 
 /**
- * The seller on each white-label's invoices (issue 15: seller data per white-label), which the
+ * The seller on each white-label's invoices (one seller per white-label), which the
  * invoice export prints and writes into the e-invoice. Master only.
  */
 export function invoiceSellerRoutes(app: Api, { db }: AppContext) {

@@ -17,7 +17,7 @@ import { attachment } from '../../../commands/export-sheet.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
 
-/** portal-area §9: invoice years from 2016. */
+/** Invoice years from 2016. */
 const FIRST_YEAR = 2016;
 
 const invoiceParams = z.object({ invoiceId: pathId() });
@@ -48,7 +48,7 @@ const itemSchema = z.object({
     .nullable(),
 });
 
-/** portal-area §3 Invoice. */
+/** An invoice as the API answers it. */
 const invoiceSchema = z.object({
   id: z.number(),
   debtorIdent: z.string(),
@@ -130,7 +130,7 @@ async function findInvoice(db: Db, id: number) {
 }
 
 /**
- * Invoices (portal-area §2 system billing, §3, §4, §7; issue 15); the invoicing run is in
+ * Invoices (the system billing pages); the invoicing run is in
  * invoicing-runs.ts. Master only: everyone else 403.
  */
 export function invoiceRoutes(app: Api, { db, config }: AppContext) {

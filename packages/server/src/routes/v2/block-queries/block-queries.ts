@@ -34,7 +34,7 @@ async function loadBlockQuery(db: Db, id: number) {
 }
 
 /**
- * Block queries (devices-area §2, §4; issue 14): one query to each of many SMS and LX-IoT devices
+ * Block queries: one query to each of many SMS and LX-IoT devices
  * the actor may query, handed to the gateways paced (commands/dispatch-queries.ts); the web polls
  * the location every 5 s until each query is processed or failed.
  */

@@ -15,7 +15,7 @@ const answer = {
   404: errorSchema,
 };
 
-/** The settings store (contracts §1): white-label defaults, a user's own and per-device settings. */
+/** The settings store: white-label defaults, a user's own and per-device settings. */
 export function configRoutes(app: Api, { db }: AppContext) {
   const hostWhitelabelId = async (host: string) => {
     const whitelabel = await whitelabelForHost(db, host);

@@ -14,7 +14,7 @@ const contactIdParams = z.object({ id: pathId() });
 const byHandle = new Intl.Collator('de', { sensitivity: 'base', numeric: true });
 
 /**
- * The actor's contact book (portal-area §3, contracts §1). A contact belongs to one user: another
+ * The actor's contact book. A contact belongs to one user: another
  * user's contact answers 404 as if it did not exist. ROLE_USER and up; demo and app users 403.
  */
 export function contactRoutes(app: Api, { db }: AppContext) {

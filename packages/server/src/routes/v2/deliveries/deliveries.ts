@@ -61,7 +61,7 @@ async function findDelivery(db: Db, id: number) {
 }
 
 /**
- * Deliveries (issue 16): the refills the intelligence round recognised, per device with the
+ * Deliveries: the refills the intelligence round recognised, per device with the
  * process's right, and the dealer's ticket quantity with the right to edit the device.
  */
 export function deliveryRoutes(app: Api, { db }: AppContext) {

@@ -18,7 +18,7 @@ const aceParams = deviceIdParams.extend({ aceId: pathId() });
 const conflict = () => invalidFields([{ path: 'userId', code: 'conflict', args: {} }]);
 
 /**
- * Access entries of a device (devices-area §2 access tab, contracts §4; DESIGN.md [4], [5]): every
+ * Access entries of a device (the access tab): every
  * call needs DELETE, the access-managing permission. Nobody grants themselves or the owner, grants a
  * user twice or one they do not manage, or edits or deletes their own entry.
  */

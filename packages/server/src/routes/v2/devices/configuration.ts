@@ -32,7 +32,7 @@ function firstPerPath(errors: FieldError[]): FieldError[] {
 }
 
 /**
- * The configuration of a device (contracts §5, devices-area §5, §7): sensors, threshold
+ * The configuration of a device: sensors, threshold
  * intervals and the type's own settings, validated by the shared rules of the device's variant
  * (which depend on the stored device, so the body is checked in the handler, after access).
  */

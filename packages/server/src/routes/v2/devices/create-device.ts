@@ -6,7 +6,7 @@ import { errorSchema } from '../../schemas.ts';
 import { loadDeviceDetail } from './device-detail.ts';
 import { requireKnownCountry } from './device-metadata.ts';
 
-/** Create device (contracts §6, devices-area §4 and §5): admins and above. */
+/** Create device: admins and above. */
 export function createDeviceRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/devices',

@@ -71,7 +71,7 @@ const emptyResponses = {
 };
 
 /**
- * The metadata tab and the lifecycle of a device (contracts §6, devices-area §2 metadata): base
+ * The metadata tab and the lifecycle of a device: base
  * data, comments, public page, active flag, owner, reset and delete. Demo accounts are read-only
  * (403 before anything else); a device the actor may not see answers 404, a missing permission 403.
  */
@@ -215,7 +215,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       const { userId, name, address, debtorIdent } = request.body;
       await requireOwnerChange(db, actor, access, userId);
       const isMaster = hasRole(actor.role, 'ROLE_MASTER');
-      // The debtor is a master's (devices-area §6); others may send it empty along.
+      // The debtor is a master's; others may send it empty along.
       if (debtorIdent && !isMaster) throw forbidden();
       if (isMaster) requireAcceptedDebtorIdent(config, 'debtorIdent', debtorIdent);
       if (address) requireKnownCountry(address.countryCode);

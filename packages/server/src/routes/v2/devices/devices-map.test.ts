@@ -4,7 +4,7 @@ import { createTestApp, TestClient, type TestApp } from '../../../testing/test-a
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { users } from '../../../db/schema.ts';
 
-// The map's call (devices-area §7): GET /v2/devices?location_enabled_only=true, with view=map
+// The map's call: GET /v2/devices?location_enabled_only=true, with view=map
 // every located device the actor may see in one compact answer.
 const MAP = '/api/v2/devices?location_enabled_only=true&view=map';
 /** More located devices than the largest list page: the map view must not page. */

@@ -185,7 +185,7 @@ describe('GET /v2/devices/{id}', () => {
   });
 });
 
-describe('GET /v2/devices: footer totals and natural name order (issue 11, item 1)', () => {
+describe('GET /v2/devices: footer totals and natural name order', () => {
   const named: Record<string, number> = {};
   beforeAll(async () => {
     const db = t.database.db;

@@ -28,7 +28,7 @@ import {
 import { loadDeviceDetail } from './device-detail.ts';
 import { errorSchema } from '../../schemas.ts';
 
-/** DESIGN.md [1]: device ids are positive integers; anything else is an unknown device (404). */
+/** Device ids are positive integers; anything else is an unknown device (404). */
 export const deviceIdParams = z.object({ id: pathId() });
 
 /** JSON for a header value: a header carries Latin-1 only, so anything beyond ASCII is escaped. */

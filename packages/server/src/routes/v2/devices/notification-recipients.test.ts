@@ -208,7 +208,7 @@ describe('POST /v2/devices/{id}/notification-recipients', () => {
   });
 });
 
-describe('contacts of the device owner (issue 11, item 8)', () => {
+describe('contacts of the device owner', () => {
   it('offers an admin its own contacts and those of the customer owning the device, naming the owner', async () => {
     const admin = await as('admin');
     const response = await admin.get(`/api/v2/devices/${ids.third}/recipient-contacts`);

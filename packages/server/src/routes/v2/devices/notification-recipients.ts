@@ -52,7 +52,7 @@ function checkedEvents(
 }
 
 /**
- * Who hears of a device's events, on which channels (devices-area §2, contracts §3). Reading needs
+ * Who hears of a device's events, on which channels. Reading needs
  * VIEW_CONFIGURATION, changing EDIT. The contact of a new recipient comes from the actor's book or,
  * when the actor manages the device's owner, from the owner's (decision 034, a narrowing of 020).
  */

@@ -8,7 +8,7 @@ import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
 import { sendExport } from '../exports/send-export.ts';
 
-/** The dispatch view (issue 16): tanks forecast to run empty soon, with the quantity to deliver. */
+/** The dispatch view: tanks forecast to run empty soon, with the quantity to deliver. */
 export function dispatchRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/dispatch',

@@ -53,7 +53,7 @@ function planExport(db: Db, actor: UserRow, query: ExportQuery): Promise<ExportP
   }
 }
 
-/** Exports (devices-area §7, contracts §4): a file download, streamed while it is produced. */
+/** Exports: a file download, streamed while it is produced. */
 export function exportRoutes(app: Api, { db }: AppContext) {
   const handler = async (request: FastifyRequest<{ Querystring: ExportQuery }>, reply: FastifyReply) => {
     const actor = requireRole(request.actor, 'ROLE_DEMO').user;
@@ -83,7 +83,7 @@ export function exportRoutes(app: Api, { db }: AppContext) {
       404: errorSchema,
     },
   };
-  // The spec's calls use both spellings: `/devices/export/` (consumption) and `/devices/export`.
+  // Clients use both spellings: `/devices/export/` (consumption) and `/devices/export`.
   for (const path of ['/devices/export', '/devices/export/']) {
     app.get(path, { onRequest: minimumRole('ROLE_DEMO'), schema }, handler);
   }

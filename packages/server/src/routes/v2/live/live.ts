@@ -48,7 +48,7 @@ function recheckOf(db: Db, sessions: SessionStore, actor: Actor, cookie: string 
 }
 
 /**
- * Live updates (issue 16, docs/decisions/045-live-updates.md): a server-sent event stream naming
+ * Live updates (docs/decisions/045-live-updates.md): a server-sent event stream naming
  * the devices with new reports the viewer may see; the page then loads them again through the API.
  */
 export function liveRoutes(app: Api, { db, sessions, liveUpdates }: AppContext) {

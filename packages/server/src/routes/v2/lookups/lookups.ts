@@ -18,7 +18,7 @@ const FIXED_LOOKUP_MAX_AGE_SECONDS = 600;
 
 const localised = z.object({ de: z.string(), en: z.string() });
 
-/** Shared lookup data the app loads at start-up (portal-area §2 app shell). Any signed-in role. */
+/** Shared lookup data the app loads at start-up. Any signed-in role. */
 export function lookupRoutes(app: Api, { db }: AppContext) {
   const lookup = (
     path: string,

@@ -102,7 +102,7 @@ function ordering(query: MessageListQuery): SQL[] {
 }
 
 /**
- * The message log (portal-area §2 Messages, §7; issue 13): a device's messages (VIEW_MESSAGING on
+ * The message log: a device's messages (VIEW_MESSAGING on
  * it; numbered pages with `x-total-count` when `total_count=1`) and the global log (admins and up;
  * next and previous by `x-has-more-results`, never counting the whole log).
  */

@@ -8,7 +8,7 @@ import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
 
 /**
- * POST /v2/messages (contracts §6): a message typed by an operator, sent to one device. SMS needs
+ * POST /v2/messages: a message typed by an operator, sent to one device. SMS needs
  * an admin with EDIT on the device; raw IoT and LX-IoT telegrams are the master's.
  */
 export function rawMessageRoutes(app: Api, { db, deviceChannels }: AppContext) {

@@ -9,7 +9,7 @@ import { openAlarmsOf, sensorsOfDevices } from '../../../repositories/devices.ts
 import { errorSchema } from '../../schemas.ts';
 
 /**
- * The public status page of a device (contracts §5): no session, the link's token is the key.
+ * The public status page of a device: no session, the link's token is the key.
  * Unknown token and switched-off page answer the same 404.
  */
 export function publicDeviceRoutes(app: Api, { db }: AppContext) {

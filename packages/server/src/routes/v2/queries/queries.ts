@@ -25,7 +25,7 @@ function presentQuery(row: QueryRow) {
   };
 }
 
-/** Manual queries (devices-area §4, contracts §6): ask an SMS or LX-IoT device to report now. */
+/** Manual queries: ask an SMS or LX-IoT device to report now. */
 export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
   app.post(
     '/queries',

@@ -88,7 +88,7 @@ describe('reference-date queries', () => {
     expect((await client.get(`/api/v2/ref-date-queries/${query.id}`)).statusCode).toBe(404);
   });
 
-  it('refuses each rule of devices-area §5 on its field and stores nothing', async () => {
+  it('refuses each rule on its field and stores nothing', async () => {
     const client = await t.signIn('user');
     const before = await count();
     const cases: [object, { path: string; code: string }][] = [
@@ -130,7 +130,7 @@ describe('reference-date queries', () => {
       (await client.post('/api/v2/ref-date-queries', { ...valid(), deviceIds: [ids.net] })).json()
         .fieldErrors,
     ).toEqual([{ path: 'deviceIds.0', code: 'invalid', args: { reason: 'not_queryable' } }]);
-    // Every option of §9 is taken.
+    // Every "older than" option is taken.
     for (const olderThan of [1800, 3600, 7200, 21600, 43200, 86400]) {
       const response = await client.post('/api/v2/ref-date-queries', {
         ...valid(),

@@ -84,7 +84,7 @@ function timetableOf(body: RefDateQueryBody, now: Date) {
 }
 
 /**
- * Reference-date queries (devices-area §2, §3, §5; issue 14): member devices are queried on a
+ * Reference-date queries: member devices are queried on a
  * schedule in German time by the `ref-date-queries` job (commands/run-ref-date-queries.ts).
  * A member needs its adder's REF_DATE_QUERY permission; at each run, its owner's.
  */
@@ -224,7 +224,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
     async (request) => {
       const actor = requireRole(request.actor, 'ROLE_USER').user;
       const deviceId = request.params.id;
-      // The section sits beside the access tab and has its permission (devices-area §6).
+      // The section sits beside the access tab and has its permission.
       await requireDevicePermission(db, actor, deviceId, 'DELETE');
       const rows = await loadQueries(
         db,

@@ -14,7 +14,7 @@ const pointId = z
     return sensorId <= INT4_MAX && measuredAt <= new Date(DATE_RANGE.max);
   });
 
-/** Hiding a process data point (devices-area §6, contracts §3). */
+/** Hiding a process data point. */
 export function sensorDataRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/sensor-data/:pointId',

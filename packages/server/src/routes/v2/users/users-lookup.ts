@@ -74,7 +74,7 @@ const presentNode = (row: TreeRow): UserTreeNode => ({
 const byUsername = [asc(sql`lower(${users.username})`), asc(users.id)];
 
 /**
- * `GET /v2/users` (contracts §2): users the actor manages (master: all; others: itself and its
+ * `GET /v2/users`: users the actor manages (master: all; others: itself and its
  * subtree), never deleted ones. Pickers ask by a term; the users tree (`view=tree`, admins,
  * decision 038) loads one level at a time, in pages with `x-total-count`, or the users matching a
  * term with the path above each, so that the tree shows where a match sits without loading the

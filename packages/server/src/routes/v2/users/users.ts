@@ -37,7 +37,7 @@ const fieldError = (path: string, code: FieldError['code'], args: FieldError['ar
 const usernameTaken = () => invalidFields([fieldError('username', 'conflict')]);
 
 /**
- * The users area (portal-area §2 Users, §5, §6, §7; DESIGN.md [5]; decision 037). Admins and above.
+ * The users area (decision 037). Admins and above.
  * - A user is visible to an actor that manages it (master: everybody; others: itself and its
  *   subtree); anybody else is 404, as an unknown id.
  * - Changed only below the actor (never itself, never the root of the tree): 403 otherwise.

@@ -60,7 +60,7 @@ async function deviceWeather(db: Db, deviceId: number): Promise<DeviceWeather> {
 }
 
 /**
- * Weather stations for the forecast (issue 16, docs/forecast.md "Weather"): the master keeps the
+ * Weather stations for the forecast (docs/forecast.md "Weather"): the master keeps the
  * stations and imports them; whoever may edit a device chooses its station.
  */
 export function weatherRoutes(app: Api, { db, config }: AppContext) {
