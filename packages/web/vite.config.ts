@@ -32,7 +32,7 @@ function staticallyReachable(graph: ModuleGraph, roots: string[]): Set<string> {
 }
 
 /**
- * Fewer, larger chunks for what every visit loads (issue 11, item 12; docs/decisions/035-page-load.md):
+ * Fewer, larger chunks for what every visit loads (docs/decisions/035-page-load.md):
  * by default every module shared by two lazy pages becomes a chunk of its own — about 80 script
  * files before the device list could ask for its devices. Now what the entry imports is one chunk
  * (`app`), the login page's code with what it imports besides another (`start`), the shell, list

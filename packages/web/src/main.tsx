@@ -7,9 +7,9 @@ import { Providers, queryClient } from './app/providers.tsx';
 import { AppRouter } from './app/router.tsx';
 import { startLoading } from './app/start-loading.ts';
 
-// An open tab of an older build reloads once when a chunk it asks for is gone (issue 11, item 3).
+// An open tab of an older build reloads once when a chunk it asks for is gone.
 installChunkReload();
-// The page's code, the user, the look-ups and the page's data start now, side by side (issue 11, item 12).
+// The page's code, the user, the look-ups and the page's data start now, side by side.
 startLoading(queryClient, window.location);
 
 createRoot(document.getElementById('root')!).render(

@@ -5,7 +5,7 @@ import { useCurrentUser } from '../lib/session.ts';
 import { Loading } from '../components/loading.tsx';
 
 /**
- * portal-area §2 route guards: not signed in -> /login (remembering where the user wanted to go);
+ * Route guards: not signed in -> /login (remembering where the user wanted to go);
  * signed in below the minimum role -> /devices.
  */
 export function RequireRole({ minimum, children }: { minimum: Role; children: ReactNode }) {

@@ -9,7 +9,7 @@ import { Loading } from '../components/loading.tsx';
 import { RouteError } from '../components/route-error.tsx';
 import { RequireRole, RequireVisitor } from './guards.tsx';
 
-// Every page is its own chunk: the login page loads none of the signed-in app (issue 4), nor the
+// Every page is its own chunk: the login page loads none of the signed-in app, nor the
 // texts of its areas; the signed-in app and the public page render once those are there.
 const withAllTexts = <T,>(page: Promise<T>) => Promise.all([page, loadAllTexts()]).then(([module]) => module);
 const LoginPage = lazy(() => import('../features/auth/components/login-page.tsx'));
@@ -32,11 +32,11 @@ const WeatherStationsPage = lazy(() => import('../features/system/components/wea
 
 const guarded = (minimum: Role, element: ReactNode) => <RequireRole minimum={minimum}>{element}</RequireRole>;
 
-// Every level of the tree has an error element (issue 11, item 3): an error in a page is caught
+// Every level of the tree has an error element: an error in a page is caught
 // next to it, so the shell around it stays; the signed-in pages offer the way back to the list.
 const pageError = <RouteError back />;
 
-/** portal-area §2: the routes and their minimum roles; anything else goes to /devices. */
+/** The routes and their minimum roles; anything else goes to /devices. */
 const router = createBrowserRouter([
   {
     element: (

@@ -5,7 +5,7 @@ import AppShell from './app-shell.tsx';
 
 /**
  * The signed-in app with what only it needs: snackbars are shown by its pages alone, so notistack
- * loads with this chunk and not with the login page (issue 4).
+ * loads with this chunk and not with the login page.
  */
 export default function SignedInApp() {
   // Failed mutations show as error toasts (the QueryClient's MutationCache, app/providers.tsx).

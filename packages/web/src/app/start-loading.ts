@@ -9,8 +9,8 @@ import { whitelabelConfigQuery } from '../lib/whitelabel.ts';
 const ahead = (load: () => Promise<unknown>) => void load().catch(() => undefined);
 
 /**
- * Starts, before the first render, everything the page the app opens with will wait for (issue 11,
- * item 12; docs/decisions/035-page-load.md) — side by side instead of one after the other as the
+ * Starts, before the first render, everything the page the app opens with will wait for
+ * (docs/decisions/035-page-load.md) — side by side instead of one after the other as the
  * lazy routes and the shell would ask for them: the user, the signed-in app's code and texts, the
  * page's code, and once the user is known to be signed in the shell's look-ups and the page's own
  * data. The components' queries then find them under way or done (same keys, same requests).

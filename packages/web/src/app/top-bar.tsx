@@ -37,13 +37,13 @@ const ENTRIES: { to: string; label: string; minimum: Role }[] = [
 ];
 
 /**
- * Below this width the top bar is compact (issue 11, item 2): title, system notifications and a
+ * Below this width the top bar is compact: title, system notifications and a
  * menu button; the navigation, search, language and logout move into the menu. From 1024 px on
  * (every desktop width) the bar is the full one.
  */
 const COMPACT_QUERY = '(max-width: 1023.95px)';
 
-/** Device search: a digits-only term jumps straight to that device (portal-area §2 top bar). */
+/** Device search: a digits-only term jumps straight to that device. */
 function DeviceSearch({ inMenu = false, onDone }: { inMenu?: boolean; onDone?: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -1,7 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 /**
- * The top-level fallback (portal-area §2 app shell): always German, and free of everything that
+ * The top-level fallback: always German, and free of everything that
  * could have failed (no i18n, no theme).
  */
 export class ErrorFallback extends Component<{ children: ReactNode }, { failed: boolean }> {

@@ -2,7 +2,7 @@ import type { SxProps, Theme } from '@mui/material/styles';
 import { VISUALLY_HIDDEN } from './visually-hidden.ts';
 
 /**
- * A table whose rows become cards on a phone (below `sm`, issue 11): one card per row, each cell on
+ * A table whose rows become cards on a phone (below `sm`): one card per row, each cell on
  * a line of its own with its column's name before it, so no column (the actions least of all) is
  * cut off and the page does not scroll sideways. Put it on the `Table` and give every body cell
  * `data-label` (its column's name); the header stays for screen readers only.

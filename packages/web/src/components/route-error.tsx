@@ -9,7 +9,7 @@ import { claimChunkReload, isChunkLoadError } from '../lib/chunk-reload.ts';
 import { Loading } from './loading.tsx';
 
 /**
- * What an error inside a page shows (portal-area §2 app shell, issue 11 item 3): the spec's "an
+ * What an error inside a page shows (always in words a person can act on): "an
  * error occurred, please reload the page" in the user's language, with a reload and a way back to
  * the list; never React Router's developer page. A chunk of an older build that cannot be loaded
  * reloads the page once by itself instead (lib/chunk-reload.ts).

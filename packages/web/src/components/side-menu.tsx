@@ -17,7 +17,7 @@ export interface SideMenuEntry {
 /**
  * The menu of an object's pages (a device's, a user's): a column beside the page on a wide screen,
  * one row above it on a phone and a tablet (below `md`), which scrolls inside itself, so that the
- * page's content starts on the first screen (issue 11, item 2).
+ * page's content starts on the first screen.
  */
 export function SideMenu({ label, entries }: { label: string; entries: readonly SideMenuEntry[] }) {
   const menu = useRef<HTMLElement>(null);

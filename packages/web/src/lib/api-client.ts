@@ -17,7 +17,7 @@ export class ApiError extends Error {
 let csrfToken: string | null = null;
 let onUnauthorized: () => void = () => {};
 
-/** The router registers where a 401 sends the user (portal-area §8: to /login). */
+/** The router registers where a 401 sends the user (to /login). */
 export function setUnauthorizedHandler(handler: () => void) {
   onUnauthorized = handler;
 }

@@ -1,6 +1,6 @@
 /**
  * After a redeploy an open tab still runs the old build: its next lazily loaded chunk is gone from
- * the server and the dynamic import fails (issue 11, item 3). The page then reloads once by itself,
+ * the server and the dynamic import fails. The page then reloads once by itself,
  * which loads the new build; a second failure soon after shows the fallback instead of reloading
  * again, so a chunk that is really missing never makes the page loop.
  */

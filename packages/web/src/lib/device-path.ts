@@ -1,9 +1,9 @@
 import { pathId } from './path-id.ts';
 
-// The URLs of one device's pages (devices-area §2): the device pages (app/routes) and the features
+// The URLs of one device's pages: the device pages (app/routes) and the features
 // that link into them (status, settings tabs, quick navigation) build them the same way.
 
-/** The device id of a route segment, or null when the segment is no device id (DESIGN.md [1]). */
+/** The device id of a route segment, or null when the segment is no device id. */
 export const parseDeviceId = pathId;
 
 /** The sub-page of a device path (`/devices/5/process/x` -> `process`), '' for the status page. */

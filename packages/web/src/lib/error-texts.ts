@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { ApiError } from './api-client.ts';
 
 /**
- * What kind of failure a person is told about (issue 11, item 3). The server's own messages are
+ * What kind of failure a person is told about. The server's own messages are
  * English and meant for developers ("Internal Server Error", "Forbidden"): the web never shows
  * them, it says what happened in the user's language, by the answer's status.
  */

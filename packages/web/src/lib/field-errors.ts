@@ -5,13 +5,13 @@ import { toFieldError, type IssueLike } from '@tankportal/shared/field-errors';
 import { ApiError } from './api-client.ts';
 
 /**
- * The text of a field error, per portal-area §5 mapping: some fields have their own words for a
+ * The text of a field error: some fields have their own words for a
  * code (a taken username, an e-mail address in the wrong format), the rest share one per code.
  */
 export function fieldErrorText(t: TFunction, error: Pick<FieldError, 'path' | 'code' | 'args'>): string {
   const field = error.path.split('.').pop();
   // Rules that answer `invalid` say why (an integer, letters and digits only, a 5-minute step):
-  // their own words where we have them (devices-area §5 notAnInteger), else the generic text.
+  // their own words where we have them, else the generic text.
   const { reason, step } = error.args ?? {};
   const why =
     typeof reason === 'string' ? [`validation.reasons.${reason}`] : step ? ['validation.reasons.step'] : [];

@@ -1,7 +1,7 @@
 import { format, isValid, parse } from 'date-fns';
 import type { Locale } from '@tankportal/shared/constants';
 
-/** portal-area §9: German dd.MM.yyyy HH:mm, English MM/dd/yyyy hh:mm a. */
+/** German dd.MM.yyyy HH:mm, English MM/dd/yyyy hh:mm a. */
 const DATE_TIME = { de: 'dd.MM.yyyy HH:mm', en: 'MM/dd/yyyy hh:mm a' } as const;
 const DATE = { de: 'dd.MM.yyyy', en: 'MM/dd/yyyy' } as const;
 

@@ -8,7 +8,7 @@ type Messages = Record<string, unknown>;
 // One file per area and language (`locales/de/login.json` holds the `login.*` texts), so areas
 // add their texts without touching each other's files. The login page's areas come with the app
 // in both languages; every other area is a chunk of its own, loaded per language when the
-// signed-in app or the public page opens (issue 4: the login page loads none of them).
+// signed-in app or the public page opens (the login page loads none of them).
 const loginFiles = import.meta.glob<Messages>(
   [
     '../locales/*/common.json',
@@ -88,7 +88,7 @@ function currentLocale(): Locale {
   return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
 }
 
-/** The chosen language, kept in a cookie for a year (portal-area §9); German by default. */
+/** The chosen language, kept in a cookie for a year; German by default. */
 export function storedLocale(): Locale {
   const value = Cookies.get(LOCALE_COOKIE);
   return isLocale(value) ? value : DEFAULT_LOCALE;

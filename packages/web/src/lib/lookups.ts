@@ -1,7 +1,7 @@
 import { useQueries } from '@tanstack/react-query';
 import { api } from './api-client.ts';
 
-/** Shared lookups the app loads once after the user (portal-area §2 app shell). */
+/** Shared lookups the app loads once after the user. */
 export const LOOKUPS = {
   smsGateways: '/v2/sms-gateways',
   contentTypes: '/v2/content-types',

@@ -9,7 +9,7 @@ import { errorText } from './error-texts.ts';
  */
 export interface MutationMeta extends Record<string, unknown> {
   /**
-   * false: the caller tells the failure itself, or nobody does (the spec keeps it silent).
+   * false: the caller tells the failure itself, or nobody does (the failure stays silent).
    * 'unlessFieldErrors': a form maps the server's field errors onto its fields (field-errors.ts);
    * only a failure without field errors shows the toast.
    */
@@ -27,7 +27,7 @@ declare module '@tanstack/react-query' {
 /**
  * The toast of a failed mutation, or null for none: the text of its kind (error-texts.ts: server
  * error, refusal, no connection ...) in the user's language, never the server's English message
- * (issue 11, item 3; decision 031).
+ * (decision 031).
  */
 export function mutationErrorText(
   error: unknown,

@@ -7,7 +7,7 @@ import {
   type RefDateIntervalType,
 } from '@tankportal/shared/schemas/ref-date-queries';
 
-/** Reference-date queries run on German time (devices-area §3: queryAt is German time). */
+/** Reference-date queries run on German time (queryAt is German time). */
 export const REF_DATE_TIME_ZONE = 'Europe/Berlin';
 
 export const intervalTypeText = (type: RefDateIntervalType, t: TFunction) =>
@@ -25,7 +25,7 @@ function order(interval: RefDateInterval): number {
   return day === -1 ? 0 : day;
 }
 
-/** An "older than" choice in seconds: 30 min, 1 h ... 24 h (devices-area §9). */
+/** An "older than" choice in seconds: 30 min, 1 h ... 24 h. */
 export function olderThanText(seconds: number, t: TFunction): string {
   return seconds < 3600
     ? t('refDateQueries.duration.minutes', { count: seconds / 60 })

@@ -12,7 +12,7 @@ const PUBLIC_QUERY_ROOTS = new Set<unknown>(['whitelabels', 'session']);
 
 export type SessionNotice = 'loggedOut';
 
-/** The signed-in user, or null: a failed start-up load means "not signed in" (portal-area §8). */
+/** The signed-in user, or null: a failed start-up load means "not signed in". */
 export const currentUserQuery = queryOptions({
   queryKey: CURRENT_USER_KEY,
   queryFn: ({ signal }) =>

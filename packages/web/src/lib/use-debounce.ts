@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 
-/** The value once it has stopped changing for `delayMs` (search fields: devices-area §9 600 ms). */
+/** The value once it has stopped changing for `delayMs` (search fields wait 600 ms). */
 export function useDebouncedValue<T>(value: T, delayMs: number): T {
   const [settled, setSettled] = useState(value);
   useEffect(() => {

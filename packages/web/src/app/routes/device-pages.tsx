@@ -41,7 +41,7 @@ interface DevicePageProps {
 }
 
 /**
- * The pages under /devices/{id} (devices-area §2), each owned by its feature and put together
+ * The pages under /devices/{id}, each owned by its feature and put together
  * here: the side menu and the routes follow this one table. `path` is the route below the device
  * root ('' for the status page), `permission` the device permission that opens it.
  */
@@ -91,8 +91,8 @@ const DEVICE_PAGES: (DeviceMenuEntry & { path: string; Page: ComponentType<Devic
 ];
 
 /**
- * /devices/{id}/*: the id must be a positive integer (DESIGN.md [1]) and the device must load.
- * Issue 11 (item 3) replaces the spec's silent return to the list (devices-area §2, §8): a path
+ * /devices/{id}/*: the id must be a positive integer and the device must load.
+ * Instead of a silent return to the list, a path
  * that names no device the user may open says so, with the way back to the list.
  */
 export default function DevicePages() {
@@ -154,7 +154,7 @@ function DeviceArea({ deviceId }: { deviceId: number }) {
   const reload = () => void refetch();
   return (
     <Box sx={{ py: { xs: 1, md: 2 } }}>
-      {/* Closer together on a phone: the page's content starts on the first screen (issue 11, item 2). */}
+      {/* Closer together on a phone: the page's content starts on the first screen. */}
       <Stack
         direction={{ xs: 'column', md: 'row' }}
         spacing={{ xs: 1, md: 2 }}

@@ -28,9 +28,9 @@ interface SettingsTabProps {
 }
 
 /**
- * The tabs of devices-area §2, each with the device permission it needs beyond VIEW_CONFIGURATION
- * (which opens the settings at all). Access needs DELETE, the access-managing permission
- * (DESIGN.md [4]). Billing needs the master role as well as DELETE.
+ * The settings tabs, each with the device permission it needs beyond VIEW_CONFIGURATION
+ * (which opens the settings at all). Access needs DELETE, the access-managing permission.
+ * Billing needs the master role as well as DELETE.
  * Each tab handles its own dialog sub-routes (`configuration/edit`, `access/new` ...).
  */
 const TABS: {

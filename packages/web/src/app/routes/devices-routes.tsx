@@ -6,7 +6,7 @@ const DeviceListPage = lazy(() => import('../../features/devices/components/list
 const DevicePages = lazy(() => import('./device-pages.tsx'));
 const DispatchPage = lazy(() => import('../../features/devices/components/dispatch/dispatch-page.tsx'));
 
-/** Sub-paths of the list that are not device ids (devices-area §2). */
+/** Sub-paths of the list that are not device ids. */
 const LIST_DIALOGS = ['new', 'config', 'map', 'export', 'block-queries', 'ref-date-queries/*'];
 
 /** Everything under /devices: the list and its dialogs, else one device's pages. */
@@ -17,9 +17,9 @@ export default function DevicesRoutes() {
       {LIST_DIALOGS.map((path) => (
         <Route key={path} path={path} element={<DeviceListPage />} />
       ))}
-      {/* The dispatch view (issue 16); a path below it is no device id, which DevicePages says. */}
+      {/* The dispatch view; a path below it is no device id, which DevicePages says. */}
       <Route path="dispatch" element={<DispatchPage />} />
-      {/* DevicePages checks the id pattern (DESIGN.md [1]) and sends anything else to /devices. */}
+      {/* DevicePages checks the id pattern and sends anything else to /devices. */}
       <Route path=":deviceId/*" element={<DevicePages />} />
     </Routes>
   );

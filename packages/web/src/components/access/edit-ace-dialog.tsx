@@ -13,7 +13,7 @@ interface EditAceDialogProps {
   deviceId: number;
   /** null: the path holds no id, which is the same as not found. */
   aceId: number | null;
-  /** The signed-in user: its own entry is not edited here (devices-area §6). */
+  /** The signed-in user: its own entry is not edited here. */
   actorId: number;
   /** Where closing leads. */
   closeTo: string;
@@ -23,7 +23,7 @@ interface EditAceDialogProps {
 /**
  * The permissions of one access entry (a device's /settings/access/{aceId}, a user's
  * /users/{id}/access/{deviceId}/{aceId}). An entry that does not load (404:
- * gone meanwhile) closes the dialog (devices-area §8); so does the signed-in user's own entry.
+ * gone meanwhile) closes the dialog; so does the signed-in user's own entry.
  */
 export function EditAceDialog({ deviceId, aceId, actorId, closeTo, onClose }: EditAceDialogProps) {
   const query = useAce(deviceId, aceId ?? 0, aceId !== null);
@@ -48,7 +48,7 @@ function AceForm({ deviceId, ace, onClose }: { deviceId: number; ace: Ace; onClo
   const body = aceUpdateBody.safeParse({ permissions });
   const submit = () => {
     if (!body.success) return;
-    // A refused save re-enables the button without a message (devices-area §8).
+    // A refused save re-enables the button without a message.
     update.mutate(
       { aceId: ace.id, body: body.data },
       {

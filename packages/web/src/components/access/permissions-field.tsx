@@ -13,7 +13,7 @@ const GROUPS = Object.entries(PERMISSION_GROUPS) as [
   readonly DevicePermission[],
 ][];
 
-/** The device permissions as checkboxes in the read / write / execute groups (DESIGN.md [4]). */
+/** The device permissions as checkboxes in the read / write / execute groups. */
 export function PermissionsField({
   value,
   onChange,

@@ -24,7 +24,7 @@ export interface TwoStepDialogProps {
 }
 
 /**
- * A new access entry in two steps (devices-area §4, portal-area §4): first whom or what (a user
+ * A new access entry in two steps: first whom or what (a user
  * for a device, a device for a user), then the permissions. Enter moves on as the buttons do.
  */
 export function TwoStepDialog({

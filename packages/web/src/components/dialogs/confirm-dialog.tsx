@@ -17,7 +17,7 @@ export interface ConfirmDialogProps {
   danger?: boolean;
   /**
    * When set, the user must type exactly this text before the confirm button is enabled
-   * (devices-area §4: deleting a device or its data needs its number typed).
+   * (deleting a device or its data needs its number typed).
    */
   expected?: string;
   /** While the action runs the confirm button stays disabled. */

@@ -9,10 +9,10 @@ import { Loading } from '../loading.tsx';
 
 /**
  * The object an edit dialog (a sub-route `.../{id}`) edits: while it loads a spinner, once it is
- * there the dialog. One that does not load closes the dialog by going to `closeTo` (devices-area
- * §8, portal-area §8: a 404 closes it silently; another failure says so first). With `notFoundText`
- * an id that is none or names nothing says so too (issue 11: a typed or stale link otherwise just
- * lands on the list without a word).
+ * there the dialog. One that does not load closes the dialog by going to `closeTo` (a
+ * 404 closes it silently; another failure says so first). With `notFoundText`
+ * an id that is none or names nothing says so too (a typed or stale link would otherwise just
+ * land on the list without a word).
  */
 export function EditDialogLoader<T>({
   query,

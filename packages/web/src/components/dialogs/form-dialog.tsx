@@ -37,7 +37,7 @@ export interface FormDialogProps {
 
 /**
  * An edit dialog: a form with a title, its fields, and cancel and save buttons. Title, summary and
- * buttons stay in place and only the fields scroll, so Save is always in reach (issue 11); on a
+ * buttons stay in place and only the fields scroll, so Save is always in reach; on a
  * phone the dialog takes the whole screen.
  */
 export function FormDialog({

@@ -22,7 +22,7 @@ interface SendMessageDialogProps {
  * A message typed by an operator, sent to one device: an SMS through its outbound gateway
  * (/devices/{id}/messages/send, at most 160 characters), or (master) a raw IoT command or raw JSON
  * for LX-IoT (/settings/metadata/raw-message), published as typed. A failure shows the messages
- * area's error notice (devices-area §8).
+ * area's error notice.
  */
 export function SendMessageDialog({ deviceId, type, onClose }: SendMessageDialogProps) {
   const { t } = useTranslation();

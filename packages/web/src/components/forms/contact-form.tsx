@@ -43,7 +43,7 @@ export function contactFormValues(contact?: Contact): ContactFormValues {
 
 export type ContactForm = UseFormReturn<ContactFormValues>;
 
-/** A contact form checked by the shared schema, in the server's words (contracts §1). */
+/** A contact form checked by the shared schema, in the server's words. */
 export function useContactForm(contact?: Contact): ContactForm {
   const { t } = useTranslation();
   return useForm<ContactFormValues>({
@@ -61,7 +61,7 @@ export function submitContact(form: ContactForm, onValid: (body: ContactBody) =>
 }
 
 /**
- * The fields of a contact (portal-area §3): used by the contacts pages and by the recipient
+ * The fields of a contact: used by the contacts pages and by the recipient
  * dialog's "new contact" step, so both ask the same and show server field errors the same way.
  */
 export function ContactFormFields({ form, autoFocus }: { form: ContactForm; autoFocus?: boolean }) {

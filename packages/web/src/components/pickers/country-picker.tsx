@@ -27,7 +27,7 @@ export interface CountryPickerProps {
 }
 
 /**
- * The shared country selector (devices-area §2): the country lookup the app loaded at start-up,
+ * The shared country selector: the country lookup the app loaded at start-up,
  * named in the current language, preferred countries grouped first as the server orders them.
  */
 export function CountryPicker({

@@ -4,7 +4,7 @@ import type { DevicePermission, DeviceType } from '@tankportal/shared/devices';
 import { deviceKeys, searchPickerDevices, type PickedDevice } from '../../lib/api/devices.ts';
 import { SearchPicker, type PickerFieldProps } from './search-picker.tsx';
 
-/** devices-area §9: the picker asks for up to 100 devices per search. */
+/** The picker asks for up to 100 devices per search. */
 const PICKER_PAGE_SIZE = 100;
 
 export interface DevicePickerProps extends PickerFieldProps<PickedDevice> {
@@ -18,7 +18,7 @@ export const devicePickerLabel = (device: PickedDevice) =>
   [`${device.id} – ${device.name}`, device.city].filter(Boolean).join(', ');
 
 /**
- * The shared device selector (devices-area §2): searches `GET /v2/devices` by number, name,
+ * The shared device selector: searches `GET /v2/devices` by number, name,
  * address, user or ident once typing has paused for 600 ms.
  */
 export function DevicePicker({ permission, type, ...field }: DevicePickerProps) {

@@ -4,7 +4,7 @@ import { USER_LOOKUP_DEFAULT_PER_PAGE, type UserOption } from '@tankportal/share
 import { searchPickerUsers, userKeys } from '../../lib/api/users.ts';
 import { SearchPicker, type PickerFieldProps } from './search-picker.tsx';
 
-/** One entry of `GET /v2/users` (contracts §2): a user the signed-in user manages. */
+/** One entry of `GET /v2/users`: a user the signed-in user manages. */
 export type PickedUser = UserOption;
 
 export interface UserPickerProps extends PickerFieldProps<PickedUser> {
@@ -16,7 +16,7 @@ export const userPickerLabel = (user: PickedUser) =>
   user.name ? `${user.username} (${user.name})` : user.username;
 
 /**
- * The shared user selector (devices-area §2): searches the users the signed-in user manages by
+ * The shared user selector: searches the users the signed-in user manages by
  * `GET /v2/users` once typing has paused, leaving out the excluded ones on the server.
  */
 export function UserPicker({ exclude, ...field }: UserPickerProps) {

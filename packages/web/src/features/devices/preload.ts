@@ -32,7 +32,7 @@ export function preloadDeepLink(pathname: string, queryClient: QueryClient): boo
 }
 
 /**
- * The data of the device page the app opens with (issue 11, item 12), asked for as soon as the
+ * The data of the device page the app opens with, asked for as soon as the
  * user is known, beside the shell's look-ups and the pages' code instead of after them: the list's
  * display settings and its first page — the page this tab showed last (sessionStorage), else the
  * one the settings choose, as `useListQueryState` starts — or the one device. Same keys and

@@ -4,7 +4,7 @@ import { api } from '../api-client.ts';
 import { deviceKeys } from './devices.ts';
 import { userKeys } from './users.ts';
 
-/** The access entries of a device (contracts §4); every call needs DELETE on the device. */
+/** The access entries of a device; every call needs DELETE on the device. */
 
 const acesPath = (deviceId: number) => `/v2/devices/${deviceId}/aces`;
 
@@ -28,7 +28,7 @@ export function useAce(deviceId: number, aceId: number, enabled = true) {
 
 /**
  * Create, change and delete; the list reloads after each. A failure is silent, only the busy
- * state resets (portal-area §7, devices-area §8).
+ * state resets.
  */
 export function useAceMutations(deviceId: number) {
   const queryClient = useQueryClient();

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Contact, ContactBody } from '@tankportal/shared/schemas/contacts';
 import { api } from '../api-client.ts';
 
-// The contact calls (contracts §1), in one place for the contacts pages, the contact picker and
+// The contact calls, in one place for the contacts pages, the contact picker and
 // the recipient dialog of the device settings.
 
 export type { Contact, ContactBody };
@@ -25,7 +25,7 @@ export function useContacts() {
   });
 }
 
-/** GET /v2/contacts/{id}; not retried: a 404 closes the edit dialog at once (portal-area §8). */
+/** GET /v2/contacts/{id}; not retried: a 404 closes the edit dialog at once. */
 export function useContact(contactId: number | null) {
   return useQuery({
     queryKey: contactKeys.one(contactId),
@@ -57,7 +57,7 @@ export function useUpdateContact(contactId: number) {
   });
 }
 
-/** DELETE /v2/contacts/{id}: its notification recipients go with it (contracts §1). */
+/** DELETE /v2/contacts/{id}: its notification recipients go with it. */
 export function useDeleteContact() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -19,7 +19,7 @@ export function useSendMessage() {
   return useMutation({
     mutationFn: (body: RawMessageBody) => api<JsonOf<RawMessage>>('POST', '/v2/messages', { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: messageKeys.all }),
-    // portal-area §8, devices-area §8: a send failure has its own words, whatever the server said.
+    // A send failure has its own words, whatever the server said.
     meta: { errorToast: 'unlessFieldErrors', errorText: 'device-metadata.rawMessage.failed' },
   });
 }

@@ -11,7 +11,7 @@ export interface Page<T> {
 
 /**
  * `GET` of one page of a paged list (`page`, `perPage`, filters and sort in `query`): the rows and
- * the total count the server sends in `x-total-count` (contracts: every list answers it).
+ * the total count the server sends in `x-total-count` (every list answers it).
  */
 export async function fetchPage<T>(
   path: string,

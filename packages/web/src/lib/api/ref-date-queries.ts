@@ -7,7 +7,7 @@ import type {
 import { api } from '../api-client.ts';
 import type { JsonOf } from './json.ts';
 
-// The reference-date query calls (devices-area §7), in one place for the queries' dialogs of the
+// The reference-date query calls, in one place for the queries' dialogs of the
 // device list and the section of a device's metadata tab.
 
 /** A reference-date query as the web receives it (lastRunAt, nextRunAt: ISO strings). */

@@ -25,7 +25,7 @@ export interface UserPickerFilter {
   exclude?: string;
 }
 
-/** `GET /v2/users` (contracts §2): the users the signed-in user manages that match the term. */
+/** `GET /v2/users`: the users the signed-in user manages that match the term. */
 export function searchPickerUsers(
   filter: UserPickerFilter,
   searchTerm: string | undefined,

@@ -4,7 +4,7 @@ import { api } from '../api-client.ts';
 import type { JsonOf } from './json.ts';
 
 /**
- * The weather stations of the forecast (issue 16): the system area keeps them, a device's settings
+ * The weather stations of the forecast: the system area keeps them, a device's settings
  * choose one of them; both read this one list.
  */
 export type WeatherStationView = JsonOf<WeatherStation>;

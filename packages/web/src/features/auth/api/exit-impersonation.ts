@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import type { CurrentUser } from '@tankportal/shared/schemas/auth';
 import { api } from '../../../lib/api-client.ts';
 
-/** Ends acting as another user; the page reloads at / with the own identity (portal-area §4). */
+/** Ends acting as another user; the page reloads at / with the own identity. */
 export function useExitImpersonation() {
   return useMutation({
     mutationFn: () => api<CurrentUser>('GET', '/v2/users/me', { query: { _impersonate_user: '_exit' } }),

@@ -7,7 +7,7 @@ import { useResetSession } from '../../../lib/session.ts';
 export type LoginFailure = 'invalidCredentials' | 'tooMany' | 'serverError' | 'network' | 'unknownError';
 
 /**
- * portal-area §8: 400 is invalid credentials, any other answer a server error. Issue 11 (item 3)
+ * 400 is invalid credentials, any other answer a server error; the login also
  * tells the login limit (429) and a missing connection apart from a server error.
  */
 export function loginFailure(error: unknown): LoginFailure {
@@ -27,7 +27,7 @@ export function useLogin() {
     // The login page shows its own texts (loginFailure).
     meta: { errorToast: false },
     onSuccess: (user, credentials) => {
-      // The demo login must not replace the username the person signs in with (issue 11, item 11).
+      // The demo login must not replace the username the person signs in with.
       if (user.role !== 'ROLE_DEMO') lastUsername.set(credentials.username);
       resetSession(user);
     },

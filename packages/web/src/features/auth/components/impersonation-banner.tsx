@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { CurrentUser } from '@tankportal/shared/schemas/auth';
 import { useExitImpersonation } from '../api/exit-impersonation.ts';
 
-/** Shown on every page while acting as another user (portal-area §4). */
+/** Shown on every page while acting as another user. */
 export function ImpersonationBanner({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
   const exit = useExitImpersonation();

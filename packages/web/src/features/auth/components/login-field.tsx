@@ -20,7 +20,7 @@ interface LoginFieldProps extends InputProps {
 /**
  * An outlined text field drawn as MUI's TextField draws it (label, notched input, helper text),
  * from the parts TextField is made of: TextField itself also brings Select with its menu and
- * popover, about 15 kB gzip the login page never shows (issue 4).
+ * popover, about 15 kB gzip the login page never shows.
  */
 export function LoginField({ label, required, error, helperText, ref, ...input }: LoginFieldProps) {
   const id = useId();

@@ -22,7 +22,7 @@ import { LanguageSwitch } from '../../../components/language-switch.tsx';
 import { loginFailure, useLogin, type LoginFailure } from '../api/login.ts';
 import { LoginField } from './login-field.tsx';
 
-// Opened on demand: its dialog parts are not part of the login page's first load (issue 4).
+// Opened on demand: its dialog parts are not part of the login page's first load.
 const LegalDialog = lazy(() => import('./legal-dialog.tsx'));
 
 export default function LoginPage() {

@@ -15,7 +15,7 @@ import { deviceKeys } from '../../../lib/api/devices.ts';
 import { fetchPage } from '../../../lib/api/paged.ts';
 import type { MutationMeta } from '../../../lib/mutation-errors.ts';
 
-// Billing (devices-area §2, §3, §7; portal-area §2, §3, §7): master only.
+// Billing: master only.
 
 export type { BillingTerms, InvoiceSeller, SystemBillingTerms };
 
@@ -74,7 +74,7 @@ export interface InvoiceSellerEntry {
   seller: InvoiceSeller | null;
 }
 
-/** Billing saves (devices-area §8): field errors land on their fields; otherwise no message. */
+/** Billing saves: field errors land on their fields; otherwise no message. */
 const SILENT_SAVE: MutationMeta = { errorToast: false };
 
 export function useDeviceBillingTerms(deviceId: number) {

@@ -34,7 +34,7 @@ export function useTermsName() {
 }
 
 /**
- * /devices/{id}/settings/billing (devices-area §2, master): the device's billing terms, its debtor
+ * /devices/{id}/settings/billing (master): the device's billing terms, its debtor
  * and, once there is a debtor, the invoice's recipient (address, Leitweg-ID of a public buyer) and
  * order number. The dialogs are
  * sub-routes of the tab.

@@ -36,7 +36,7 @@ export function groupByBilledAt(invoices: readonly Invoice[]): [string, Invoice[
   return [...groups.entries()].sort(([a], [b]) => b.localeCompare(a));
 }
 
-/** The invoices tab (portal-area §2, §9): one year's invoices (default this year), the run by hand. */
+/** The invoices tab: one year's invoices (default this year), the run by hand. */
 export function InvoicesTab() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -14,7 +14,7 @@ import { SystemTermsTab } from './system-terms-tab.tsx';
 const TABS = ['invoices', 'runs', 'terms', 'seller', 'datev'] as const;
 
 /**
- * /system/billing (portal-area §2, master): the invoices (default), the recent invoicing runs with
+ * /system/billing (master): the invoices (default), the recent invoicing runs with
  * what they billed and skipped, every device's billing terms and the seller the invoices of each white-label name,
  * and the DATEV export for the tax advisor.
  * `systemTabs`: the system area's pages above (the app puts them together, src/app).

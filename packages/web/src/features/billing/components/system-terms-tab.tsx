@@ -44,7 +44,7 @@ export function groupByDevice(rows: readonly SystemBillingTerms[]): SystemBillin
   return groups;
 }
 
-/** The terms tab (portal-area §2, §3, §9): every device's terms, 100 per page, and their export. */
+/** The terms tab: every device's terms, 100 per page, and their export. */
 export function SystemTermsTab() {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
@@ -66,7 +66,7 @@ export function SystemTermsTab() {
           startIcon={<DownloadIcon />}
           disabled={exporting}
           onClick={() => {
-            // Disabled for a moment after the click (devices-area §4: exports).
+            // Disabled for a moment after the click (exports).
             setExporting(true);
             setTimeout(() => setExporting(false), 1000);
             downloadBillingTermsExport().catch((error: unknown) =>
@@ -183,7 +183,7 @@ function DeviceTerms({ rows }: { rows: SystemBillingTerms[] }) {
   );
 }
 
-/** portal-area §4: scheduled (not yet due) versus due, as icons. */
+/** Scheduled (not yet due) versus due, as icons. */
 function ScheduledIcon({ scheduled }: { scheduled: boolean }) {
   const { t } = useTranslation();
   const text = t(scheduled ? 'billing.system.scheduled' : 'billing.system.due');

@@ -21,7 +21,7 @@ const values = {
 };
 
 describe('billing terms form', () => {
-  it('shows the fields of the alias only (devices-area §5)', () => {
+  it('shows the fields of the alias only', () => {
     expect(aliasFields('custom')).toEqual({ name: true, additionalText: false, exemptedQuantity: false });
     expect(aliasFields('device_license')).toEqual({
       name: false,

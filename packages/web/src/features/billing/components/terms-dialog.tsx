@@ -45,7 +45,7 @@ interface TermsFormValues {
   exemptedQuantity: string;
 }
 
-/** Which of the alias-bound fields an alias shows (devices-area §5). */
+/** Which of the alias-bound fields an alias shows. */
 export const aliasFields = (alias: BillingAlias) => ({
   name: alias === 'custom',
   additionalText: alias === 'device_license',

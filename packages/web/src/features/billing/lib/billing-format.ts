@@ -10,7 +10,7 @@ export function formatDay(day: string | null | undefined, locale: Locale): strin
   return formatDate(new Date(year!, month! - 1, date!), locale);
 }
 
-/** Money as the wire sends it ('12.50'): two decimals in the locale, in euros (portal-area §9). */
+/** Money as the wire sends it ('12.50'): two decimals in the locale, in euros. */
 export function formatMoney(amount: string | number, locale: Locale): string {
   return `${formatNumber(Number(amount), locale, 2)} €`;
 }
@@ -20,7 +20,7 @@ export function today(): string {
   return format(new Date(), 'yyyy-MM-dd');
 }
 
-/** portal-area §9: invoice years from 2016 to the current one, newest first. */
+/** Invoice years from 2016 to the current one, newest first. */
 export function invoiceYears(now = new Date()): number[] {
   const years: number[] = [];
   for (let year = now.getFullYear(); year >= 2016; year--) years.push(year);

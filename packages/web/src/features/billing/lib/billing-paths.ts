@@ -1,4 +1,4 @@
-/** /system/billing (portal-area §2): its tabs are sub-paths. */
+/** /system/billing: its tabs are sub-paths. */
 export const BILLING_BASE = '/system/billing';
 
 /** Where the seller data of the invoices are entered (the seller tab). */

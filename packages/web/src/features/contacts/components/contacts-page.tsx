@@ -20,7 +20,7 @@ import { cardsOnPhone } from '../../../components/responsive-table.ts';
 import { EditDeleteActions } from '../../../components/row-actions.tsx';
 import { CreateContactDialog, EditContactDialog } from './contact-dialogs.tsx';
 
-/** The page lives at both /settings/contacts and /contacts (portal-area §2); links stay where it is. */
+/** The page lives at both /settings/contacts and /contacts; links stay where it is. */
 const basePathOf = (pathname: string) =>
   pathname.startsWith('/settings/contacts') ? '/settings/contacts' : '/contacts';
 
@@ -67,7 +67,7 @@ function ContactTable({
   if (!contacts.length) return <Typography color="text.secondary">{t('contacts.empty')}</Typography>;
   return (
     <TableContainer>
-      {/* A card per contact on a phone: the actions column stays reachable (issue 11, item 2). */}
+      {/* A card per contact on a phone: the actions column stays reachable. */}
       <Table size="small" aria-label={t('contacts.title')} sx={cardsOnPhone}>
         <TableHead>
           <TableRow>

@@ -40,7 +40,7 @@ export function deliveryOf(headers: Headers): ConfigurationDelivery {
 }
 
 /**
- * PUT /v2/devices/{id}/configuration (contracts §5): answers the device detail; the cached device
+ * PUT /v2/devices/{id}/configuration: answers the device detail; the cached device
  * takes it at once, so the view shows the new configuration while it reloads.
  */
 export function useSaveConfiguration(deviceId: number) {

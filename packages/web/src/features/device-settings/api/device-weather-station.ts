@@ -3,7 +3,7 @@ import type { DeviceWeather } from '@tankportal/shared/schemas/weather';
 import { api } from '../../../lib/api-client.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 
-/** Which weather station the device's forecast uses (issue 16): its own, the nearest, or none. */
+/** Which weather station the device's forecast uses: its own, the nearest, or none. */
 export type { DeviceWeather };
 
 const deviceWeatherKey = (deviceId: number) => [...deviceKeys.one(deviceId), 'weather-station'] as const;

@@ -9,7 +9,7 @@ import { api } from '../../../lib/api-client.ts';
 import { deviceKeys, type DeviceDetailView } from '../../../lib/api/devices.ts';
 
 /**
- * The metadata tab's calls (contracts §6). The saves answer the device detail; the tab reloads
+ * The metadata tab's calls. The saves answer the device detail; the tab reloads
  * the device itself after closing its dialog.
  */
 

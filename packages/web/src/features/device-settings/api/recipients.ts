@@ -10,7 +10,7 @@ import { contactKeys } from '../../../lib/api/contacts.ts';
 import { api } from '../../../lib/api-client.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 
-// The notification recipients of one device (contracts §3): list, one, create, update, delete.
+// The notification recipients of one device: list, one, create, update, delete.
 
 export type { OfferedContact, Recipient };
 export type RecipientEvent = Recipient['events'][number];
@@ -36,7 +36,7 @@ export function useRecipientContacts(deviceId: number) {
   });
 }
 
-/** One recipient; not retried: a 404 closes the edit dialog at once (devices-area §8). */
+/** One recipient; not retried: a 404 closes the edit dialog at once. */
 export function useRecipient(deviceId: number, recipientId: number | null) {
   return useQuery({
     queryKey: [...deviceKeys.recipients(deviceId), 'detail', recipientId],

@@ -8,7 +8,7 @@ import type { JsonOf } from '../../../lib/api/json.ts';
 export type BlockQueryView = JsonOf<BlockQuery>;
 export type BlockQueryEntry = BlockQueryView['queries'][number];
 
-/** The device types a query reaches (devices-area §4: SMS and LX-IoT devices). */
+/** The device types a query reaches (SMS and LX-IoT devices). */
 export const QUERYABLE_TYPES = 'sms,lx_iot';
 
 /** The API path of a `location` header (`/api/v2/block-queries/7` -> `/v2/block-queries/7`). */
@@ -53,7 +53,7 @@ export function useStartBlockQuery() {
 }
 
 /**
- * The block query from its location, polled every BLOCK_QUERY_POLL_MS (devices-area §4, §9) until
+ * The block query from its location, polled every BLOCK_QUERY_POLL_MS until
  * no query of it is pending or sent any more; the dialog closing (unmounting) stops it too. A poll
  * that fails keeps the last state and tries again at the next interval.
  */

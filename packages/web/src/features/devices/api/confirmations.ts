@@ -4,8 +4,8 @@ import { api } from '../../../lib/api-client.ts';
 import { deviceKeys, type AlarmView } from '../../../lib/api/devices.ts';
 
 /**
- * devices-area §4: the user picks seen, disregard or revoked; seen and disregard are set (PUT),
- * revoked removes the confirmation (DELETE). Contract §2.
+ * The user picks seen, disregard or revoked; seen and disregard are set (PUT),
+ * revoked removes the confirmation (DELETE).
  */
 function confirm<T>(path: string, status: ConfirmationStatus) {
   return status === 'revoked' ? api<T>('DELETE', path) : api<T>('PUT', path, { body: { status } });

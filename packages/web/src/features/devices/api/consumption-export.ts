@@ -18,7 +18,7 @@ export interface ConsumptionExportRequest {
 }
 
 /**
- * The query of contract §4 (devices-area §7): from is the start of its day, to the end of its day,
+ * The export's query: from is the start of its day, to the end of its day,
  * both as ISO instants; times in the file are written in the browser's time zone.
  */
 export function consumptionExportQuery(request: ConsumptionExportRequest) {

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 
-/** devices-area §3: one row per month, consumption per sensor; newest month first. */
+/** One row per month, consumption per sensor; newest month first. */
 export interface ConsumptionRow {
   year: number;
   month: number;

@@ -6,7 +6,7 @@ import { lookupQuery } from '../../../lib/lookups.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 import type { JsonOf } from '../../../lib/api/json.ts';
 
-// Create device (devices-area §4, contracts §6): the unassigned senders a new device may take its
+// Create device: the unassigned senders a new device may take its
 // ident from, the SMS gateways, the creation and the assignment to a user afterwards.
 
 export {
@@ -15,7 +15,7 @@ export {
   type UnassignedKind,
 } from '../../../lib/api/unassigned-devices.ts';
 
-/** One entry of the SMS gateway lookup (portal-area §3). */
+/** One entry of the SMS gateway lookup. */
 export interface SmsGateway {
   id: number;
   label: string;

@@ -11,7 +11,7 @@ export type DeliveryView = JsonOf<Delivery>;
 export const deliveriesKey = (deviceId: number) => [...deviceKeys.one(deviceId), 'deliveries'] as const;
 
 /**
- * `GET /v2/devices/{id}/deliveries` (issue 16): the refills recognised in the device's level
+ * `GET /v2/devices/{id}/deliveries`: the refills recognised in the device's level
  * sensors, newest first. The process page marks them on the curve and lists them below it.
  */
 export const deliveriesQuery = (deviceId: number) =>

@@ -7,7 +7,7 @@ import { deliveriesKey, type DeliveryView } from './deliveries.ts';
 export type DeliveryTicketBody = z.infer<typeof deliveryTicketBody>;
 
 /**
- * `PUT /v2/deliveries/{id}` (issue 16): the quantity on the delivery ticket, null to clear it. The
+ * `PUT /v2/deliveries/{id}`: the quantity on the delivery ticket, null to clear it. The
  * answer (with the difference the server works out) replaces the delivery in the device's list.
  * Field errors go onto the form's field; any other failure is the error toast.
  */

@@ -3,8 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client.ts';
 
 /**
- * Per-device, per-user display settings of the process and consumption pages (devices-area §3,
- * DESIGN.md [6]), stored through `GET/PUT /v2/config` with obj `device_user` (contract §1).
+ * Per-device, per-user display settings of the process and consumption pages,
+ * stored through `GET/PUT /v2/config` with obj `device_user`.
  */
 export interface DeviceDisplaySettings {
   'ui.process.defaultTimePeriod': 0 | 1 | 2 | 3 | null;
@@ -56,7 +56,7 @@ function toSettings(items: ConfigItem[]): DeviceDisplaySettings {
 /**
  * The settings of this device for the signed-in user. With `persist` off (demo accounts, which
  * may change nothing) they live in the page's state only: nothing is loaded, nothing saved.
- * A failed load counts as "nothing saved" (devices-area §8: swallowed); a failed save keeps the
+ * A failed load counts as "nothing saved" (swallowed); a failed save keeps the
  * choice on the page.
  */
 export function useDeviceDisplaySettings(deviceId: number, persist: boolean) {

@@ -11,7 +11,7 @@ export const DISPATCH_EXPORT_FORMATS = ['xlsx', 'csv'] as const;
 export type DispatchExportFormat = (typeof DISPATCH_EXPORT_FORMATS)[number];
 
 /**
- * `GET /v2/dispatch?within_days=N` (issue 16): the tanks forecast to run empty within N days. The
+ * `GET /v2/dispatch?within_days=N`: the tanks forecast to run empty within N days. The
  * previous horizon's rows stay on screen while another one loads.
  */
 export function useDispatch(withinDays: number) {

@@ -3,11 +3,11 @@ import type { DataFlowOutput, InterpolationDate, InterpolationMode } from '@tank
 import { apiDownload } from '../../../lib/api-client.ts';
 import { listRequestQuery, type DeviceListQueryState } from '../lib/list-query.ts';
 
-/** Formats offered (the spec's xls is not written by the server: DESIGN.md §7). */
+/** Formats offered (no legacy xls: the server writes xlsx and csv only). */
 export const LIST_EXPORT_FORMATS = ['xlsx', 'csv'] as const;
 export type ListExportFormat = (typeof LIST_EXPORT_FORMATS)[number];
 
-/** The device list as the actor sees it, filtered and ordered like the screen (contracts §4 simple_list). */
+/** The device list as the actor sees it, filtered and ordered like the screen. */
 export function downloadListExport(state: DeviceListQueryState, format: ListExportFormat, locale: Locale) {
   return apiDownload('/v2/devices/export', {
     exportType: 'simple_list',
@@ -44,7 +44,7 @@ export function dataFlowExportSearch(request: DataFlowExportRequest): string {
   return params.toString();
 }
 
-/** Monthly inflow, outflow and quantity of every level sensor the actor may export (devices-area §9). */
+/** Monthly inflow, outflow and quantity of every level sensor the actor may export. */
 export function downloadDataFlowExport(request: DataFlowExportRequest) {
   return apiDownload(`/v2/devices/export?${dataFlowExportSearch(request)}`);
 }

@@ -11,7 +11,7 @@ import {
 } from '../lib/list-settings.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 
-/** Who decides the list's look (contracts §1): admins and above for the white-label, others for themselves. */
+/** Who decides the list's look: admins and above for the white-label, others for themselves. */
 export function listSettingsTarget(role: Role): 'whitelabel' | 'user' | null {
   if (hasRole(role, 'ROLE_ADMIN')) return 'whitelabel';
   if (hasRole(role, 'ROLE_APP_USER')) return 'user';
@@ -32,7 +32,7 @@ async function fetchListSettings(withUser: boolean, signal: AbortSignal) {
     const items = await api<ConfigItem[]>('GET', `/v2/config?${params}`, { signal });
     return { whitelabel: byObject(items, 'whitelabel'), user: byObject(items, 'user') };
   } catch {
-    // devices-area §8: a failure loading the settings is swallowed; the built-in defaults apply.
+    // A failure loading the settings is swallowed; the built-in defaults apply.
     return { whitelabel: {}, user: {} };
   }
 }

@@ -9,7 +9,7 @@ export type MapDevice = JsonOf<DeviceMapEntry>;
 
 /**
  * Every device with a location the actor may see, in one compact answer: the map's call
- * `location_enabled_only=true` (devices-area §7) with `view=map` (no pages, only the fields drawn).
+ * `location_enabled_only=true` with `view=map` (no pages, only the fields drawn).
  */
 export function fetchMapDevices(signal?: AbortSignal): Promise<MapDevice[]> {
   return api<MapDevice[]>('GET', '/v2/devices', {

@@ -5,7 +5,7 @@ import { listRequestQuery, loadListQuery } from '../lib/list-query.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 
 /**
- * "The current device id list" of the quick navigation (devices-area §2): every id the list
+ * "The current device id list" of the quick navigation: every id the list
  * shows with its current filter, sort and grouping, in list order (`GET /v2/devices/ids`).
  */
 export function useNavigationIds() {

@@ -4,11 +4,11 @@ import type { SensorType } from '@tankportal/shared/devices';
 import { apiResponse, api } from '../../../lib/api-client.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 
-/** devices-area §9: the process curve loads at most this many rows per sensor. */
+/** The process curve loads at most this many rows per sensor. */
 export const PROCESS_ROW_LIMIT = 25_000;
 
 export interface ProcessPoint {
-  /** Opaque id of the data point, for hiding it (contract §3). */
+  /** Opaque id of the data point, for hiding it. */
   id: string;
   timestamp: string;
   value: number | null;
@@ -34,7 +34,7 @@ export interface ProcessData {
 /** How long a loaded curve counts as current. */
 const PROCESS_FRESH_MS = 30_000;
 
-/** `GET /v2/devices/{id}/process`; a failure counts as "no data" (devices-area §8: swallowed). */
+/** `GET /v2/devices/{id}/process`; a failure counts as "no data" (swallowed). */
 const processQuery = (deviceId: number) =>
   queryOptions({
     queryKey: deviceKeys.process(deviceId),

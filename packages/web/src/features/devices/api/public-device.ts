@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client.ts';
 import type { AlarmView, StatusSensor } from '../../../lib/api/devices.ts';
 
-/** Contract §5: what the public status page of a device shows, and nothing else. */
+/** What the public status page of a device shows, and nothing else. */
 export interface PublicDevice {
   name: string;
   type: string;

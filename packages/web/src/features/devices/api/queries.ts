@@ -24,7 +24,7 @@ function apiPath(location: string): string {
 }
 
 /**
- * POST /v2/queries; resolves with the location to poll (devices-area §4) and the query as the
+ * POST /v2/queries; resolves with the location to poll and the query as the
  * server answered it: one it could not send is `failed` already.
  */
 export async function postManualQuery(deviceId: number): Promise<{ location: string; query: ManualQuery }> {
@@ -59,7 +59,7 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
 /**
  * Polls the query every MANUAL_QUERY_POLL_MS, at most MANUAL_QUERY_MAX_POLLS times, until it is
  * processed or failed. Null when the limit is reached or a poll fails: only that ends silently
- * (devices-area §4; a failure the server knows is told, decision 033).
+ * (a failure the server knows is told, decision 033).
  */
 export async function waitForOutcome(location: string, signal: AbortSignal): Promise<QueryOutcome> {
   for (let attempt = 0; attempt < MANUAL_QUERY_MAX_POLLS; attempt++) {

@@ -5,7 +5,7 @@ import type { UnitTotal } from './sensor-totals.ts';
 /** A tank due for a delivery as the web receives it (dates as ISO strings). */
 export type DispatchRowView = JsonOf<DispatchRow>;
 
-/** The horizon the page starts with (issue 16). */
+/** The horizon the page starts with. */
 export const DEFAULT_DISPATCH_HORIZON = 14;
 export { DISPATCH_HORIZONS };
 

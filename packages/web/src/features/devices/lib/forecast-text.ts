@@ -25,7 +25,7 @@ export function perDayText(perDay: number, unit: string, locale: Locale): string
 }
 
 /**
- * What the status page says about a connected level sensor's forecast (issue 16): the empty date
+ * What the status page says about a connected level sensor's forecast: the empty date
  * with its range, the reorder date (or that the reorder point is reached, when it is not after
  * `now`; nothing without a threshold), the use per day and, once measured, the accuracy. Without a
  * forecast: one line saying there are too few readings.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEVICE_LIST_DEFAULTS } from './list-defaults.ts';
 import { listPageRequestQuery, listRequestQuery, withValidFilters } from './list-query.ts';
 
-describe('the list filters of issue 16', () => {
+describe('the tank intelligence list filters', () => {
   it('ask the server for health doubts and tanks running empty', () => {
     const state = { ...DEVICE_LIST_DEFAULTS, health: 'stuck' as const, emptyWithinDays: 30 };
     expect(listRequestQuery(state)).toMatchObject({ health: 'stuck', emptyWithinDays: 30 });

@@ -4,7 +4,7 @@ import { DEVICE_LIST_DEFAULTS } from './list-defaults.ts';
 /**
  * The device list's current query (filter, sort, grouping, page), kept for the browser tab so it
  * survives a reload and so the device pages know "the current device id list" for their quick
- * navigation (devices-area §2: Enter jumps only within it).
+ * navigation (Enter jumps only within it).
  */
 export interface DeviceListQueryState {
   searchTerm: string;
@@ -13,9 +13,9 @@ export interface DeviceListQueryState {
   grouped: boolean;
   page: number;
   perPage: number;
-  /** Only devices with an open health doubt of this kind, or of any (issue 16); absent: all. */
+  /** Only devices with an open health doubt of this kind, or of any; absent: all. */
   health?: HealthFilter;
-  /** Only devices with a tank forecast to run empty within this many days (issue 16); absent: all. */
+  /** Only devices with a tank forecast to run empty within this many days; absent: all. */
   emptyWithinDays?: number;
 }
 

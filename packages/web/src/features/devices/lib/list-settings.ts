@@ -10,7 +10,7 @@ import { DEVICE_LIST_DEFAULTS } from './list-defaults.ts';
 export type DeviceSortKey = (typeof DEVICE_SORT_KEYS)[number];
 export type ListPageSize = (typeof DEVICE_LIST_PAGE_SIZES)[number];
 
-/** The five sensor display toggles of the list (devices-area §2). */
+/** The five sensor display toggles of the list. */
 export const SENSOR_TOGGLES = [
   'showNames',
   'showVisuals',
@@ -20,7 +20,7 @@ export const SENSOR_TOGGLES = [
 ] as const;
 export type SensorToggle = (typeof SENSOR_TOGGLES)[number];
 
-/** The list's display settings as the screens use them (devices-area §3 `ui.devices.*`). */
+/** The list's display settings as the screens use them (`ui.devices.*`). */
 export interface ListDisplaySettings {
   columns: DeviceListColumn[];
   groupByUser: boolean;
@@ -46,7 +46,7 @@ const sensorKey = (toggle: SensorToggle) => `ui.devices.list.sensors.${toggle}` 
 export const LIST_SETTING_KEYS = Object.keys(listSettingSchemas) as ListSettingKey[];
 
 /**
- * Built-in defaults: every column of the spec (the forecast's empty date is offered, not shown at
+ * Built-in defaults: every column (the forecast's empty date is offered, not shown at
  * first: eleven columns fill 1280 px already), every sensor detail, the list's default order and
  * page size.
  */
@@ -76,7 +76,7 @@ function valid(stored: StoredSettings, key: ListSettingKey): unknown {
 }
 
 /**
- * The effective settings (contracts §1): the user's value, else the white-label's, else the
+ * The effective settings: the user's value, else the white-label's, else the
  * built-in default, key by key.
  */
 export function effectiveListSettings(whitelabel: StoredSettings, user: StoredSettings): ListDisplaySettings {

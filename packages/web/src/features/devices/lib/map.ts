@@ -1,4 +1,4 @@
-/** devices-area §2: the map opens over Germany; a highlighted device is shown at zoom 12. */
+/** The map opens over Germany; a highlighted device is shown at zoom 12. */
 export const MAP_CENTER: [number, number] = [51.1657, 10.4515];
 export const MAP_ZOOM = 6;
 export const HIGHLIGHT_ZOOM = 12;

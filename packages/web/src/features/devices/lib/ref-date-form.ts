@@ -36,7 +36,7 @@ export interface RefDateFormValues {
 const MINUTES_PER_DAY = 24 * 60;
 const pad = (value: number) => String(value).padStart(2, '0');
 
-/** The time of day at `now` in `timeZone`, rounded to the nearest 5 minutes (devices-area §9). */
+/** The time of day at `now` in `timeZone`, rounded to the nearest 5 minutes. */
 export function roundedQueryTime(now: Date, timeZone = REF_DATE_TIME_ZONE): string {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
@@ -52,7 +52,7 @@ export function roundedQueryTime(now: Date, timeZone = REF_DATE_TIME_ZONE): stri
 const isOneOf = <T extends string>(values: readonly T[], value: string): value is T =>
   (values as readonly string[]).includes(value);
 
-/** A new query's defaults (devices-area §9), or the values of a stored one. */
+/** A new query's defaults, or the values of a stored one. */
 export function refDateFormValues(query?: RefDateQueryView, now = new Date()): RefDateFormValues {
   const stored: readonly RefDateInterval[] = query?.intervals ?? [];
   const monthly = stored.find((interval) => isOneOf(MONTHLY_INTERVALS, interval));

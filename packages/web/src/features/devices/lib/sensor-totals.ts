@@ -12,7 +12,7 @@ export interface UnitTotal {
 }
 
 /**
- * Footer totals (devices-area §9): per unit, summed over the probe sensors that are not in error
+ * Footer totals: per unit, summed over the probe sensors that are not in error
  * and have a value; units in the order they first appear.
  */
 export function totalsPerUnit(devices: readonly { sensors: readonly ListSensor[] }[]): UnitTotal[] {
@@ -26,15 +26,15 @@ export function totalsPerUnit(devices: readonly { sensors: readonly ListSensor[]
   return [...totals].map(([unit, total]) => ({ unit, total }));
 }
 
-/** A fill percentage for display: clamped to 0..100 (devices-area §9), null stays null. */
+/** A fill percentage for display: clamped to 0..100, null stays null. */
 export function clampPercent(pct: number | null): number | null {
   return pct === null ? null : Math.min(100, Math.max(0, pct));
 }
 
 /**
  * Fraction digits a quantity is shown with: whole litres and kilograms; cubic metres and energy
- * (kWh, MWh) to 0.01, so that an energy counter is not rounded to whole units (issue 11, item 11;
- * decision 030).
+ * (kWh, MWh) to 0.01, so that an energy counter is not rounded to whole units (decision
+ * 030).
  */
 export function unitFractionDigits(unit: string): number {
   return unit === 'm3' || unit === 'cbm' || unit === 'kwh' || unit === 'mwh' ? 2 : 0;

@@ -76,7 +76,7 @@ export function useReleaseMessage() {
   return useMutation({
     mutationFn: (messageId: number) => api<MessageView>('POST', `/v2/messages/${messageId}/release`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: messageKeys.all }),
-    // The dialog says why a release failed (portal-area §8 and the reason).
+    // The dialog says why a release failed.
     meta: { errorToast: false },
   });
 }

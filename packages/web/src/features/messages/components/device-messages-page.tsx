@@ -11,7 +11,7 @@ import { MessageLog } from './message-log.tsx';
 /**
  * /devices/{id}/messages (VIEW_MESSAGING): the device's messages in numbered pages with their total,
  * every type by default; admins holding EDIT send an SMS to an SMS device with a number
- * (/messages/send, portal-area §6).
+ * (/messages/send).
  */
 export default function DeviceMessagesPage({ device }: { device: DeviceDetailView }) {
   const { t } = useTranslation();

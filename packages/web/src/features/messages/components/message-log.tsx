@@ -35,7 +35,7 @@ import { useMessages, type MessageFilter, type MessageView } from '../api/messag
 import { messagePreview, statusTone } from '../lib/preview.ts';
 import { MessageDetailDialog } from './message-detail-dialog.tsx';
 
-/** portal-area §9: the filter looks 4 days back by default. */
+/** The filter looks 4 days back by default. */
 const DEFAULT_DAYS_BACK = 4;
 const DAY_FORMAT = 'yyyy-MM-dd';
 
@@ -63,7 +63,7 @@ interface MessageLogProps {
 }
 
 /**
- * A message log with its filters (portal-area §2 Messages, §5, §9): time (future days disabled),
+ * A message log with its filters: time (future days disabled),
  * type, direction, mode, status and page size; the rows show the content's start, the status as a
  * colour bar and open their detail. The pages stay put while new messages arrive (`max_id`) until
  * the filter changes or the user refreshes.
@@ -214,7 +214,7 @@ function Filters({
           label={key === 'from' ? t('messages.fields.from') : t('messages.fields.to')}
           value={filter[key]}
           onChange={(event) => onChange({ [key]: event.target.value })}
-          // portal-area §5: no future dates.
+          // No future dates.
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today } }}
           sx={{ flex: '1 1 9rem' }}
         />

@@ -1,6 +1,6 @@
 import type { MessageType } from '@tankportal/shared/devices';
 
-/** portal-area §9: how much of a message's content the lists show (mails less: their text is long). */
+/** How much of a message's content the lists show (mails less: their text is long). */
 const PREVIEW_LENGTH = { mail: 100, other: 160 } as const;
 
 export type MessagePreview =

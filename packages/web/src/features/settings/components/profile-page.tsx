@@ -32,7 +32,7 @@ export default function ProfilePage() {
           ))}
         </TableBody>
       </Table>
-      {/* The server refuses a password change while impersonating: it is not offered (issue 11, item 11). */}
+      {/* The server refuses a password change while impersonating: it is not offered. */}
       {!user.impersonator && (
         <Button variant="contained" component={RouterLink} to="/settings/credentials">
           {t('settings.changePassword')}

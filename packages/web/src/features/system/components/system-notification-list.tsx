@@ -9,7 +9,7 @@ import { formatDateTime } from '../../../lib/format.ts';
 import type { SystemNotification } from '../api/system-notifications.ts';
 
 /**
- * Notifications with their severity as alert style (portal-area §9); with `onRevoke` (the system
+ * Notifications with their severity as alert style; with `onRevoke` (the system
  * page) each has a revoke button.
  */
 export function SystemNotificationList({

@@ -32,7 +32,7 @@ const BASE = '/system/notifications';
 
 /**
  * /system/notifications (master): the notices every signed-in user sees in the top bar; create
- * (/new, severity info by default) and revoke (portal-area §2 System area, §5, §8).
+ * (/new, severity info by default) and revoke.
  */
 export default function SystemNotificationsPage() {
   const { t } = useTranslation();

@@ -31,7 +31,7 @@ import { SystemTabs } from './system-tabs.tsx';
 
 /**
  * /system/unassigned-devices (master): the net, IoT and LX-IoT senders no device has, newest
- * report first; removing one needs its number typed (portal-area §4). It is one row per sender, so
+ * report first; removing one needs its number typed. It is one row per sender, so
  * the removal is immediate; a sender that reports again is listed again.
  */
 export default function UnassignedDevicesPage() {

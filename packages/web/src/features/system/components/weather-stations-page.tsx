@@ -40,7 +40,7 @@ const BASE = '/system/weather-stations';
 const COLUMNS = ['name', 'id', 'position', 'days', 'lastDay', 'import'] as const;
 
 /**
- * /system/weather-stations (master, issue 16): the DWD stations whose daily mean temperatures the
+ * /system/weather-stations (master): the DWD stations whose daily mean temperatures the
  * forecast of heating tanks uses; add one (/new), import one now, delete one.
  */
 export default function WeatherStationsPage() {

@@ -14,12 +14,12 @@ import type { JsonOf } from '../../../lib/api/json.ts';
 import { fetchPage } from '../../../lib/api/paged.ts';
 import { userKeys } from '../../../lib/api/users.ts';
 
-/** The calls of the users area (portal-area §7) beside the tree. */
+/** The calls of the users area beside the tree. */
 
 export type UserView = JsonOf<UserDetail>;
 export type UserDeviceView = JsonOf<DeviceSummary>;
 
-/** portal-area §9: the access page shows the user's devices in pages of 100, no choice. */
+/** The access page shows the user's devices in pages of 100, no choice. */
 export const ACCESS_PAGE_SIZE = 100;
 
 const userPath = (userId: number) => `/v2/users/${userId}`;
@@ -127,7 +127,7 @@ export function useSyncAccess(userId: number) {
   });
 }
 
-/** GET /v2/users/me?_impersonate_user: acting as the user; the app starts again at / (portal-area §4). */
+/** GET /v2/users/me?_impersonate_user: acting as the user; the app starts again at /. */
 export function useImpersonate() {
   return useMutation({
     mutationFn: (username: string) =>

@@ -16,8 +16,8 @@ import { generatePassword } from '../lib/generate-password.ts';
 import { LoginFields, type LoginForm } from './account/login-fields.tsx';
 
 /**
- * /users/new (portal-area §2): a new user, below the signed-in user or, from a user's "add sub
- * user", below that user (`?parent={id}`). The web proposes a generated password (§5).
+ * /users/new: a new user, below the signed-in user or, from a user's "add sub
+ * user", below that user (`?parent={id}`). The web proposes a generated password.
  */
 export function CreateUserDialog() {
   const { t } = useTranslation();

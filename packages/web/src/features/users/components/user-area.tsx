@@ -24,7 +24,7 @@ import { AccessPage } from './access/access-page.tsx';
 import { AccountPage } from './account/account-page.tsx';
 import { LoginHistoryPage } from './login-history-page.tsx';
 
-/** The pages of one user (portal-area §2) below /users/{id}. */
+/** The pages of one user below /users/{id}. */
 const PAGES = [
   { page: 'account', label: 'users.menu.account', Icon: AccountCircleIcon, masterOnly: false },
   { page: 'access', label: 'users.menu.access', Icon: VpnKeyIcon, masterOnly: false },
@@ -33,7 +33,7 @@ const PAGES = [
 
 /**
  * /users/{id}/*: an id that is none, a user the server does not show (unknown, deleted, outside the
- * actor's subtree: 404) and the root of the tree (no parent) lead back to /users (portal-area §2).
+ * actor's subtree: 404) and the root of the tree (no parent) lead back to /users.
  */
 export function UserArea() {
   const { t } = useTranslation();
@@ -89,7 +89,7 @@ function UserPages({ user }: { user: UserView }) {
   );
 }
 
-/** Username and name, and the actions on the user as a whole (portal-area §2 info bar). */
+/** Username and name, and the actions on the user as a whole. */
 function InfoBar({ user }: { user: UserView }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

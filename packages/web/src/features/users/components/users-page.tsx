@@ -23,12 +23,12 @@ import { useDebouncedValue } from '../../../lib/use-debounce.ts';
 import { SEARCH_PAGE_SIZE, useTreeLevel, useTreeSearch } from '../api/users-tree.ts';
 import { searchTree, type SearchTreeNode } from '../lib/search-tree.ts';
 
-/** portal-area §2 Users: the filter waits this long after the last keystroke. */
+/** The filter waits this long after the last keystroke. */
 const FILTER_DEBOUNCE_MS = 300;
 const INDENT = 3;
 
 /**
- * The users tree (portal-area §2, decision 038): the top the signed-in user sees, opened level by
+ * The users tree (decision 038): the top the signed-in user sees, opened level by
  * level (each level from the server in pages), or, while a filter is typed, the matching users under
  * the paths above them.
  */

@@ -3,7 +3,7 @@ import { CreateUserDialog } from './create-user-dialog.tsx';
 import { UserArea } from './user-area.tsx';
 import UsersPage from './users-page.tsx';
 
-/** /users/* (portal-area §2): the tree, /users/new over it, and the pages of one user. */
+/** /users/*: the tree, /users/new over it, and the pages of one user. */
 export default function UsersRoutes() {
   return (
     <Routes>

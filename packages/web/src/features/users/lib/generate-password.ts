@@ -3,8 +3,8 @@ const ALPHABET = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const LENGTH = 16;
 
 /**
- * A password the web proposes for a new user (portal-area §5: "a generated password is used on
- * create"): 16 characters from the browser's cryptographic random source, about 92 bits.
+ * A password the web proposes for a new user (a generated password is used on
+ * create): 16 characters from the browser's cryptographic random source, about 92 bits.
  */
 export function generatePassword(
   randomBytes: (count: number) => ArrayLike<number> = (count) =>

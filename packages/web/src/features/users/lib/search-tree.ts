@@ -9,7 +9,7 @@ export interface SearchTreeNode {
 }
 
 /**
- * The matches of a filter under the paths above them (portal-area §2: the filter keeps the path to
+ * The matches of a filter under the paths above them (the filter keeps the path to
  * each match visible): one tree, each ancestor once, in the order the server sorted the matches.
  */
 export function searchTree(matches: UserTreeNode[]): SearchTreeNode[] {

@@ -32,7 +32,7 @@ import { NewAceDialog } from './new-ace-dialog.tsx';
 
 /**
  * /devices/{id}/settings/access (DELETE on the device): who else may do what with it. Nobody
- * edits or deletes their own entry or adds themselves (devices-area §6); the server refuses it too.
+ * edits or deletes their own entry or adds themselves; the server refuses it too.
  */
 export default function AccessTab({ device }: { device: DeviceDetailView }) {
   const { t } = useTranslation();

@@ -17,8 +17,8 @@ interface NewAceDialogProps {
 }
 
 /**
- * /settings/access/new in two steps (devices-area §4): pick a user, then tick the permissions.
- * A refused save re-enables the button without a message (devices-area §8).
+ * /settings/access/new in two steps: pick a user, then tick the permissions.
+ * A refused save re-enables the button without a message.
  */
 export function NewAceDialog({ deviceId, exclude, onClose }: NewAceDialogProps) {
   const { t } = useTranslation();

@@ -12,7 +12,7 @@ export function useConfigurationLabels() {
       const { value, unit } = secondsToInterval(seconds);
       return t(`device-config.intervalValue.${unit}`, { count: value });
     },
-    /** IoT send interval in minutes; 0 is off (devices-area §4). */
+    /** IoT send interval in minutes; 0 is off. */
     sendInterval: (minutes: number) =>
       minutes === 0
         ? t('device-config.off')

@@ -7,7 +7,7 @@ import { ConfigurationView } from './configuration-view.tsx';
 
 /**
  * settings/configuration/*: the read view, and `edit` (the dialog over it) for those holding the
- * CONFIGURATION permission (DESIGN.md [4]); a demo account changes nothing, so it sees no edit.
+ * CONFIGURATION permission; a demo account changes nothing, so it sees no edit.
  * Closing returns to the view; a save reloads the device.
  */
 export default function ConfigurationTab({

@@ -11,7 +11,7 @@ import type { DeviceDetailView } from '../../../../lib/api/devices.ts';
 /** What the configuration form holds: the shared form schema's input, its variant's fields only. */
 export type ConfigurationFormValues = Partial<ConfigurationFormInput>;
 
-/** The form's placeholder for "no SIM creditor" (devices-area §3); the shared schema sends it as null. */
+/** The form's placeholder for "no SIM creditor"; the shared schema sends it as null. */
 export const NO_SIM_CREDITOR = 'none';
 
 /** A sensor added in the form: a connected tank in litres, everything else still to enter. */

@@ -28,7 +28,7 @@ export function errorPaths(errors: FieldErrors | Record<string, unknown>, prefix
 /**
  * The errors that have no input on screen to show at, split from those that do: "check the marked
  * fields" only when a field is marked, and the rest listed by name, so that a save is never refused
- * without saying why (issue 11).
+ * without saying why.
  */
 export function splitByShown(errors: PathError[], shown: ReadonlySet<string>) {
   return {

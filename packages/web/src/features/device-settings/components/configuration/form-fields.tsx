@@ -180,7 +180,7 @@ export function SwitchInput({
 }
 
 /**
- * A threshold interval: a value 0..99 with its unit h or d (devices-area §5). The server names the
+ * A threshold interval: a value 0..99 with its unit h or d. The server names the
  * interval itself in its field errors (it receives seconds), the schema the value or the unit:
  * each shows at the value.
  */

@@ -31,7 +31,7 @@ interface SensorFieldsProps {
 }
 
 /**
- * One sensor of the configuration form (devices-area §3, §5, §9): level (tank or silo) or counter,
+ * One sensor of the configuration form: level (tank or silo) or counter,
  * with the measuring data its device type and capabilities need. What is required, and which
  * units are allowed, decides the shared schema; this only shows the inputs.
  */

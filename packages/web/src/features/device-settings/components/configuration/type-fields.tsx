@@ -40,7 +40,7 @@ export function IccidField() {
   );
 }
 
-/** SMS devices: header, forced SMS, gateways; watchdog and SIM creditor for masters (devices-area §6). */
+/** SMS devices: header, forced SMS, gateways; watchdog and SIM creditor for masters. */
 export function SmsFields({ context, lookups }: TypeFieldsProps) {
   const { t } = useTranslation();
   const f = (field: string) => t(`device-config.fields.${field}`);
@@ -112,7 +112,7 @@ export function NetFields() {
 
 /**
  * An IoT alarm input: off (type 0) or on with its type 1 or 2 and the text the device sends
- * (devices-area §4: switching it on sets type 1).
+ * (switching it on sets type 1).
  */
 function AlarmInput({ n }: { n: 1 | 2 }) {
   const { t } = useTranslation();
@@ -165,7 +165,7 @@ export function IotFields({ context }: TypeFieldsProps) {
   }) as [IotVersion | undefined, number | undefined, number | null | undefined, boolean, boolean];
   const initialInterval = (formState.defaultValues as { iotSendInterval?: number } | undefined)
     ?.iotSendInterval;
-  // Switching the send interval off and on is the master's (devices-area §6): below master an
+  // Switching the send interval off and on is the master's: below master an
   // interval that is off stays off, shown but not choosable.
   const intervalLocked = !context.isMaster && initialInterval === 0;
   const intervals = withCurrent(
@@ -216,7 +216,7 @@ export function IotFields({ context }: TypeFieldsProps) {
         <SwitchInput
           name="iotTempEnabled"
           label={f('iotTempEnabled')}
-          // Off is the widest limits (devices-area §4); switching off restores them.
+          // Off is the widest limits; switching off restores them.
           onToggled={(on) => {
             if (on) return;
             setValue('iotTempMin', IOT_TEMP_MIN);
@@ -247,7 +247,7 @@ export function IotFields({ context }: TypeFieldsProps) {
   );
 }
 
-/** The master's IoT section (devices-area §6): thing name, GPS/PRO switch, FTP update. */
+/** The master's IoT section: thing name, GPS/PRO switch, FTP update. */
 export function IotMasterFields() {
   const { t } = useTranslation();
   const f = (field: string) => t(`device-config.fields.${field}`);

@@ -19,7 +19,7 @@ import { useSaveMetadata } from '../../api/metadata.ts';
 
 interface BaseDataDialogProps {
   device: DeviceDetailView;
-  /** Admins holding DELETE on the device may hand it to another user (contracts §6). */
+  /** Admins holding DELETE on the device may hand it to another user. */
   canChangeUser: boolean;
   onSaved: () => void;
   onClose: () => void;

@@ -11,8 +11,8 @@ interface LifecycleDialogProps {
 }
 
 /**
- * /settings/metadata/delete (master): the device and all its data go once its number is typed
- * (devices-area §4); then the device's pages are left for the list.
+ * /settings/metadata/delete (master): the device and all its data go once its number is typed;
+ * then the device's pages are left for the list.
  */
 export function DeleteDeviceDialog({ deviceId, onClose }: Omit<LifecycleDialogProps, 'onDone'>) {
   const { t } = useTranslation();

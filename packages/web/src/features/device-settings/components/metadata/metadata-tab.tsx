@@ -23,7 +23,7 @@ import { WeatherStationDialog, WeatherStationSection } from './weather-station-s
 import { EditSection } from '../../../../components/edit-section.tsx';
 import { SendMessageDialog } from '../../../../components/dialogs/send-message-dialog.tsx';
 
-/** What the signed-in user may do here (devices-area §2, §6; contracts §6). */
+/** What the signed-in user may do here. */
 function useAbilities(device: DeviceDetailView) {
   const isMaster = useHasRole('ROLE_MASTER');
   const isAdmin = useHasRole('ROLE_ADMIN');

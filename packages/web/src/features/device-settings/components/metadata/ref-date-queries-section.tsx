@@ -23,7 +23,7 @@ import {
 import { intervalsText, intervalTypeText } from '../../../../lib/ref-date-texts.ts';
 
 /**
- * The reference-date queries the device belongs to (devices-area §2 metadata; shown with the
+ * The reference-date queries the device belongs to (on the metadata tab; shown with the
  * access-managing permission): who set each up and when it runs. Deleting a row takes the device
  * out of that query; the query itself and its other devices stay.
  */

@@ -26,7 +26,7 @@ import {
 } from '../../lib/weather-station-in-effect.ts';
 
 /**
- * The weather station of the device's forecast (issue 16): what is in effect, and (with EDIT) the
+ * The weather station of the device's forecast: what is in effect, and (with EDIT) the
  * edit button that opens the choice.
  */
 export function WeatherStationSection({ deviceId, editPath }: { deviceId: number; editPath?: string }) {

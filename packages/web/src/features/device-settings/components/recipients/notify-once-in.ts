@@ -22,8 +22,8 @@ export function splitSeconds(seconds: number): { value: number; unit: NotifyOnce
 }
 
 /**
- * The form's start: a stored value as it is; an unset one (null) is 0 (no throttling, devices-area
- * §5) on an event that is sent, else the default of 12 hours an event gets when it is switched on.
+ * The form's start: a stored value as it is; an unset one (null) is 0 (no
+ * throttling) on an event that is sent, else the default of 12 hours an event gets when it is switched on.
  */
 export function notifyOnceInInput(seconds: number | null, sent: boolean): NotifyOnceInInput {
   if (seconds) {

@@ -79,7 +79,7 @@ type ContactMode = 'existing' | 'new';
 
 /**
  * The contact of step 1: one the device offers, or a new one that exists only in the dialog until
- * the final save creates it with the recipient in one request (issue 11, item 8: a cancelled
+ * the final save creates it with the recipient in one request (a cancelled
  * dialog, or a closed browser, leaves no contact behind).
  */
 type ContactChoice =
@@ -94,7 +94,7 @@ const draftContact = (body: ContactBody): Contact => ({
 });
 
 /**
- * {tab}/new in two steps (devices-area §2, §4): choose a contact the device offers or enter a new
+ * {tab}/new in two steps: choose a contact the device offers or enter a new
  * one, then set the events. Going back keeps the choice (and the new contact's fields).
  */
 export function CreateRecipientDialog({

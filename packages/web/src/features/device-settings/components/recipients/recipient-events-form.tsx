@@ -112,7 +112,7 @@ function channelBlock(
 }
 
 /**
- * The events of a recipient (devices-area §2, §5): per event the channels, each only where the
+ * The events of a recipient: per event the channels, each only where the
  * event allows it and the contact can receive it (SMS: cell number, mail: e-mail), and the
  * shortest time between two notifications, in minutes, hours or days.
  */

@@ -42,7 +42,7 @@ function eventText(t: TFunction, event: RecipientEvent): string {
 }
 
 /**
- * /devices/{id}/settings/notification-recipients (devices-area §2): who hears of the device's
+ * /devices/{id}/settings/notification-recipients: who hears of the device's
  * events, and how. Adding, editing and deleting need EDIT; the dialogs are sub-routes of the tab.
  */
 export default function RecipientsTab({ device }: { device: DeviceDetailView }) {
@@ -106,7 +106,7 @@ function RecipientTable({
     return <Typography color="text.secondary">{t('notification-recipients.empty')}</Typography>;
   return (
     <TableContainer>
-      {/* A card per recipient on a phone: the actions column stays reachable (issue 11, item 2). */}
+      {/* A card per recipient on a phone: the actions column stays reachable. */}
       <Table size="small" aria-label={t('device-settings.tabs.notification-recipients')} sx={cardsOnPhone}>
         <TableHead>
           <TableRow>

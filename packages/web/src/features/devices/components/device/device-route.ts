@@ -6,7 +6,7 @@ export interface QuickNavigationTargets {
 }
 
 /**
- * Where first / previous / next / last lead from `current` in the list's ids (devices-area §2);
+ * Where first / previous / next / last lead from `current` in the list's ids;
  * null where the button has nowhere to go. A device outside the list has no neighbours.
  */
 export function quickNavigationTargets(ids: readonly number[], current: number): QuickNavigationTargets {
@@ -21,7 +21,7 @@ export function quickNavigationTargets(ids: readonly number[], current: number):
   };
 }
 
-/** devices-area §9: the id field takes digits only, at most 5. */
+/** The id field takes digits only, at most 5. */
 export const DEVICE_ID_FIELD_MAX_LENGTH = 5;
 
 export function deviceIdFieldValue(input: string): string {

@@ -27,7 +27,7 @@ const BUTTONS: { target: keyof QuickNavigationTargets; Icon: typeof FirstPageIco
 
 /**
  * First / previous / next / last device of the list's current query and an id field whose Enter
- * jumps only to ids in that list (devices-area §2). The sub-page (process, consumption ...) is kept.
+ * jumps only to ids in that list. The sub-page (process, consumption ...) is kept.
  */
 export function QuickNavigation({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation();

@@ -78,7 +78,7 @@ const groupHeaderSx: SxProps<Theme> = (theme) => ({
 });
 
 /**
- * /devices/dispatch (issue 16): the tanks forecast to run empty within 7, 14 or 30 days, grouped by
+ * /devices/dispatch: the tanks forecast to run empty within 7, 14 or 30 days, grouped by
  * postal code for planning routes, each with the quantity that fills it to its fill limit; as xlsx
  * or csv too.
  */

@@ -41,7 +41,7 @@ import {
 import { deviceIdErrors } from '../../lib/device-id-errors.ts';
 import { DeviceChoice, type ChoosableDevice } from './device-choice.tsx';
 
-/** DESIGN.md [9]: lists inside dialogs page by 10. */
+/** Lists inside dialogs page by 10. */
 const PER_PAGE = 10;
 
 /** What the server's refusal of a block query says, in the user's words; undefined for none. */
@@ -61,7 +61,7 @@ function refusalText(error: unknown, sentIds: readonly number[], t: TFunction): 
 }
 
 /**
- * /devices/block-queries (devices-area §2, §4): queries many SMS and LX-IoT devices at once. The
+ * /devices/block-queries: queries many SMS and LX-IoT devices at once. The
  * devices are chosen from those with the QUERY permission; after the start each device's query is
  * followed (polled every 5 s) until all have ended.
  */

@@ -29,7 +29,7 @@ import { useDebouncedValue } from '../../../../lib/use-debounce.ts';
 import { fetchChoosableIds, QUERYABLE_TYPES } from '../../api/block-queries.ts';
 import type { DeviceListItem } from '../../api/device-list.ts';
 
-/** DESIGN.md [9]: lists inside dialogs page by 10. */
+/** Lists inside dialogs page by 10. */
 const PER_PAGE = 10;
 
 /** On a phone the row is a card: its checkbox cell takes the card's width like every other cell. */
@@ -59,7 +59,7 @@ export interface DeviceChoiceProps {
 
 const sorted = (ids: Iterable<number>) => [...new Set(ids)].sort((a, b) => a - b);
 
-/** "1 h" ... "12 h", "1 day" ... "7 days" (devices-area §9 quick selections). */
+/** "1 h" ... "12 h", "1 day" ... "7 days". */
 export function sinceText(seconds: number, t: TFunction): string {
   return seconds < 86_400
     ? t('devices.choice.since.hours', { count: seconds / 3600 })

@@ -47,7 +47,7 @@ const dialogPathOf = (pathname: string) => pathname.replace(/^\/devices\/?/, '')
  */
 const offersDataFlowExport = (role: Role) => hasRole(role, 'ROLE_APP_USER');
 
-/** devices-area §2, §6: block and reference-date queries are for users and above. */
+/** Block and reference-date queries are for users and above. */
 const queriesDevices = (role: Role) => hasRole(role, 'ROLE_USER');
 
 /** The sub-path below /devices/ref-date-queries ('' for the list itself), or null for another dialog. */
@@ -56,7 +56,7 @@ const refDateSubPathOf = (dialogPath: string) =>
     ? dialogPath.slice('ref-date-queries'.length).replace(/^\//, '')
     : null;
 
-/** devices-area §6: creating a device is for admins and above. */
+/** Creating a device is for admins and above. */
 const createsDevices = (role: Role) => hasRole(role, 'ROLE_ADMIN');
 
 /** At 390 px the rows-per-page choice, the range and the four page buttons do not fit one row:
@@ -71,7 +71,7 @@ const PAGINATION_WRAPS_ON_PHONES = {
   [`& .${tablePaginationClasses.actions}`]: { ml: { xs: 1, sm: 2.5 } },
 } as const;
 
-/** /devices and its dialogs (devices-area §2). Waits for the display settings: they pick the start order. */
+/** /devices and its dialogs. Waits for the display settings: they pick the start order. */
 export default function DeviceListPage() {
   const { t } = useTranslation();
   const { data: user } = useCurrentUser();

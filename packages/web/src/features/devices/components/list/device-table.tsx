@@ -76,7 +76,7 @@ interface RowProps {
   t: TFunction;
 }
 
-/** A warning sign on a device with doubtful readings (issue 16); its tooltip names the doubts. */
+/** A warning sign on a device with doubtful readings; its tooltip names the doubts. */
 function HealthMark({ device, locale, t }: Pick<RowProps, 'device' | 'locale' | 't'>) {
   const labels = healthLabels(device.health, locale).join(', ');
   return (
@@ -175,8 +175,7 @@ const tableStyles = (theme: Theme) => ({
     borderBottom: `1px solid ${theme.palette.divider}`,
   },
   // Headers and the last report's date and time wrap between words, and a word too long for its
-  // cell breaks, so that the table fits its width from 1280 px up instead of scrolling sideways
-  // (issue 11, item 1).
+  // cell breaks, so that the table fits its width from 1280 px up instead of scrolling sideways.
   '& thead th': { fontWeight: 600, verticalAlign: 'bottom' },
   '& tbody td': { overflowWrap: 'break-word' },
   '& tbody tr[data-href]': { cursor: 'pointer' },
@@ -191,7 +190,7 @@ const tableStyles = (theme: Theme) => ({
   '& tr.group-row th': { backgroundColor: theme.palette.grey[100], fontWeight: 600 },
   '& a': { color: 'inherit' },
   '& .device-link': { fontWeight: 600 },
-  // A clear ring for the keyboard on the sort buttons and the row's links (issue 11, item 11).
+  // A clear ring for the keyboard on the sort buttons and the row's links.
   '& .MuiTableSortLabel-root.Mui-focusVisible, & a:focus-visible': {
     outline: `3px solid ${theme.palette.primary.main}`,
     outlineOffset: '2px',
@@ -205,7 +204,7 @@ const tableStyles = (theme: Theme) => ({
     outlineOffset: '2px',
   },
   '& .cell-simCredit': { whiteSpace: 'nowrap' },
-  // devices-area §2 gives each sensor a quarter of the row; two side by side would leave the other
+  // A quarter of the row per sensor was too narrow; two side by side would leave the other
   // eleven columns too little room, so the column takes 30 % of the row and two sensors share a
   // line in equal halves (decision 030). Every bar is then as wide as any other at a given width,
   // and its fill is a share of it: 78 %, 81 % and 100 % stay apart.
@@ -239,7 +238,7 @@ const tableStyles = (theme: Theme) => ({
 
 /**
  * On a phone (below `sm`) every device is a card (cardsOnPhone): its name first, the fill levels
- * right below it, then the other cells with their column's name (issue 11, item 2).
+ * right below it, then the other cells with their column's name.
  */
 const phoneCards = (theme: Theme) => ({
   [theme.breakpoints.down('sm')]: {

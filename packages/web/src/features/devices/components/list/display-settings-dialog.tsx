@@ -36,7 +36,7 @@ interface DisplaySettingsDialogProps {
 
 /**
  * /devices/config: the list's display settings. Admins and above save the white-label's default,
- * users below admin their own; a demo account sees them read-only (contracts §1).
+ * users below admin their own; a demo account sees them read-only.
  */
 export function DisplaySettingsDialog({ role, settings, onSaved }: DisplaySettingsDialogProps) {
   const { t } = useTranslation();

@@ -43,9 +43,9 @@ import {
 import type { DeviceListQueryState } from '../../lib/list-query.ts';
 
 /**
- * Starts a download once. devices-area §4, §9 close the dialog a second after the click; issue 11
+ * Starts a download once. Instead of closing the dialog a second after the click, it
  * keeps it open with the button "preparing…" until the file is there (a slow file otherwise left
- * the user with no sign of it), then closes it. A refusal is a toast (DESIGN.md [8]) and the
+ * the user with no sign of it), then closes it. A refusal is a toast and the
  * dialog stays, to try again.
  */
 function useExportStart() {
@@ -284,8 +284,8 @@ function DataFlowExportTab({ started, onStart, actions }: TabProps) {
 }
 
 /**
- * /devices/export (devices-area §2 tabs list and dataFlow): the device list as the actor sees it
- * (contracts §4 simple_list), and the monthly data flow of the level sensors (probe_data_flow;
+ * /devices/export (tabs list and dataFlow): the device list as the actor sees it,
+ * and the monthly data flow of the level sensors (probe_data_flow;
  * offered to accounts that can hold the EXPORT permission).
  */
 export function ExportDialog({

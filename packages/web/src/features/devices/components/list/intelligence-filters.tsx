@@ -9,7 +9,7 @@ const OFF = '';
 const FIELD_SX = { minWidth: 180, flex: '0 1 220px' } as const;
 
 /**
- * The list filters of issue 16: devices with a doubtful sensor (any doubt or one kind), and tanks
+ * The tank intelligence list filters: devices with a doubtful sensor (any doubt or one kind), and tanks
  * forecast to run empty within 7, 14 or 30 days. Either can be off.
  */
 export function IntelligenceFilters({

@@ -8,7 +8,7 @@ import { useDebouncedCallback } from '../../../../lib/use-debounce.ts';
 
 /**
  * The list's text filter: typing shows at once, the list asks the server once typing has paused
- * for 600 ms (devices-area §9). A term set from outside (the top bar search) replaces the text.
+ * for 600 ms. A term set from outside (the top bar search) replaces the text.
  */
 export function ListFilter({ term, onChange }: { term: string; onChange: (term: string) => void }) {
   const { t } = useTranslation();
@@ -30,7 +30,7 @@ export function ListFilter({ term, onChange }: { term: string; onChange: (term: 
         setText(event.target.value);
         commit(event.target.value);
       }}
-      // The hint fits whole from 390 px up (issue 11, item 11).
+      // The hint fits whole from 390 px up.
       sx={{ minWidth: 'min(100%, 300px)', flex: '1 1 340px', maxWidth: 440 }}
       slotProps={{
         input: {

@@ -19,7 +19,7 @@ interface SensorListProps {
 
 /**
  * The sensors of one row, two to a line in equal halves of the column: plain elements styled by the table's
- * class names, because a page shows up to 400 of them (devices-area §2 sensor toggles).
+ * class names, because a page shows up to 400 of them.
  */
 export const SensorList = memo(function SensorList({ sensors, show, locale, t }: SensorListProps) {
   return (
@@ -27,7 +27,7 @@ export const SensorList = memo(function SensorList({ sensors, show, locale, t }:
       {sensors
         .filter((sensor) => sensor.isConnected)
         .map((sensor) => {
-          // DESIGN.md [2]: a sensor in error is drawn without a value, in the error colour.
+          // A sensor in error is drawn without a value, in the error colour.
           const failed = sensor.status === 'error';
           const pct = failed ? null : clampPercent(sensor.pct);
           const colour = sensorColor(sensor.sequence);

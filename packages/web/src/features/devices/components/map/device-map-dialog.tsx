@@ -24,7 +24,7 @@ import { popupContent } from './popup-content.ts';
 
 const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
-/** /devices/map (`?highlight={id}`): every located device on a clustered map (devices-area §2). */
+/** /devices/map (`?highlight={id}`): every located device on a clustered map. */
 export default function DeviceMapDialog() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -54,7 +54,7 @@ function PublicStatus({ device }: { device: PublicDevice }) {
 }
 
 /**
- * /public/{token}: the read-only status of one device for whoever holds its link (contract §5),
+ * /public/{token}: the read-only status of one device for whoever holds its link,
  * outside the signed-in app: no top bar, no way into the portal.
  */
 export default function PublicStatusPage() {

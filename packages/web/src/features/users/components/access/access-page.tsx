@@ -28,7 +28,7 @@ import { NewAccessDialog } from './new-access-dialog.tsx';
 import { SyncAccessDialog } from './sync-access-dialog.tsx';
 
 /**
- * /users/{id}/access (portal-area §2): the devices the user owns or holds an access entry on, in
+ * /users/{id}/access: the devices the user owns or holds an access entry on, in
  * pages of 100, each with the user's permissions. An entry is edited or deleted only by who holds
  * the access-managing permission (DELETE) on its device, and nobody changes their own entries.
  */

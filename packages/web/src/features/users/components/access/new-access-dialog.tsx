@@ -12,7 +12,7 @@ import type { PickedDevice } from '../../../../lib/api/devices.ts';
 import { useUserDeviceIds, type UserView } from '../../api/user.ts';
 
 /**
- * /users/{id}/access/new in two steps (portal-area §4): a device on which the signed-in user may
+ * /users/{id}/access/new in two steps: a device on which the signed-in user may
  * manage access (DELETE), then the permissions. A device the user already reaches (its own, or one
  * with an entry) is not taken again: its entry is edited in the list instead.
  */
@@ -28,7 +28,7 @@ export function NewAccessDialog({ user, onClose }: { user: UserView; onClose: ()
   const body = aceBody.safeParse({ userId: user.id, permissions });
   const submit = () => {
     if (!body.success || !device) return;
-    // A refused save re-enables the button without a message (portal-area §7).
+    // A refused save re-enables the button without a message.
     create.mutate(body.data, {
       onSuccess: () => {
         enqueueSnackbar(t('device-access.responses.created'), { variant: 'success' });

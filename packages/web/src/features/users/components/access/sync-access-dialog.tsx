@@ -11,8 +11,8 @@ import { useSyncAccess, type UserView } from '../../api/user.ts';
 
 /**
  * /users/{id}/access/sync (master): the user's access entries become those of another user, in
- * one step on the server. The signed-in and the target user are not offered (portal-area §5), and
- * the username must be typed to confirm (§4).
+ * one step on the server. The signed-in and the target user are not offered, and
+ * the username must be typed to confirm.
  */
 export function SyncAccessDialog({ user, onClose }: { user: UserView; onClose: () => void }) {
   const { t } = useTranslation();

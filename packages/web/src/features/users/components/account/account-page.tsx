@@ -24,7 +24,7 @@ import { BasedataDialog } from './basedata-dialog.tsx';
 import { LoginDialog } from './login-dialog.tsx';
 
 /**
- * /users/{id}/account (portal-area §2): login, API token (master), base data, comment and delete;
+ * /users/{id}/account: login, API token (master), base data, comment and delete;
  * each change in a dialog sub-route. Nobody changes their own account here (the server refuses it;
  * the own password is changed under /settings).
  */
@@ -152,7 +152,7 @@ export function AccountPage({ user }: { user: UserView }) {
 }
 
 /**
- * Deleting needs the username typed (portal-area §4). A refusal says why: the sub-users or devices
+ * Deleting needs the username typed. A refusal says why: the sub-users or devices
  * the user still has (decision 037), so that the admin knows what to move first.
  */
 function DeleteUserDialog({

@@ -18,7 +18,7 @@ import type { useUserMutations, UserView } from '../../api/user.ts';
 type Mutations = ReturnType<typeof useUserMutations>;
 
 /**
- * The API token (portal-area §2, master only). Only a hash is stored: a new token is shown once,
+ * The API token (master only). Only a hash is stored: a new token is shown once,
  * here, and the one before it stops working at once; removing it ends API access by token.
  */
 export function ApiTokenSection({ user, mutations }: { user: UserView; mutations: Mutations }) {

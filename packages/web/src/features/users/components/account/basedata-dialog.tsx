@@ -17,7 +17,7 @@ import { useSaveErrorHandler } from '../../../../components/forms/save-error.ts'
 import { sharedSchemaResolver } from '../../../../lib/field-errors.ts';
 import type { UserView } from '../../api/user.ts';
 
-/** The contact's text parts, in the order of their lengths' table (portal-area §5). */
+/** The contact's text parts, in the order of their lengths' table. */
 const TEXT_FIELDS = Object.keys(BASEDATA_LIMITS) as (keyof typeof BASEDATA_LIMITS)[];
 const INPUT_MODES: Partial<Record<(typeof TEXT_FIELDS)[number], string>> = {
   email: 'email',
@@ -33,7 +33,7 @@ const blanks = <T extends Record<string, string | null>>(values: T) =>
     [K in keyof T]: string;
   };
 
-/** /users/{id}/account/basedata: the contact and address parts (portal-area §3, lengths §5). */
+/** /users/{id}/account/basedata: the contact and address parts. */
 export function BasedataDialog({
   user,
   save,

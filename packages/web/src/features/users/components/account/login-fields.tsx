@@ -27,7 +27,7 @@ interface LoginFieldsProps {
   passwordOptional?: boolean;
 }
 
-/** Username, parent user, role, active and password (portal-area §3, §5). */
+/** Username, parent user, role, active and password. */
 export function LoginFields({ initialParent, roles, excludeParents, passwordOptional }: LoginFieldsProps) {
   const { t } = useTranslation();
   const { register, control, setValue, formState } = useFormContext<LoginForm>();
@@ -79,7 +79,7 @@ export function LoginFields({ initialParent, roles, excludeParents, passwordOpti
             select
             label={t('users.fields.role')}
             required
-            // portal-area §5: with only one role to choose, there is nothing to choose.
+            // With only one role to choose, there is nothing to choose.
             disabled={roles.length <= 1}
             error={!!fieldState.error}
             helperText={fieldState.error?.message}

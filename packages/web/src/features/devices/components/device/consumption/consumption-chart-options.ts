@@ -16,7 +16,7 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * Monthly columns, one series per year in the year's fixed colour (devices-area §9); the tooltip
+ * Monthly columns, one series per year in the year's fixed colour; the tooltip
  * names each year's consumption and its average per day of the month.
  */
 export function consumptionChartOption(

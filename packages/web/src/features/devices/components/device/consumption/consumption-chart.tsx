@@ -13,7 +13,7 @@ import { consumptionChartOption } from './consumption-chart-options.ts';
 import type { ConsumptionByUnit } from './consumption-data.ts';
 import { monthNames } from './month-names.ts';
 
-// Only what the consumption chart draws (DESIGN.md §7: charts are heavy).
+// Only what the consumption chart draws (charts are heavy).
 registerCharts([BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 /** The monthly columns per year of one unit (loaded lazily with ECharts). */

@@ -42,7 +42,7 @@ export function consumptionSensors<T extends ConsumptionSensor>(
 
 /**
  * The monthly consumption of the included sensors, summed per unit and content (litres and cubic
- * metres do not add up, and neither do litres of diesel and of AdBlue: issue 11) and per year,
+ * metres do not add up, and neither do litres of diesel and of AdBlue) and per year,
  * without the excluded years; groups in the order of their first sensor, years oldest first.
  */
 export function consumptionByUnit(
@@ -87,7 +87,7 @@ export function consumptionByUnit(
 }
 
 /**
- * devices-area §9 tooltip: the consumption per day of its month; the running month counts the
+ * The tooltip: the consumption per day of its month; the running month counts the
  * days up to today only.
  */
 export function averagePerDay(value: number, year: number, month: number, now = new Date()): number {

@@ -29,7 +29,7 @@ import {
 type DateField = 'from' | 'to';
 type DateErrors = Partial<Record<DateField, string>>;
 
-/** The two days, or the texts of what is wrong with them (devices-area §5: not in the future). */
+/** The two days, or the texts of what is wrong with them (not in the future). */
 function checkDates(
   text: Record<DateField, string>,
   locale: 'de' | 'en',
@@ -69,7 +69,7 @@ function serverDateErrors(error: unknown, t: TFunction): DateErrors | null {
 
 /**
  * Simple (per month) or extended (every measurement) consumption of the device as csv or xlsx,
- * for a span of days typed in the locale's date format (devices-area §2, contract §4).
+ * for a span of days typed in the locale's date format.
  */
 export function ExportPanel({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation();
@@ -81,7 +81,7 @@ export function ExportPanel({ deviceId }: { deviceId: number }) {
     to: formatDate(new Date(), locale),
   }));
   const [errors, setErrors] = useState<DateErrors>({});
-  // devices-area §4, §9 lock the buttons for a second after a click; issue 11 keeps the clicked one
+  // The buttons are not locked for a fixed second after a click: the clicked one stays
   // "preparing…" (and both locked) until the file is there, however long that takes.
   const [preparing, setPreparing] = useState<ConsumptionExportFormat | null>(null);
   const mounted = useRef(true);

@@ -57,7 +57,7 @@ function DifferenceText({ delivery, locale, t }: { delivery: DeliveryView; local
 }
 
 /**
- * The deliveries of the device's level sensors (issue 16), newest first: when, which sensor, how
+ * The deliveries of the device's level sensors, newest first: when, which sensor, how
  * much (at 15 °C for heating oil), the level before and after, and against the delivery ticket.
  * Those who may edit the device enter the ticket's quantity; a table on screens, cards on a phone.
  */

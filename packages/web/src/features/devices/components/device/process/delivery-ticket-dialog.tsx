@@ -20,7 +20,7 @@ interface TicketForm {
 }
 
 /**
- * The quantity on a delivery's ticket (issue 16), typed in the user's number format; empty clears
+ * The quantity on a delivery's ticket, typed in the user's number format; empty clears
  * it. Checked by the shared schema the server applies; the server's field errors show on the field.
  */
 export function DeliveryTicketDialog({

@@ -5,7 +5,7 @@ import type { ProcessPoint, ProcessSeries } from '../../../api/process.ts';
 import { curveColumns, curveFrom, interleaved, lowerBound, type CurveColumns } from './process-columns.ts';
 
 /**
- * Range buttons of the process curve (devices-area §9): the first four are saved as the default
+ * Range buttons of the process curve: the first four are saved as the default
  * period 0..3; year to date is never saved.
  */
 export const PROCESS_RANGES = ['1m', '3m', '1y', '3y', 'ytd'] as const;
@@ -28,7 +28,7 @@ export function rangeStart(range: ProcessRange, now: Date): Date {
   }
 }
 
-/** devices-area §9: fill level 0..100 % in steps of 20; temperature -20..80. */
+/** Fill level 0..100 % in steps of 20; temperature -20..80. */
 export const FILL_LEVEL_AXIS = { min: 0, max: 100, interval: 20 } as const;
 export const TEMPERATURE_AXIS = { min: -20, max: 80, interval: 20 } as const;
 const RIGHT_AXIS_WIDTH = 64;
@@ -52,7 +52,7 @@ export interface PickableSeries {
   pointAt: (index: number) => ProcessPoint;
 }
 
-/** A delivery marked on its level sensor's curve (issue 16). */
+/** A delivery marked on its level sensor's curve. */
 export interface DeliveryMark {
   /** The level sensor's number. */
   sequence: number;
@@ -116,7 +116,7 @@ export function nearestIndexByTime(times: ArrayLike<number>, time: number): numb
  * points outside the range would thin the range itself. The curves go to ECharts as flat typed
  * arrays of `[time, value]` pairs (see `interleaved`).
  *
- * devices-area §9 says the temperature curve is "offset by 20" on the fill-level chart: the
+ * The temperature curve is "offset by 20" on the fill-level chart: the
  * temperature axis is the fill-level axis shifted down by 20 (0 % ↔ -20 °C, 100 % ↔ 80 °C). We draw
  * the temperatures on their own axis with exactly those bounds, which is the same picture while the
  * values (and the tooltip) stay true temperatures.

@@ -16,7 +16,7 @@ import {
   type PickableSeries,
 } from './process-chart-options.ts';
 
-// Only what the process curve draws (DESIGN.md §7: charts are heavy).
+// Only what the process curve draws (charts are heavy).
 registerCharts([LineChart, GridComponent, TooltipComponent, MarkPointComponent, CanvasRenderer]);
 
 /** How far (in pixels) a click may lie above or below a curve's point to pick it. */
@@ -72,7 +72,7 @@ export default function ProcessChart({
   onPick,
 }: {
   series: readonly ProcessSeries[];
-  /** Deliveries to mark on their level sensors' curves (issue 16). */
+  /** Deliveries to mark on their level sensors' curves. */
   deliveries?: readonly DeliveryMark[];
   excludedSensors: readonly number[];
   showTemperature: boolean;

@@ -65,7 +65,7 @@ function SensorLegend({
   );
 }
 
-/** Confirmation before a superadmin hides one data point (devices-area §4). */
+/** Confirmation before a superadmin hides one data point. */
 function HidePointDialog({
   picked,
   onClose,
@@ -103,7 +103,7 @@ function HidePointDialog({
 
 /**
  * /devices/{id}/process: the time series per sensor with range buttons, a sensor legend and the
- * temperature switch, the deliveries as pins on the curves and listed below (issue 16); period, left-out sensors and the switch are remembered per device and user
+ * temperature switch, the deliveries as pins on the curves and listed below; period, left-out sensors and the switch are remembered per device and user
  * (demo accounts: for the visit only).
  */
 export default function ProcessPage({ device }: { device: DeviceDetailView }) {

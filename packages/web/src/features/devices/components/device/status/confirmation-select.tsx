@@ -6,8 +6,8 @@ import TextField from '@mui/material/TextField';
 import { CONFIRMATION_STATUSES, type ConfirmationStatus } from '@tankportal/shared/devices';
 
 /**
- * Seen / disregard / revoked for an alarm or the threshold notice (devices-area §4): no
- * confirmation shows as revoked. Success and failure are announced (§8, DESIGN.md [8]): the failure
+ * Seen / disregard / revoked for an alarm or the threshold notice: no
+ * confirmation shows as revoked. Success and failure are announced: the failure
  * by the mutation error toast (lib/mutation-errors.ts).
  */
 export function ConfirmationSelect({

@@ -11,7 +11,7 @@ import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
 
 /**
  * A position as "lat; lng" in German, whose decimal comma would make "50,56000, 9,69000" ambiguous,
- * and as "lat, lng" in English (issue 11, item 11; decision 030).
+ * and as "lat, lng" in English (decision 030).
  */
 export function formatCoordinates({ lat, lng }: { lat: number; lng: number }, locale: Locale): string {
   return `${formatNumber(lat, locale, 5)}${locale === 'de' ? ';' : ','} ${formatNumber(lng, locale, 5)}`;
@@ -76,7 +76,7 @@ export function CommentBlock({ comment }: { comment: string | null }) {
       <Typography
         variant="body2"
         color={comment ? undefined : 'text.secondary'}
-        // A long word (a URL, an ident) breaks instead of widening the page (issue 11, item 11).
+        // A long word (a URL, an ident) breaks instead of widening the page.
         sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}
       >
         {comment || t('device.noComment')}

@@ -128,7 +128,7 @@ export function AlarmList<T extends AlarmSummary>({
 }
 
 /**
- * The status page's events (devices-area §2): open alarms and the threshold notice, each with a
+ * The status page's events: open alarms and the threshold notice, each with a
  * confirmation dropdown; read-only for those who may not confirm (demo accounts).
  */
 export function EventsSection({ device, canConfirm }: { device: DeviceDetailView; canConfirm: boolean }) {

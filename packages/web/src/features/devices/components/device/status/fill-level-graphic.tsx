@@ -96,7 +96,7 @@ function Tank({
         </text>
       )}
       {doubtful && (
-        // A warning sign in the tank's corner: its readings are in doubt (issue 16).
+        // A warning sign in the tank's corner: its readings are in doubt.
         <g transform={`translate(${x + width - 26}, ${TOP + 6})`} aria-hidden>
           <path d="M10 0 L20 18 H0 Z" fill={DOUBT_COLOR} stroke="#fff" strokeWidth={1} />
           <text x={10} y={15} textAnchor="middle" fontSize={12} fontWeight={700} fill="#fff">
@@ -122,14 +122,14 @@ function Tank({
 
 /**
  * The fill levels of the connected level sensors as tanks or silos, each in its sensor colour; a
- * sensor in error is drawn empty, without a value, in the error colour (DESIGN.md [2]).
+ * sensor in error is drawn empty, without a value, in the error colour.
  */
 export function FillLevelGraphic({
   sensors,
   doubtful,
 }: {
   sensors: readonly StatusSensor[];
-  /** Sensors (by number) whose readings are in doubt (issue 16): marked with a warning sign. */
+  /** Sensors (by number) whose readings are in doubt: marked with a warning sign. */
   doubtful?: ReadonlySet<number>;
 }) {
   const { t } = useTranslation();

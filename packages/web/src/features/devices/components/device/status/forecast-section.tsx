@@ -55,7 +55,7 @@ function SensorForecast({
         {sensor.name}
       </Typography>
       {doubtful && (
-        // The forecast rests on this sensor's readings, which are in doubt (issue 16).
+        // The forecast rests on this sensor's readings, which are in doubt.
         <Typography
           variant="body2"
           color="warning.dark"
@@ -82,7 +82,7 @@ function SensorForecast({
 }
 
 /**
- * The forecast of each connected level sensor under the fill levels (issue 16): when the tank is
+ * The forecast of each connected level sensor under the fill levels: when the tank is
  * empty, when to reorder, the use per day and the forecast's accuracy; or that there is none yet.
  */
 export function ForecastSection({
@@ -90,7 +90,7 @@ export function ForecastSection({
   health = [],
 }: {
   sensors: readonly SensorView[];
-  /** Open doubts about the device's readings: a sensor in doubt is marked (issue 16). */
+  /** Open doubts about the device's readings: a sensor in doubt is marked. */
   health?: readonly HealthMark[];
 }) {
   const { t } = useTranslation();

@@ -11,7 +11,7 @@ import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
 type HealthView = DeviceDetailView['health'][number];
 
 /**
- * The open doubts about the device's readings (issue 16): what is wrong, which sensor, since when
+ * The open doubts about the device's readings: what is wrong, which sensor, since when
  * and why, in the words the notifications use (shared/health-texts.ts). Nothing when all is well.
  */
 export function HealthSection({ device }: { device: Pick<DeviceDetailView, 'health' | 'sensors'> }) {

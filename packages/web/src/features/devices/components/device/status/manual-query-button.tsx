@@ -18,7 +18,7 @@ type QueryableDevice = Pick<DeviceDetailView, 'id' | 'type' | 'ident' | 'permiss
 const QUERYABLE_TYPES: readonly QueryableDevice['type'][] = ['sms', 'lx_iot'];
 
 /**
- * Asks the device for a fresh measurement (devices-area §4): SMS devices after a confirmation (a
+ * Asks the device for a fresh measurement: SMS devices after a confirmation (a
  * query SMS costs money), LX-IoT devices at once. Polls until the device has answered, then shows
  * a notice and lets the page reload. A query the server could not send says so and why as soon
  * as the server knows (in its first answer, or a poll); only one left unanswered ends silently.

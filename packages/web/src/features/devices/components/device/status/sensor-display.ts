@@ -14,12 +14,12 @@ export function sensorsOfType<T extends StatusSensor>(
   return sensors.filter((sensor) => sensor.type === type).sort((a, b) => a.sequence - b.sequence);
 }
 
-/** The temperature column shows only when some sensor has a temperature (devices-area §2). */
+/** The temperature column shows only when some sensor has a temperature. */
 export function anyTemperature(sensors: readonly StatusSensor[]): boolean {
   return sensors.some((sensor) => sensor.temperatureValue !== null);
 }
 
-/** An IoT device's own temperature limits (devices-area §4: -100 and 200 mean "disabled"). */
+/** An IoT device's own temperature limits (-100 and 200 mean "disabled"). */
 export interface IotTemperatureLimits {
   iotTempEnabled?: unknown;
   iotTempMin?: unknown;
@@ -27,7 +27,7 @@ export interface IotTemperatureLimits {
 }
 
 const IOT_TEMP_DISABLED = { min: -100, max: 200 };
-/** devices-area §5: a lower temperature limit of -99 is "no limit". */
+/** A lower temperature limit of -99 is "no limit". */
 const LOWER_LIMIT_DISABLED = -99;
 
 function temperatureBounds(sensor: StatusSensor, iot: IotTemperatureLimits | undefined) {
@@ -46,7 +46,7 @@ function temperatureBounds(sensor: StatusSensor, iot: IotTemperatureLimits | und
 }
 
 /**
- * devices-area §2: a temperature is "cold" at or below the minimum and "hot" at or above the
+ * A temperature is "cold" at or below the minimum and "hot" at or above the
  * maximum. The bounds are the sensor's temperature limit (below: minimum, above: maximum) and,
  * where that leaves one open, the IoT device's enabled temperature range.
  */
@@ -58,7 +58,7 @@ export function temperatureTone(sensor: StatusSensor, iot?: IotTemperatureLimits
   return null;
 }
 
-/** devices-area §9: the fill-level graphic is 570 wide; each bar takes 10 to 40 percent of it. */
+/** The fill-level graphic is 570 wide; each bar takes 10 to 40 percent of it. */
 export const FILL_GRAPHIC_WIDTH = 570;
 
 export function fillBarWidthShare(count: number): number {

@@ -16,13 +16,13 @@ import { CommentBlock, DeviceInfoList } from './device-info-list.tsx';
 import { CounterTable, ProbeTable } from './sensor-tables.tsx';
 
 /**
- * /devices/{id}: fill levels with the level sensors' forecasts (issue 16), inactive notice, events
- * with confirmation, sensor health (issue 16), sensor tables, device facts, comment and the manual query (devices-area §2).
+ * /devices/{id}: fill levels with the level sensors' forecasts, inactive notice, events
+ * with confirmation, sensor health, sensor tables, device facts, comment and the manual query.
  */
 export function StatusPage({ device, reload }: { device: DeviceDetailView; reload: () => void }) {
   const { t } = useTranslation();
   const contentTypeName = useContentTypeName();
-  // Confirming needs the app-user role; demo accounts see the state read-only (contract §2).
+  // Confirming needs the app-user role; demo accounts see the state read-only.
   const canConfirm = useHasRole('ROLE_APP_USER');
   return (
     <Stack spacing={3} data-testid="status-page">

@@ -25,7 +25,7 @@ const TITLE_ID = 'create-device-title';
 type Stage = 'device' | 'secret' | 'assign';
 
 /**
- * /devices/new (admins, devices-area §2, §4): the device, then its secret once (net, IoT and
+ * /devices/new (admins): the device, then its secret once (net, IoT and
  * LX-IoT devices authenticate with it; only its hash is kept), then its assignment to a user.
  * Once the device exists, closing the dialog leads to it.
  */

@@ -51,7 +51,7 @@ describe('create device form', () => {
     });
   });
 
-  it('asks for each type its ident (devices-area §5)', () => {
+  it('asks for each type its ident', () => {
     expect(failedPaths(1, { kind: 'sms_lionel' })).toEqual(['cellNumber']);
     expect(failedPaths(1, { kind: 'sms_1nce' })).toEqual(['iccid']);
     expect(failedPaths(1, { kind: 'iot' })).toEqual(['thingName']);

@@ -9,7 +9,7 @@ import {
 import { DEFAULT_COUNTRY_CODE } from '@tankportal/shared/schemas/device-metadata';
 import type { DeviceType } from '@tankportal/shared/devices';
 
-/** The type selection of devices-area §4: SMS comes as two, by its gateway. */
+/** The type selection: SMS comes as two, by its gateway. */
 export const DEVICE_KINDS = ['sms_lionel', 'sms_1nce', 'iot', 'lx_iot', 'net'] as const;
 export type DeviceKind = (typeof DEVICE_KINDS)[number];
 
@@ -124,7 +124,7 @@ type CheckResult =
 
 /**
  * The form's check: the shared schema on the body the form sends, plus the rule that needs data
- * (devices-area §5: with more than one SMS gateway, inbound and outbound gateway are required).
+ * (with more than one SMS gateway, inbound and outbound gateway are required).
  * Issues keep the body's paths, which are the form's field names.
  */
 export function createDeviceCheck(gatewayCount: number) {

@@ -39,7 +39,7 @@ import {
 } from './ref-date-query-dialog.tsx';
 
 /**
- * /devices/ref-date-queries[/new | /{id}] (devices-area §2): the list, the new query and one
+ * /devices/ref-date-queries[/new | /{id}]: the list, the new query and one
  * query's edit; any other sub-path leads to the list.
  */
 export default function RefDateQueriesRoutes({ subPath }: { subPath: string }) {

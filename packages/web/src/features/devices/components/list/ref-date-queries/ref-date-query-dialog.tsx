@@ -153,7 +153,7 @@ interface SaveMutation {
 }
 
 /**
- * A reference-date query (devices-area §3, §4, §5, §9): the interval type decides which interval
+ * A reference-date query: the interval type decides which interval
  * choice shows; the query time is German time on a 5-minute grid; the member devices come from
  * those with REF_DATE_QUERY. Edits not saved are not lost without a question (FormDialog).
  */
