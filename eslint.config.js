@@ -1,4 +1,4 @@
-// Lint rules plus the import zones of DESIGN.md §6: `shared` imports neither server nor web,
+// Lint rules plus the import zones between the packages: `shared` imports neither server nor web,
 // server and web never import each other, web features do not import each other, and the web's
 // shared folders (src/components, src/lib) import no feature.
 import js from '@eslint/js';
@@ -8,7 +8,7 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 import { readdirSync } from 'node:fs';
 
-// The web features are the folders under packages/web/src/features (DESIGN.md §6): the zones
+// The web features are the folders under packages/web/src/features: the zones
 // below always name the real ones, and a new feature gets its zone without an edit here.
 const WEB_FEATURES = readdirSync(new URL('./packages/web/src/features/', import.meta.url), {
   withFileTypes: true,
@@ -42,7 +42,7 @@ const serverFolders = (folders, message) => [
   { regex: `^(\\.\\./)+(${folders.join('|')})/`, message },
 ];
 
-/** What each server folder may not import (DESIGN.md §6); its tests are not held to it. */
+/** What each server folder may not import; its tests are not held to it. */
 const SERVER_LAYERS = [
   {
     // A flat folder: whatever leaves it is another part of the server.
@@ -122,7 +122,7 @@ export default tseslint.config(
     files: ['packages/server/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_TO_WEB] }] },
   },
-  // The server's layers (DESIGN.md §6): shared <- db <- repositories/policies <- commands <-
+  // The server's layers: shared <- db <- repositories/policies <- commands <-
   // routes/ingest/jobs <- main; plugins are wiring, not a library for policies or commands.
   ...SERVER_LAYERS.map(({ folder, patterns }) => ({
     files: [`packages/server/src/${folder}/**`],

@@ -1,4 +1,4 @@
-// Benchmark (issue 4): the two heaviest device pages in Chromium (the e2e runs' browser and flags).
+// Benchmark: the two heaviest device pages in Chromium (the e2e runs' browser and flags).
 // (a) The process chart drawing 100,000 points per sensor: the API serves at most 25,000 rows per
 //     sensor, so a bench-only page (bench/chart-page) mounts the app's ProcessChart component with
 //     generated series; besides, the real process page of the fleet's dense device (25,000 rows per

@@ -1,4 +1,4 @@
-// Benchmark (issue 4): the device list and the process curve on a fleet of 10,000 devices with
+// Benchmark: the device list and the process curve on a fleet of 10,000 devices with
 // 50,000,000 measurements in PostgreSQL (bench/fleet-database.ts), as a master and as admins with a
 // subtree, in sequential timed requests against the real server in a child process. Reference in the
 // same run: a bare Fastify route timed the same way. Targets: list p95 < 50 ms, process p95 < 150 ms.

@@ -1,9 +1,9 @@
 // Benchmark: end-to-end ingest (devices over HTTP and MQTT -> committed rows) against a raw
 // multi-row INSERT of the same number of measurement rows into the same schema, on PGlite and on
-// PostgreSQL. Targets (issue 3): ≥ 20,000 measurements/s into PostgreSQL, ≥ 5,000/s into PGlite,
+// PostgreSQL. Targets: ≥ 20,000 measurements/s into PostgreSQL, ≥ 5,000/s into PGlite,
 // and ≥ 25 % of the raw insert rate. MQTT is measured twice: through the embedded broker and
 // through an external Mosquitto (started here with docs/mosquitto/tankportal.conf), whose rate
-// should reach at least 80 % of the embedded one (issue 9).
+// should reach at least 80 % of the embedded one.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

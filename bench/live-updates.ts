@@ -1,4 +1,4 @@
-// Benchmark (issue 16, live updates): how long after a report's commit its server-sent event
+// Benchmark (live updates): how long after a report's commit its server-sent event
 // reaches a viewer's open stream (GET /api/v2/live; docs/decisions/045-live-updates.md). Target:
 // within a second.
 //

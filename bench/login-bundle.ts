@@ -1,4 +1,4 @@
-// Benchmark (issue 4): the JavaScript a browser loads for the login page, in gzip. Builds the web app,
+// Benchmark: the JavaScript a browser loads for the login page, in gzip. Builds the web app,
 // serves it from the real server (child process), opens /login in Chromium and sums the scripts the
 // page actually fetched until the network is idle and the form shows. Target: < 250 kB gzip.
 // The build output is shared with the e2e runs: the benchmark holds their lock (bench/e2e-lock.ts).

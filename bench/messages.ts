@@ -1,4 +1,4 @@
-// Benchmark (issue 13): the message log with 20 million messages of 10,000 devices over two years in
+// Benchmark: the message log with 20 million messages of 10,000 devices over two years in
 // PostgreSQL. The global page (admins: newest first, SMS by default, the has-more flag) with the
 // default filter and with each single filter, and a device's page with its total count, as the
 // master, a big admin (admin-1, with a sub-admin) and a smaller one (admin-3): sequential requests

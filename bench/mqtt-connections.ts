@@ -1,5 +1,5 @@
 // Benchmark: memory of the server process while 10,000 MQTT devices hold a connection to the
-// embedded broker (issue 3), against the same process before they connect.
+// embedded broker, against the same process before they connect.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// Benchmark (issue 11, item 12): how fast the portal opens in Chromium on this machine. The real
+// Benchmark: how fast the portal opens in Chromium on this machine. The real
 // server (built web app, demo data, fresh data directory) and Debian's Chromium, signed in as the
 // demo account `admin`:
 // (a) full reload of /devices until the first device rows are drawn,

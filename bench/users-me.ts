@@ -1,7 +1,7 @@
 // Benchmark: authenticated GET /api/v2/users/me (session cookie -> session + user lookup, CSRF token,
 // security headers, zod serialisation) against a bare Fastify route, in the same run, on PGlite and
 // on PostgreSQL. Servers run in child processes; autocannon loads them from this process.
-// Target (issue 2): the authenticated route keeps at least 40 % of the bare route's rate.
+// Target: the authenticated route keeps at least 40 % of the bare route's rate.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

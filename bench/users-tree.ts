@@ -1,4 +1,4 @@
-// Benchmark (issue 12, item 4): `GET /v2/users` for the users tree and a filtered search on a dealer
+// Benchmark: `GET /v2/users` for the users tree and a filtered search on a dealer
 // with 10,000 users in PostgreSQL: master > dealer (admin) > 3,000 customers > 7,000 sub-users, with
 // realistic names. Sequential requests (bench/latency.ts) as the dealer and as the master, against
 // a bare Fastify route timed the same way. Target: p95 < 50 ms. The database is made afresh each run
@@ -89,10 +89,10 @@ const TREE_TARGET_MS = 1000;
 const KEYSTROKE_TARGET_MS = 200;
 
 /**
- * The /users page in Chromium as the dealer (issue 12): from navigation start until the first level
+ * The /users page in Chromium as the dealer: from navigation start until the first level
  * of customers is drawn, warm browser cache; and each keystroke of a filter: from the key event to
  * the frame that shows it (the page must not freeze), and from the last keystroke to the matches
- * (300 ms of the spec's debounce included). Needs the built web app (`npm run build`).
+ * (the filter's 300 ms debounce included). Needs the built web app (`npm run build`).
  */
 async function measureInChromium() {
   const browser = await chromium.launch(CHROMIUM_LAUNCH);
@@ -213,7 +213,7 @@ writeFileSync(
 Recorded by \`npm run bench:users\` on ${new Date().toISOString().slice(0, 10)} (Node ${process.version}).
 PostgreSQL with ${(2 + CUSTOMERS + SUB_USERS).toLocaleString('en')} users: master > haendler (admin) > ${CUSTOMERS.toLocaleString('en')} customers >
 ${SUB_USERS.toLocaleString('en')} sub-users. ${REPEAT} sequential requests per row after 10 warm-up requests; the search rows
-cycle through ${TERMS.map((t) => `"${t}"`).join(', ')}. Target: p95 < ${TARGET_MS} ms (issue 12).
+cycle through ${TERMS.map((t) => `"${t}"`).join(', ')}. Target: p95 < ${TARGET_MS} ms.
 Reference: a bare Fastify route timed the same way: p50 ${ms(reference!.p50)} ms, p95 ${ms(reference!.p95)} ms.
 Machine: ${cpus().length} cores; load average ${load(loadBefore)} before, ${load(loadavg())} after.
 

@@ -56,7 +56,7 @@ test.describe('login page', () => {
     await expect(page.getByRole('link', { name: 'Einstellungen' })).toHaveCount(0);
     await page.getByRole('button', { name: 'Abmelden' }).click();
     await expect(page.getByTestId('logged-out')).toHaveText('Sie wurden abgemeldet.');
-    // The demo account is nobody's own username: nothing is remembered (issue 11, item 11).
+    // The demo account is nobody's own username: nothing is remembered.
     await expect(page.getByLabel(/^Benutzername/)).toHaveValue('');
   });
 

@@ -12,7 +12,7 @@ test.afterEach(async ({ page }) => {
 // Long journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 90_000 });
 
-// Billing (devices-area §2–§8, portal-area §2–§9; master only). Device 20 of the demo fleet gets
+// Billing (master only). Device 20 of the demo fleet gets
 // terms and a debtor; device 6 is the one `admin` manages access of (no billing for an admin).
 const DEVICE = 20;
 const BILLING = `/devices/${DEVICE}/settings/billing`;
@@ -21,7 +21,7 @@ const pad = (value: number) => String(value).padStart(2, '0');
 const day = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 const german = (date: Date) => `${pad(date.getDate())}.${pad(date.getMonth() + 1)}.${date.getFullYear()}`;
 
-// The invoice export (e-invoice, issue 15): devices of the demo fleet no other journey bills.
+// The invoice export (e-invoice): devices of the demo fleet no other journey bills.
 const EXPORT_DEVICE = 22;
 const PUBLIC_DEVICE = 23;
 // The run's preview and its skipped term: devices of the demo fleet no other journey bills.
@@ -127,7 +127,7 @@ test.describe('billing', () => {
     await expect(tab.getByTestId('billing-recipient')).toHaveCount(0);
     await expect(tab.getByTestId('billing-order-number')).toHaveCount(0);
 
-    // New terms: a custom charge needs its name (devices-area §5), shown on the field.
+    // New terms: a custom charge needs its name, shown on the field.
     await tab.getByRole('link', { name: 'Neue Kondition' }).click();
     await expect(page).toHaveURL(new RegExp(`${BILLING}/new$`));
     const dialog = page.getByRole('dialog', { name: 'Neue Kondition' });

@@ -9,7 +9,7 @@ test.afterEach(async ({ page }) => {
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 60_000 });
 
-// portal-area §2 "Settings and contacts": the contact book of the signed-in user at /contacts and
+// "Settings and contacts": the contact book of the signed-in user at /contacts and
 // /settings/contacts: list with device count, create, edit (a 404 closes), delete by confirmation.
 
 test.describe('contacts', () => {

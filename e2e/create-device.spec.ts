@@ -6,7 +6,7 @@ import { keepDeviceList, login } from './helpers.ts';
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 60_000 });
 
-// devices-area §2, §4: /devices/new (admins). The type selection changes the fields; net devices
+// /devices/new (admins). The type selection changes the fields; net devices
 // and, by choice, IoT and LX-IoT devices take their ident from an unassigned sender; afterwards the
 // secret once (net, IoT, LX-IoT) and the assignment to a user.
 

@@ -4,7 +4,7 @@ import { apiSession, login, withAccess, type ApiSession } from './helpers.ts';
 // Long journeys (several pages, a dialog, a reload): on a busy 2-core machine they outlast 30 s.
 test.describe.configure({ timeout: 60_000 });
 
-// Issue 16: the deliveries recognised in a level sensor's readings, on the process page of a demo
+// The deliveries recognised in a level sensor's readings, on the process page of a demo
 // device: pins on the curve with a caption, the list below it, and the delivery ticket's quantity.
 // Device 33 of the demo fleet (user `user`) has several deliveries of heating oil.
 const DEVICE = 33;

@@ -4,7 +4,7 @@ import { login } from './helpers.ts';
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 60_000 });
 
-// The access tab of the device settings (devices-area §2, §4, §6; contracts §4). Device 6 of the
+// The access tab of the device settings. Device 6 of the
 // demo fleet belongs to `heizung-meier`, a customer below `admin`: the admin manages its access.
 const DEVICE = 6;
 const ACCESS = `/devices/${DEVICE}/settings/access`;

@@ -7,7 +7,7 @@ import { apiSession, login, PASSWORD, type ApiSession } from './helpers.ts';
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 60_000 });
 
-// The configuration of the device settings (devices-area §2, §5, §7; contracts §5), on devices of
+// The configuration of the device settings, on devices of
 // the demo fleet no other journey touches. Device n belongs to the n-th of [heizung-meier,
 // baeckerei-korn, spedition-nord, user, demo, admin] modulo 6: spedition-nord (2, 32, 44, 56) and
 // admin (17, 23, 29) are managed by `admin`. Types: 1-24 SMS Lionel, 25-30 SMS 1NCE, 31-40 net,
@@ -105,7 +105,7 @@ test.describe('device configuration', () => {
     const view = page.getByTestId('configuration-view');
     await expect(view.getByTestId('config-variant')).toContainText('SMS (Lionel)');
     await expect(view.getByTestId('config-sensor-1')).toContainText('Füllstand (Tank)');
-    // Watchdog and SIM creditor are the master's (devices-area §6).
+    // Watchdog and SIM creditor are the master's.
     await expect(view.getByTestId('config-section-sim')).toHaveCount(0);
     await expect(view.getByTestId('config-watchdogEnabled')).toHaveCount(0);
 

@@ -184,7 +184,7 @@ test.describe('device list', () => {
     let dialog = page.getByRole('dialog');
     await expect(dialog.getByRole('tab', { name: 'Geräteliste' })).toBeVisible();
     let button = dialog.getByRole('button', { name: 'Exportieren' });
-    // Until the file is there the button says so and stays locked (issue 11, item 9); the answer is
+    // Until the file is there the button says so and stays locked; the answer is
     // held back here so that the state can be seen.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -222,7 +222,7 @@ test.describe('device list', () => {
 
 test.describe('the list by role', () => {
   // The demo user's devices all lack a location, so its list offers no map. Block and
-  // reference-date queries are for users and above (devices-area §2).
+  // reference-date queries are for users and above.
   const cases = [
     { username: 'demo', own: true, map: true, dataFlow: false, queries: false, create: false },
     { username: 'user', own: true, map: false, dataFlow: true, queries: true, create: false },
@@ -295,7 +295,7 @@ async function withChosenSensors(page: Page) {
 const noSidewaysScroll = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-test.describe('device list: totals, layout and phone cards (issue 11, items 1, 2 and 11)', () => {
+test.describe('device list: totals, layout and phone cards', () => {
   test('the footer gives the totals of the whole filtered list, as the server counts them', async ({
     page,
   }) => {
@@ -431,7 +431,7 @@ test.describe('device list: totals, layout and phone cards (issue 11, items 1, 2
   });
 });
 
-test.describe('status page facts (issue 11, item 11)', () => {
+test.describe('status page facts', () => {
   /** A device with a location, as the admin sees it in the list. */
   async function locatedDevice(page: Page) {
     await login(page, 'admin');

@@ -15,7 +15,7 @@ test.afterEach(async ({ page }) => {
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 60_000 });
 
-// The metadata tab of the device settings (devices-area §2, contracts §6). Every journey works on
+// The metadata tab of the device settings. Every journey works on
 // a device of its own, created for it through the API by the master, so that deleting, resetting
 // or renaming changes nothing another journey relies on.
 
@@ -135,7 +135,7 @@ test.describe('device metadata', () => {
     await dialog.getByLabel('Gerätename').fill('Heizöltank Halle 2');
     await dialog.getByLabel('Projekt').fill('Werk Süd');
     await dialog.getByLabel('Ort').fill('Würzburg');
-    // An over-long postal code: the shared schema's error shows at its field (issue 11, item 5).
+    // An over-long postal code: the shared schema's error shows at its field.
     const postalCode = dialog.getByLabel('PLZ');
     await postalCode.fill('123456789');
     await dialog.getByRole('button', { name: 'Speichern' }).click();

@@ -111,7 +111,7 @@ test.describe('device status page', () => {
     await expect(
       page.getByTestId('threshold-notice').getByRole('combobox', { name: 'Bestätigung' }),
     ).toHaveAttribute('aria-disabled', 'true');
-    // The API refuses as well (contract §2: demo accounts change nothing).
+    // The API refuses as well (demo accounts change nothing).
     const answer = await page.request.get('/api/v2/devices/40');
     const { alarms } = (await answer.json()) as { alarms: { id: number }[] };
     const refused = await page.request.put(`/api/v2/alarms/${alarms[0].id}/confirmation`, {
@@ -127,7 +127,7 @@ test.describe('device status page', () => {
 
   test('invalid ids and invisible devices say so, unknown sub-pages lead to the device', async ({ page }) => {
     await login(page, 'user');
-    // Issue 11 (item 3): no silent return to the list, a page that says why (e2e/shell.spec.ts).
+    // No silent return to the list, a page that says why (e2e/shell.spec.ts).
     for (const id of ['0', '12abc', '4' /* demo's device */]) {
       await page.goto(`/devices/${id}`);
       await expect(page.getByTestId('device-unavailable')).toContainText(
@@ -344,7 +344,7 @@ test.describe('consumption', () => {
     expect(rows.some((row) => Number(row[2].replace(',', '.')) > 0)).toBe(true);
 
     // Extended consumption, xlsx: a workbook with one row per measurement. The server's answer is
-    // held back here: until the file is there the button says so and both stay locked (issue 11).
+    // held back here: until the file is there the button says so and both stay locked.
     await page.getByRole('radio', { name: 'Alle Messwerte' }).check();
     await from.fill(german(new Date(Date.now() - 10 * 86_400_000)));
     let release = () => {};
@@ -371,7 +371,7 @@ test.describe('consumption', () => {
   });
 });
 
-test.describe('charts (issue 11, item 9)', () => {
+test.describe('charts', () => {
   test('diesel and AdBlue get a consumption chart each; the process tooltip gives litres', async ({
     page,
   }) => {

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { apiSession, login } from './helpers.ts';
 
-// Issue 16: the dispatch view lists the tanks forecast to run empty within a horizon, grouped by
+// The dispatch view lists the tanks forecast to run empty within a horizon, grouped by
 // postal code, with the quantity to deliver. The demo data compute the fleet's forecasts at start;
 // which tanks are due is asked of the API.
 

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiSession, keepDeviceList, login, type ApiSession } from './helpers.ts';
 
-// Issue 16: the status page shows each connected level sensor's forecast. The demo data compute
+// The status page shows each connected level sensor's forecast. The demo data compute
 // the forecasts of the demo fleet at start; which device has one is asked of the API.
 
 interface Forecast {

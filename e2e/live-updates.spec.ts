@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { apiSession, login } from './helpers.ts';
 
-// Issue 16, live updates (docs/decisions/045-live-updates.md): an open device list and an open
+// Live updates (docs/decisions/045-live-updates.md): an open device list and an open
 // status page show a new report without a reload. Device 37 (net, demo fleet) is used by no other
 // journey; it reports over its real protocol (docs/protocols.md).
 const DEVICE = 37;

@@ -4,7 +4,7 @@ import { apiSession, login } from './helpers.ts';
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 60_000 });
 
-// devices-area §2 notification-recipients: who hears of a device's events. Device 33 belongs to
+// The notification recipients tab: who hears of a device's events. Device 33 belongs to
 // the demo account `user` (see device-pages.spec.ts), who holds every permission on it.
 const DEVICE = 33;
 const TAB = `/devices/${DEVICE}/settings/notification-recipients`;

@@ -23,7 +23,7 @@ async function idsNotReportedFor(baseURL: string, seconds: number, username = 'u
 const notice = (page: Page, text: string) => page.getByText(text).last();
 
 test.describe('block query', () => {
-  // The queries are polled every 5 s (devices-area §9) until every device has answered.
+  // The queries are polled every 5 s until every device has answered.
   test.describe.configure({ timeout: 90_000 });
   const stop = new AbortController();
   let run: Promise<SimulationStats>;
@@ -58,7 +58,7 @@ test.describe('block query', () => {
     await expect(dialog.getByTestId('device-choice-count')).toHaveText('0 Geräte ausgewählt');
     await expect(dialog.getByTestId('block-queries-submit')).toBeDisabled();
 
-    // The quick selections of devices-area §9, in German words.
+    // The quick selections ("1 h" … "7 days"), in German words.
     await dialog.getByRole('combobox', { name: 'Nicht gemeldet seit' }).click();
     const options = page.getByRole('listbox').getByRole('option');
     await expect(options).toHaveText([
@@ -136,7 +136,7 @@ test.describe('reference-date queries', () => {
     if (existing.length === 0)
       await expect(list.getByText('Keine Stichtagsabfragen vorhanden.')).toBeVisible();
 
-    // Create: the defaults of devices-area §9 first.
+    // Create: the form's defaults first.
     await list.getByRole('link', { name: 'Neue Stichtagsabfrage' }).click();
     await expect(page).toHaveURL(/\/devices\/ref-date-queries\/new$/);
     const form = page.getByRole('dialog', { name: 'Neue Stichtagsabfrage' });

@@ -8,7 +8,7 @@ import { DEVICE_PERMISSIONS } from '@tankportal/shared/devices';
 const LEVEL = 9;
 const COUNTER = 39;
 const CUSTOMERS = 6;
-// Issue 16: device 33 has deliveries and a leak alarm, device 15 a stuck level sensor.
+// Device 33 has deliveries and a leak alarm, device 15 a stuck level sensor.
 const DELIVERIES = 33;
 const STUCK = 15;
 
@@ -33,7 +33,7 @@ const device = (id: number, sub = '') => `/devices/${id}${sub}`;
 const CHECKS: Check[] = [
   { name: 'device list', path: '/devices', ready: byId('devices-summary') },
   { name: 'block queries dialog', path: '/devices/block-queries', ready: byId('device-choice-count') },
-  // The dispatch view (issue 16): a year, so that the demo fleet's tanks fill it.
+  // The dispatch view: a year, so that the demo fleet's tanks fill it.
   { name: 'dispatch', path: '/devices/dispatch?within_days=365', ready: byId('dispatch-table') },
   {
     name: 'reference-date queries',
@@ -50,7 +50,7 @@ const CHECKS: Check[] = [
   { name: 'status of a counter device', path: device(COUNTER), ready: byId('status-page') },
   { name: 'process', path: device(LEVEL, '/process'), ready: byId('process-page') },
   { name: 'process of a counter device', path: device(COUNTER, '/process'), ready: byId('process-page') },
-  // Issue 16: a device with deliveries (their list) and one with a stuck sensor (the health block).
+  // A device with deliveries (their list) and one with a stuck sensor (the health block).
   { name: 'process with deliveries', path: device(DELIVERIES, '/process'), ready: byId('deliveries-table') },
   { name: 'status with sensor health', path: device(STUCK, ''), ready: byId('health-section') },
   { name: 'consumption', path: device(LEVEL, '/consumption'), ready: byId('consumption-page') },
@@ -167,7 +167,7 @@ const CHECKS: Check[] = [
     path: '/system/unassigned-devices',
     ready: (page) => page.getByRole('group'),
   },
-  // Weather stations (issue 16): one with a long name and a failed import, set up first.
+  // Weather stations: one with a long name and a failed import, set up first.
   {
     name: 'system: weather stations',
     path: '/system/weather-stations',

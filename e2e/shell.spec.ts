@@ -6,7 +6,7 @@ test.afterEach(async ({ page }) => {
   await page.unrouteAll({ behavior: 'ignoreErrors' });
 });
 
-// Issue 11: the shell on a phone, errors a person can act on, and the small shell/auth defects.
+// The shell on a phone, errors a person can act on, and the small shell/auth defects.
 
 const FALLBACK_DE = 'Es ist ein Fehler aufgetreten. Bitte laden Sie die Seite neu.';
 const FALLBACK_EN = 'An error occurred. Please reload the page.';

@@ -3,7 +3,7 @@ import { login } from './helpers.ts';
 
 test.describe.configure({ timeout: 60_000 });
 
-// The system area (portal-area §2, master): notifications for every user, unassigned devices.
+// The system area (master): notifications for every user, unassigned devices.
 test.describe('system area', () => {
   test('a master creates a notification that another user sees in the top bar, then revokes it', async ({
     page,

@@ -5,7 +5,7 @@ import { apiSession, login } from './helpers.ts';
 // Long journeys (several pages, a dialog, a reload): on a busy 2-core machine they outlast 30 s.
 test.describe.configure({ timeout: 60_000 });
 
-// Issue 16: sensor health on the status page and in the list, and the leak alarm. Demo fleet of the
+// Sensor health on the status page and in the list, and the leak alarm. Demo fleet of the
 // user `user`: device 15 has a stuck level sensor 1, device 33 an open leak alarm on sensor 1.
 const STUCK = 15;
 const LEAK = 33;

@@ -4,7 +4,7 @@ import { apiSession, login, type ApiSession } from './helpers.ts';
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 90_000 });
 
-// The pages of one user (portal-area §2 Users): account, device access, login history. Demo tree:
+// The pages of one user: account, device access, login history. Demo tree:
 // master > admin > user > demo, and the admin's customers; device 6 belongs to `heizung-meier`.
 const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
 const PASSWORD = 'Heizoel-Lieferung-2026';

@@ -8,7 +8,7 @@ test.afterEach(async ({ page }) => {
 
 test.describe.configure({ mode: 'serial', timeout: 60_000 });
 
-// Weather stations of the forecast (issue 16): the master keeps them in the system area, whoever may
+// Weather stations of the forecast: the master keeps them in the system area, whoever may
 // edit a device chooses its station in the device's base data. The journeys share the server: the
 // station added here is gone at the end, and so is the device's choice (it goes with the station).
 
