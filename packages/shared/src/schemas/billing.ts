@@ -69,6 +69,7 @@ const atLeast = (context: z.RefinementCtx, field: string, min: string, reason: s
 
 /** "Valid until" before "valid from" says so, with the first valid day. */
 function validUntilRule(body: { validFrom: string; validUntil?: string | null }, context: z.RefinementCtx) {
+  if (typeof body.validFrom !== 'string' || typeof body.validUntil !== 'string') return;
   if (body.validUntil && body.validUntil < body.validFrom)
     atLeast(context, 'validUntil', body.validFrom, 'beforeValidFrom');
 }
@@ -108,6 +109,10 @@ function invoicedUntilRules(
   body: { validFrom: string; validUntil?: string | null; invoicedUntil?: string | null },
   context: z.RefinementCtx,
 ) {
+  // The object's rules run although a field failed (another field's error does not stop them):
+  // with a day that is not one, its own field error says enough.
+  const days = [body.validFrom, body.validUntil, body.invoicedUntil].filter((day) => day != null);
+  if (!days.every((day) => typeof day === 'string' && isCalendarDay(day))) return;
   if (body.validUntil && body.validUntil < body.validFrom) validUntilRule(body, context);
   else if (body.invoicedUntil && body.validUntil && body.validUntil < body.invoicedUntil)
     atLeast(context, 'validUntil', body.invoicedUntil, 'beforeInvoicedUntil');
