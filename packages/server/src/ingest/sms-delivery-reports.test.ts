@@ -79,6 +79,20 @@ describe('SMS delivery reports', () => {
     expect(message.report).toContain('UNDELIVERABLE: absent subscriber');
   });
 
+  it('applies a report that overtook the portal writing down the gateway id', async () => {
+    const { messageId } = await sendSms('STATUS?');
+    await t.database.db.update(messages).set({ gatewayMessageId: null }).where(eq(messages.id, messageId));
+    // The report comes first; the id is noted a moment later.
+    const answer = report({ messageId: 'gw-late', status: 'DELIVERED' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await t.database.db
+      .update(messages)
+      .set({ gatewayMessageId: 'lionel:gw-late' })
+      .where(eq(messages.id, messageId));
+    expect((await answer).json()).toEqual({ status: 'delivered' });
+    expect((await statusOf(messageId)).status).toBe('delivered');
+  });
+
   it('changes nothing for an unknown id, another gateway, a wrong token or a malformed body', async () => {
     const { messageId, gatewayId } = await sendSms('ABFRAGE');
     expect((await report({ messageId: 'gw-999', status: 'DELIVERED' })).json()).toEqual({

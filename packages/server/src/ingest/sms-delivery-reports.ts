@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -87,6 +88,31 @@ async function applyReport(db: Db, provider: keyof typeof WEBHOOKS, report: Deli
 }
 
 /**
+ * A report can overtake the portal's note of the gateway's id: the gateway has answered the send
+ * and reports at once, while the portal is still writing the id down. A report whose id no message
+ * has yet is looked for again after these pauses (3 s in all) before it counts as unknown.
+ */
+const OVERTAKEN_REPORT_PAUSES_MS = [200, 400, 800, 1600];
+
+async function applyReportOnceKnown(db: Db, provider: keyof typeof WEBHOOKS, report: DeliveryReport) {
+  const key = deliveryKey(provider, storableText(report.id));
+  let changed = await applyReport(db, provider, report);
+  for (const pause of OVERTAKEN_REPORT_PAUSES_MS) {
+    if (changed) break;
+    const [known] = await db
+      .select({ id: messages.id })
+      .from(messages)
+      .where(eq(messages.gatewayMessageId, key))
+      .limit(1);
+    // A message past what the report says stays as it is; only a missing one is waited for.
+    if (known) break;
+    await sleep(pause);
+    changed = await applyReport(db, provider, report);
+  }
+  return changed;
+}
+
+/**
  * The gateways' delivery report webhooks, authenticated like the inbound SMS
  * webhooks by the gateway's token in `x-webhook-token`; a gateway without one is switched off (503).
  * Every well-formed report answers 200, so that the gateway does not send it again.
@@ -111,7 +137,7 @@ export function registerSmsDeliveryReports(
           .code(400)
           .send(errorBody(400, 'Malformed delivery report', body.error.issues.map(toFieldError)));
       const report = webhook.toReport(body.data as never);
-      const changed = await applyReport(db, provider, report);
+      const changed = await applyReportOnceKnown(db, provider, report);
       return reply.code(200).send({ status: changed ? report.outcome : 'unchanged' });
     });
   }
