@@ -66,7 +66,7 @@ test.describe('messages', () => {
     await expect(async () => {
       await log.getByRole('button', { name: 'Aktualisieren' }).click();
       for (const row of await rows.all()) await expect(row).toContainText('zugestellt', { timeout: 1000 });
-    }).toPass({ timeout: 15_000 });
+    }).toPass({ timeout: 30_000 });
 
     // Filters: no incoming message; all outgoing ones.
     await log.getByRole('combobox', { name: 'Richtung' }).click();

@@ -40,10 +40,13 @@ function answer(response: ServerResponse, status: number, body: unknown) {
 /**
  * The delivery report of an SMS handed to its device: Lionel `POST /ingest/sms/lionel/delivery
  * { messageId, status }`, 1NCE `POST /ingest/sms/1nce/delivery { id, status }` (docs/protocols.md).
- * A report the portal does not take is not sent again (a real gateway would retry for a while).
+ * A report that does not reach the portal (no answer, or not 2xx) is sent again a few times, as a
+ * real gateway retries its webhook.
  */
-/** How long after the hand-over the delivery report is sent. */
-const DELIVERY_REPORT_DELAY_MS = 1_000;
+/** How long after the hand-over the delivery report is sent (a handset answers within seconds). */
+const DELIVERY_REPORT_DELAY_MS = 3_000;
+/** Pauses before sending a report again that did not reach the portal. */
+const DELIVERY_REPORT_RETRY_MS = [2_000, 5_000, 10_000];
 
 async function reportDelivery(
   { server, tokens }: DeliveryReports,
@@ -53,11 +56,20 @@ async function reportDelivery(
   const token = tokens[provider];
   if (!token) return;
   const body = provider === 'lionel' ? { messageId: id, status: 'DELIVERED' } : { id, status: 'DELIVERED' };
-  await fetch(`${server}/ingest/sms/${provider}/delivery`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-webhook-token': token },
-    body: JSON.stringify(body),
-  }).catch(() => undefined);
+  const send = () =>
+    fetch(`${server}/ingest/sms/${provider}/delivery`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-webhook-token': token },
+      body: JSON.stringify(body),
+    }).then(
+      (response) => response.ok,
+      () => false,
+    );
+  if (await send()) return;
+  for (const pause of DELIVERY_REPORT_RETRY_MS) {
+    await new Promise((resolve) => setTimeout(resolve, pause).unref());
+    if (await send()) return;
+  }
 }
 
 /**

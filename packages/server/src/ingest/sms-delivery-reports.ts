@@ -90,9 +90,10 @@ async function applyReport(db: Db, provider: keyof typeof WEBHOOKS, report: Deli
 /**
  * A report can overtake the portal's note of the gateway's id: the gateway has answered the send
  * and reports at once, while the portal is still writing the id down. A report whose id no message
- * has yet is looked for again after these pauses (3 s in all) before it counts as unknown.
+ * has yet is looked for again after these pauses (6 s in all: the portal notes the id after the
+ gateway's answer, which a busy embedded database can keep waiting) before it counts as unknown.
  */
-const OVERTAKEN_REPORT_PAUSES_MS = [200, 400, 800, 1600];
+const OVERTAKEN_REPORT_PAUSES_MS = [250, 500, 1_000, 2_000, 2_250];
 
 async function applyReportOnceKnown(db: Db, provider: keyof typeof WEBHOOKS, report: DeliveryReport) {
   const key = deliveryKey(provider, storableText(report.id));
