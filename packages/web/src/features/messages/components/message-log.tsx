@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Route, Routes, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
 import { format, subDays } from 'date-fns';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -31,6 +32,7 @@ import { QueryContent } from '../../../components/query-content.tsx';
 import { cardsOnPhone } from '../../../components/responsive-table.ts';
 import { formatDateTime } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/i18n.ts';
+import { messageKeys } from '../../../lib/api/messages.ts';
 import { useMessages, type MessageFilter, type MessageView } from '../api/messages.ts';
 import { messagePreview, statusTone } from '../lib/preview.ts';
 import { MessageDetailDialog } from './message-detail-dialog.tsx';
@@ -76,6 +78,12 @@ export function MessageLog({ deviceId, base, defaultType, actions, children }: M
   const global = deviceId === undefined;
   const change = (next: Partial<MessageFilter>) =>
     setFilter({ ...filter, ...next, page: 1, maxId: undefined });
+  const queryClient = useQueryClient();
+  // The same filter is the same query: without fetching again, a refresh would show the cache.
+  const refresh = () => {
+    change({});
+    void queryClient.invalidateQueries({ queryKey: messageKeys.all });
+  };
   const goTo = (page: number) => setFilter({ ...filter, page, maxId: filter.maxId ?? messages.data?.maxId });
 
   return (
@@ -92,7 +100,7 @@ export function MessageLog({ deviceId, base, defaultType, actions, children }: M
           {t('messages.title')}
         </Typography>
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <Button startIcon={<RefreshIcon />} onClick={() => change({})}>
+          <Button startIcon={<RefreshIcon />} onClick={refresh}>
             {t('messages.refresh')}
           </Button>
           {actions}
