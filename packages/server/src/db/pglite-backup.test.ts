@@ -12,7 +12,11 @@ import { ensureBaseData } from '../seed/base-data.ts';
 import { DEMO_PASSWORD, ensureDemoData } from '../seed/demo-data.ts';
 import { buildDevice } from '../testing/factories.ts';
 import { freePort } from '../testing/mosquitto.ts';
-import { expectEveryAcknowledgedReportStoredOnce, storedReports } from '../testing/mqtt-devices.ts';
+import {
+  expectEveryAcknowledgedReportStoredOnce,
+  postNetReport,
+  storedReports,
+} from '../testing/mqtt-devices.ts';
 import { runScript, startPortal, stopProcess } from '../testing/server-process.ts';
 
 /**
@@ -58,14 +62,7 @@ function reportUntil(port: number, stopped: () => boolean) {
         const sentAt = Date.now();
         let answered = false;
         while (!answered && !stopped()) {
-          const status = await fetch(`http://127.0.0.1:${port}/ingest/net/v1`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body,
-          }).then(
-            (response) => response.status,
-            () => 0,
-          );
+          const status = await postNetReport(port, body);
           answers.set(status, (answers.get(status) ?? 0) + 1);
           answered = status >= 200 && status < 300;
           if (!answered) await sleep(100);

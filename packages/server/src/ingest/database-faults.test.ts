@@ -9,6 +9,7 @@ import { ensureBaseData } from '../seed/base-data.ts';
 import { buildDevice } from '../testing/factories.ts';
 import { freePort, mosquittoInstalled, TestMosquitto } from '../testing/mosquitto.ts';
 import {
+  postNetReport,
   expectEveryAcknowledgedReportStoredOnce,
   missingOf,
   publishReports,
@@ -135,14 +136,7 @@ class Installation {
           const body = JSON.stringify({ identCode, secret, messageId: `m-${n}`, measuredAt, sensors });
           for (;;) {
             const { port } = this.servers[turn++ % this.servers.length];
-            const status = await fetch(`http://127.0.0.1:${port}/ingest/net/v1`, {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body,
-            }).then(
-              (response) => response.status,
-              () => 0,
-            );
+            const status = await postNetReport(port, body);
             answers.set(status, (answers.get(status) ?? 0) + 1);
             if (status >= 200 && status < 300) break;
             await sleep(100);

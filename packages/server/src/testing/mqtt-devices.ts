@@ -115,3 +115,17 @@ export function expectEveryAcknowledgedReportStoredOnce(
   // Each stored report was logged as processed once (a redelivery is logged as a duplicate).
   expect(processed).toBe(byReport.size);
 }
+
+/**
+ * A network device's report over HTTP to one server process: the answer's status, 0 when none came
+ * (the process is down or the connection was cut), for the fault tests that repeat until a 2xx.
+ */
+export const postNetReport = (port: number, body: string): Promise<number> =>
+  fetch(`http://127.0.0.1:${port}/ingest/net/v1`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  }).then(
+    (response) => response.status,
+    () => 0,
+  );
