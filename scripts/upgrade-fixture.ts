@@ -26,7 +26,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { CSRF_HEADER } from '@tankportal/shared/constants';
-import { freePort } from '../packages/server/src/testing/mosquitto.ts';
+import { freePort } from '../packages/server/src/testing/free-port.ts';
 import {
   FIXTURE_USER,
   PREVIOUS_RELEASE_DUMP as OUTPUT,

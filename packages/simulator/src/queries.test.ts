@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from 'node:http';
 import { eq } from 'drizzle-orm';
 import { DEMO_DEVICE_SECRET, demoFleet } from '@tankportal/shared/demo-fleet';
 import { createTestApp, TestClient, type TestApp } from '../../server/src/testing/test-app.ts';
@@ -7,16 +6,8 @@ import { buildDevice } from '../../server/src/testing/factories.ts';
 import { users } from '../../server/src/db/schema.ts';
 import { hashToken } from '../../server/src/policies/tokens.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../server/src/ingest/mqtt-embedded.ts';
+import { freePort } from '../../server/src/testing/free-port.ts';
 import { simulate, type SimulationStats } from './simulator.ts';
-
-/** A port nothing listens on right now, for the fake gateway the server is configured with. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 0;
-}
 
 // The first SMS device and the first LX-IoT device of the demo fleet, as the simulator drives them.
 const fleet = demoFleet();

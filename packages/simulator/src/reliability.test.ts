@@ -21,7 +21,7 @@ const env = {
   DATABASE_URL: '',
 };
 
-const startServer = () => startPortal(PORT, env);
+const startServer = () => startPortal(PORT, { ...env, MQTT_PORT: String(PORT + 1) });
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

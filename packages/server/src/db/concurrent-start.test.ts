@@ -3,7 +3,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { freePort } from '../testing/mosquitto.ts';
+import { freePort } from '../testing/free-port.ts';
 import { startPortal, stopProcess } from '../testing/server-process.ts';
 
 /**
@@ -47,7 +47,6 @@ describe.skipIf(!adminUrl)('three processes started at once on an empty database
           DATABASE_URL: url.toString(),
           DEMO_DATA: '0',
           LOG_LEVEL: 'error',
-          MQTT_PORT: String(port + 1),
         }),
       ),
     );

@@ -11,7 +11,7 @@ import { hashToken } from '../policies/tokens.ts';
 import { ensureBaseData } from '../seed/base-data.ts';
 import { DEMO_PASSWORD, ensureDemoData } from '../seed/demo-data.ts';
 import { buildDevice } from '../testing/factories.ts';
-import { freePort } from '../testing/mosquitto.ts';
+import { freePort } from '../testing/free-port.ts';
 import {
   expectEveryAcknowledgedReportStoredOnce,
   postNetReport,

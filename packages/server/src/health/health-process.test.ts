@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { withAdmin } from '../testing/test-database.ts';
-import { freePort, mosquittoInstalled, TestMosquitto } from '../testing/mosquitto.ts';
+import { freePort } from '../testing/free-port.ts';
+import { mosquittoInstalled, TestMosquitto } from '../testing/mosquitto.ts';
 import { startPortal, stopProcess } from '../testing/server-process.ts';
 
 /**

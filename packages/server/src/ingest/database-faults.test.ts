@@ -7,7 +7,8 @@ import { users } from '../db/schema.ts';
 import { hashToken } from '../policies/tokens.ts';
 import { ensureBaseData } from '../seed/base-data.ts';
 import { buildDevice } from '../testing/factories.ts';
-import { freePort, mosquittoInstalled, TestMosquitto } from '../testing/mosquitto.ts';
+import { freePort } from '../testing/free-port.ts';
+import { mosquittoInstalled, TestMosquitto } from '../testing/mosquitto.ts';
 import {
   postNetReport,
   expectEveryAcknowledgedReportStoredOnce,

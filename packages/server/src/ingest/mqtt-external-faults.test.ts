@@ -11,7 +11,8 @@ import { openDatabase } from '../db/client.ts';
 import { measurements, sensors, users } from '../db/schema.ts';
 import { ensureBaseData } from '../seed/base-data.ts';
 import { buildDevice } from '../testing/factories.ts';
-import { freePort, mosquittoInstalled, TestMosquitto } from '../testing/mosquitto.ts';
+import { freePort } from '../testing/free-port.ts';
+import { mosquittoInstalled, TestMosquitto } from '../testing/mosquitto.ts';
 import {
   expectEveryAcknowledgedReportStoredOnce,
   missingOf,

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { freePort } from './mosquitto.ts';
+import { freePort } from './free-port.ts';
 
 /** A request the fake gateway received: path, bearer token and JSON body. */
 export interface GatewayRequest {

@@ -1,9 +1,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.ts';
 import { exited } from './server-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
@@ -18,18 +19,6 @@ export const mosquittoInstalled = existsSync(MOSQUITTO) && existsSync(MOSQUITTO_
 
 /** The portal's own login on the broker (tankportal.acl). */
 export const SERVER_USER = { username: 'tankportal', password: 'tankportal-test-secret' };
-
-/** A free TCP port of the loopback. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitForPort(port: number, child: ChildProcess, log: () => string) {
   const deadline = Date.now() + 10_000;

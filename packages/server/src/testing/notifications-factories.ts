@@ -1,6 +1,5 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { freePort } from './free-port.ts';
 
 /** A mail as the test SMTP server received it, decoded. */
 export interface ReceivedMail {
@@ -8,15 +7,6 @@ export interface ReceivedMail {
   to: string[];
   subject: string;
   text: string;
-}
-
-/** A free loopback port: listened on once and released. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Decodes quoted-printable or base64 transfer encoding to UTF-8 text. */

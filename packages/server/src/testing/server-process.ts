@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.ts';
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 
@@ -36,16 +37,17 @@ export async function startProcess(
 
 /**
  * The whole portal (`main/all-in-one.ts`) on `port` of the loopback, its embedded MQTT broker on
- * `port + 1`; resolves once the API answers. `env` adds the rest (DATA_DIR, DATABASE_URL, ...).
+ * a free port unless `env.MQTT_PORT` names one (a fixed `port + 1` collided with another
+ * process's port now and then); resolves once the API answers. `env` adds the rest (DATA_DIR, DATABASE_URL, ...).
  * It stops without the drain time unless `env` sets one: tests and benchmarks stop servers often,
  * and does not measure an external broker's queue (ingest/mqtt-broker-setup.test.ts does).
  */
-export function startPortal(port: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+export async function startPortal(port: number, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   return startProcess(
     'packages/server/src/main/all-in-one.ts',
     {
       PORT: String(port),
-      MQTT_PORT: String(port + 1),
+      MQTT_PORT: String(await freePort()),
       HOST: '127.0.0.1',
       SHUTDOWN_DRAIN_SECONDS: '0',
       MQTT_QUEUE_PROBE: '0',

@@ -3,7 +3,7 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort } from './mosquitto.ts';
+import { freePort } from './free-port.ts';
 import { exited } from './server-process.ts';
 
 /** The machine's PostgreSQL server programs (Debian: /usr/lib/postgresql/<version>/bin). */
