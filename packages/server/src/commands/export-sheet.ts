@@ -101,7 +101,8 @@ function xlsxSheet({ locale, timeZone, sheetName, columns }: SheetOptions): Shee
             if (cell instanceof Date)
               return columns[index].kind === 'date' ? cell : wallClock(cell, timeZone);
             if (typeof cell === 'number') return round(cell, columns[index].decimals);
-            return cell;
+            // A plain string cell is no formula yet, but becomes one once a user edits or re-saves it.
+            return typeof cell === 'string' ? defuse(cell) : cell;
           }),
         )
         .commit();
@@ -157,7 +158,8 @@ function csvSheet({ locale, timeZone, columns }: SheetOptions): SheetWriter {
 
 /**
  * A text cell starting like a formula (`=`, `+`, `-`, `@`, tab, CR) would run as one when the csv is
- * opened in a spreadsheet program (OWASP "CSV injection"): a leading apostrophe keeps it text.
+ * opened in a spreadsheet program, or when an xlsx cell is edited or the file saved as csv (OWASP
+ * "CSV injection"): a leading apostrophe keeps it text, in both formats.
  */
 function defuse(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;

@@ -177,6 +177,13 @@ describe('the system terms list', () => {
     const created = (
       await master.post(`/api/v2/devices/${deviceId}/billing-terms`, licence({ validFrom: '2099-01-01' }))
     ).json();
+    // A name typed like a formula stays text in the sheet.
+    const formulaLike = (
+      await master.post(
+        `/api/v2/devices/${deviceId}/billing-terms`,
+        licence({ alias: 'custom', name: '=1+1', validFrom: '2099-02-01' }),
+      )
+    ).json();
     const response = await master.get('/api/v2/billing-terms?page=1');
     expect(response.statusCode).toBe(200);
     expect(Number(response.headers['x-total-count'])).toBe(await termsCount());
@@ -227,6 +234,7 @@ describe('the system terms list', () => {
       undefined,
       new Date('2099-01-01T00:00:00Z'),
     ]);
+    expect(rows.map((row) => row[6])).toContain("'=1+1");
     // Days are date cells in the German format, not text: a spreadsheet sorts and filters them.
     const validFrom = sheet.getRow(2).getCell(10);
     expect(validFrom.type).toBe(ExcelJS.ValueType.Date);
@@ -235,6 +243,7 @@ describe('the system terms list', () => {
     expect((await master.get('/api/v2/billing-terms?page=0')).statusCode).toBe(400);
     expect((await (await t.signIn('admin')).get('/api/v2/billing-terms')).statusCode).toBe(403);
     await master.delete(`/api/v2/billing-terms/${created.id}`);
+    await master.delete(`/api/v2/billing-terms/${formulaLike.id}`);
   });
 });
 

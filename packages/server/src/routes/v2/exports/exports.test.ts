@@ -410,3 +410,52 @@ describe('data-flow export', () => {
     ]);
   });
 });
+
+describe('text that starts like a formula', () => {
+  it('stays text in the xlsx of the list and of the data flow: a leading apostrophe, as in the csv', async () => {
+    const db = t.database.db;
+    const owner = await buildUser(db, { parent: 'user' });
+    const device = await buildDevice(db, owner.id, {
+      name: '=HYPERLINK("http://evil.example","Tank")',
+      project: '+49 Projekt',
+      street: '@Hof',
+    });
+    await db.update(sensors).set({ name: '-Diesel' }).where(eq(sensors.deviceId, device.id));
+    await recordReport(db, device.id, {
+      measuredAt: new Date('2025-03-05T10:00:00Z'),
+      readings: [{ sequence: 1, value: 4000 }],
+    });
+    const client = await as(owner.username);
+
+    const list = await workbook(
+      (
+        await client.get(
+          `/api/v2/devices/export?${query({ export_type: 'simple_list', file_format: 'xlsx', locale: 'de' })}`,
+        )
+      ).rawPayload,
+    );
+    const row = list.getRow(2);
+    expect(row.getCell(1).value).toBe(device.id);
+    // Plain strings (no formula cells), each kept from turning into one.
+    expect([3, 4, 8, 14].map((cell) => row.getCell(cell).value)).toEqual([
+      `'=HYPERLINK("http://evil.example","Tank")`,
+      "'+49 Projekt",
+      "'@Hof",
+      "'-Diesel",
+    ]);
+    expect(row.getCell(3).type).toBe(ExcelJS.ValueType.String);
+
+    const dataFlow = await workbook(
+      (
+        await client.get(
+          `/api/v2/devices/export?${query({ export_type: 'probe_data_flow', file_format: 'xlsx', locale: 'de', period: '2025' })}`,
+        )
+      ).rawPayload,
+    );
+    expect(rowValues(dataFlow, 2).slice(0, 3)).toEqual([
+      device.id,
+      `'=HYPERLINK("http://evil.example","Tank")`,
+      "'-Diesel",
+    ]);
+  });
+});
