@@ -138,6 +138,8 @@ export const rawMessageSchema = z.object({
   type: z.enum(RAW_MESSAGE_TYPES),
   status: z.enum(MESSAGE_STATUSES),
   content: z.string(),
+  /** Why it was not sent (`sending_failed`), or the channel's answer: the message log's report. */
+  report: z.string().nullable(),
   createdAt: z.date(),
 });
 export type RawMessage = z.infer<typeof rawMessageSchema>;

@@ -6,6 +6,7 @@ import { moment, queryId } from './common.ts';
 export const MESSAGE_PAGE_SIZES = [50, 100, 250, 500] as const;
 export const MESSAGE_DEFAULT_PAGE_SIZE = 100;
 export const MESSAGE_SORT_KEYS = ['createdAt', 'status', 'type'] as const;
+export type MessageSortKey = (typeof MESSAGE_SORT_KEYS)[number];
 
 /**
  * A message id (a path segment or a query value): plain digits, positive, within JavaScript's safe
@@ -55,6 +56,9 @@ export const messageListQuery = z
     error: 'invalid',
   });
 export type MessageListQuery = z.infer<typeof messageListQuery>;
+
+/** Query of `GET /v2/messages/{id}`: within a device's pages (`device_id`), that device's message only. */
+export const messageQuery = z.object({ deviceId: queryId().optional() });
 
 /** A message of the log as the lists and the detail answer it. */
 export const messageSchema = z.object({

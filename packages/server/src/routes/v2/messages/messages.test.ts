@@ -163,4 +163,17 @@ describe('GET /v2/messages/{id}', () => {
     for (const id of ['0', '0x6', '1e3', '99999999999999999', '%00'])
       expect((await master.get(`/api/v2/messages/${id}`)).statusCode, id).toBe(404);
   });
+
+  it('asked for within a device, answers only a message of that device', async () => {
+    const { body } = await list('master', `device_id=${own}&per_page=50`);
+    const master = await t.signIn('master');
+    const inOwn = await master.get(`/api/v2/messages/${body[0].id}?device_id=${own}`);
+    expect(inOwn.json()).toMatchObject({ id: body[0].id, deviceId: own });
+    // The master may read both devices: the message is still not the other device's.
+    expect((await master.get(`/api/v2/messages/${body[0].id}?device_id=${foreign}`)).statusCode).toBe(404);
+    expect((await master.get(`/api/v2/messages/${noDeviceMessage}?device_id=${own}`)).statusCode).toBe(404);
+    const malformed = await master.get(`/api/v2/messages/${body[0].id}?device_id=x`);
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().fieldErrors[0].path).toBe('deviceId');
+  });
 });

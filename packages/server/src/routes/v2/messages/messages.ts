@@ -5,6 +5,7 @@ import {
   MESSAGE_HEADERS,
   messageId,
   messageListQuery,
+  messageQuery,
   messageSchema,
   type Message,
   type MessageListQuery,
@@ -162,16 +163,29 @@ export function messageRoutes(app: Api, context: AppContext) {
       onRequest: minimumRole('ROLE_DEMO'),
       schema: {
         tags: ['messages'],
-        summary: 'One message, for whoever may read the messages of its device',
+        summary:
+          'One message, for whoever may read the messages of its device; with device_id only a ' +
+          'message of that device (404 otherwise)',
         params: z.object({ id: z.string() }),
-        response: { 200: messageSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema },
+        querystring: messageQuery,
+        response: {
+          200: messageSchema,
+          400: errorSchema,
+          401: errorSchema,
+          403: errorSchema,
+          404: errorSchema,
+        },
       },
     },
     async (request) => {
       const actor = requireRole(request.actor, 'ROLE_DEMO').user;
       const id = messageId().safeParse(request.params.id);
       if (!id.success) throw notFound();
-      const [row] = await joined(db).where(eq(messages.id, id.data));
+      const { deviceId } = request.query;
+      const [row] = await joined(db).where(
+        and(eq(messages.id, id.data), deviceId === undefined ? undefined : eq(messages.deviceId, deviceId)),
+      );
+      // Asked for within a device's pages, another device's message is none of that device's.
       if (!row) throw notFound();
       // Messages of no device (unknown senders) are the master's; anybody else is told none exists.
       if (row.message.deviceId === null) {

@@ -80,6 +80,7 @@ describe('POST /v2/messages raw IoT and LX-IoT telegrams (master)', () => {
       type: 'iot',
       status: 'sent',
       content: 'GPS=1',
+      report: null,
       createdAt: expect.any(String),
     });
     expect(published.at(-1)).toEqual({ topic: `devices/iot/${thingName}/command`, payload: 'GPS=1' });
@@ -124,7 +125,7 @@ describe('POST /v2/messages raw IoT and LX-IoT telegrams (master)', () => {
     t.app.context.deviceChannels.attachMqtt(null);
     const response = await send('master', { type: 'iot', device_id: ids.iot, content: 'X' });
     expect(response.statusCode).toBe(201);
-    expect(response.json().status).toBe('sending_failed');
+    expect(response.json()).toMatchObject({ status: 'sending_failed', report: 'no MQTT broker is running' });
   });
 
   it('is the master only; a missing device is 404', async () => {
@@ -154,6 +155,27 @@ describe('POST /v2/messages SMS (admin with EDIT)', () => {
       toIdent: cellNumber,
     });
     expect(logged.gatewayId).toEqual(expect.any(Number));
+  });
+
+  it('answers why an SMS was not sent when the gateway API is not configured, and logs it so', async () => {
+    const [user] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+    // An ICCID goes through 1NCE, whose API this server has no settings for.
+    const unreachable = await buildDevice(t.database.db, user.id, {
+      identCode: null,
+      type: 'sms',
+      identType: 'iccid',
+      iccid: '8949100000000005555',
+    });
+    const before = gateway.requests.length;
+    const response = await send('admin', { type: 'sms', device_id: unreachable.id, content: 'Hallo' });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json()).toMatchObject({
+      status: 'sending_failed',
+      report: 'the 1nce gateway API is not configured',
+    });
+    expect(gateway.requests.length).toBe(before);
+    const [logged] = await t.database.db.select().from(messages).where(eq(messages.id, response.json().id));
+    expect(logged).toMatchObject({ status: 'sending_failed', sentAt: null });
   });
 
   it('allows 1 to 160 characters', async () => {

@@ -42,6 +42,7 @@ export function rawMessageRoutes(app: Api, { db, deviceChannels }: AppContext) {
         type: body.type,
         status: message.status,
         content: message.content,
+        report: message.report,
         createdAt: message.createdAt,
       });
     },
