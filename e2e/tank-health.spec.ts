@@ -62,6 +62,8 @@ test.describe('sensor health', () => {
     await page.goto(`/devices/${LEAK}`);
     const alarm = page.getByTestId('events').getByTestId('alarm').filter({ hasText: 'Leck' });
     await expect(alarm.getByTestId('alarm-title')).toContainText('Leck- oder Diebstahlverdacht');
+    // The missing quantity as German numbers are written: "1.440 l", not "1440 l".
+    await expect(alarm.getByTestId('alarm-title')).toHaveText(/: \d{1,3}(\.\d{3})* l$/);
     await expect(alarm.getByTestId('alarm-description')).toContainText('Tank und Leitungen');
   });
 

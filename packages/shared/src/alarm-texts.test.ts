@@ -32,6 +32,13 @@ describe('alarm wording', () => {
     );
   });
 
+  it("writes a leak's quantity with the locale's thousands separator and the unit's symbol", () => {
+    const leak = { type: 'leak' as const, value: '1440 l', sensor: { sequence: 1, name: 'Diesel' } };
+    expect(alarmTitle(leak, 'de')).toBe('Leck- oder Diebstahlverdacht Sensor 1 (Diesel): 1.440 l');
+    expect(alarmTitle(leak, 'en')).toBe('Suspected leak or theft Sensor 1 (Diesel): 1,440 l');
+    expect(alarmTitle({ ...leak, value: '12500.5 m3' }, 'de')).toContain(': 12.500,5 m³');
+  });
+
   it('names an input alarm by its type alone', () => {
     expect(alarmTitle({ type: 'e003' }, 'de')).toBe('Gerätefehler E003');
     expect(alarmTitle({ type: 'power_failure', value: null, sensor: null }, 'en')).toBe('Power failure');

@@ -135,8 +135,24 @@ export interface AlarmWording {
   sensor?: { sequence: number; name?: string | null; unit?: string | null } | null;
 }
 
-/** A stored alarm value as the locale writes it, one decimal; text that is no number as it is. */
+/** A quantity with its unit as the checks store it: "1440 l" (a leak's excess). */
+const STORED_QUANTITY = /^(-?\d+(?:\.(\d+))?) (\S+)$/;
+
+/**
+ * A stored alarm value as the locale writes it: a number (a temperature) with one decimal, a
+ * quantity with its unit with the decimals it was stored with ("1.440 l", "1,440 l"); other text
+ * as it is.
+ */
 function alarmValue(value: string, language: Locale): string {
+  const quantity = STORED_QUANTITY.exec(value.trim());
+  if (quantity) {
+    const decimals = quantity[2]?.length ?? 0;
+    const number = new Intl.NumberFormat(NUMBER_LOCALE[language], {
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    }).format(Number(quantity[1]));
+    return `${number} ${unitSymbol(quantity[3])}`;
+  }
   const number = Number(value);
   if (value.trim() === '' || !Number.isFinite(number)) return value;
   return new Intl.NumberFormat(NUMBER_LOCALE[language], {

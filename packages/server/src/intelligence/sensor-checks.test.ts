@@ -218,6 +218,10 @@ describe('sensor health', () => {
     const silent = detail.health.find((h: { kind: string }) => h.kind === 'silent');
     expect(silent).toMatchObject({ sequence: null, detail: { intervalHours: 24 } });
     expect(Date.parse(silent.since)).toBe(now.getTime() - 3 * DAY_MS + 2 * DAY_MS);
+    // The battery is weak since the report that said so, not since the check.
+    const battery = detail.health.find((h: { kind: string }) => h.kind === 'low_battery');
+    expect(battery).toMatchObject({ sequence: null, detail: { charge: 12 } });
+    expect(Date.parse(battery.since)).toBe(now.getTime() - 3 * DAY_MS);
 
     await db.insert(measurements).values({ sensorId: sensor.id, measuredAt: now, value: 4900 });
     await report(db, sensor.id, device.id, now, 4900);

@@ -255,7 +255,10 @@ async function checkDevices(db: Db, now: Date): Promise<number> {
       };
       if ((await setHealth(tx, device.id, null, 'silent', silentFinding, now)) === 'opened')
         issues.push({ kind: 'silent', sensor: null, detail: silentFinding!.detail });
-      const batteryFinding = battery ? { since: now, detail: { charge: device.batteryCharge } } : null;
+      // Since the report that carried the low charge (the device's newest), not since this round.
+      const batteryFinding = battery
+        ? { since: device.lastReportedAt ?? now, detail: { charge: device.batteryCharge } }
+        : null;
       if ((await setHealth(tx, device.id, null, 'low_battery', batteryFinding, now)) === 'opened')
         issues.push({ kind: 'low_battery', sensor: null, detail: batteryFinding!.detail });
       if (issues.length > 0) outbox.add(device, { name: 'sensor_health', at: now, issues });
