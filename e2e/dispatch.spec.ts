@@ -7,25 +7,41 @@ import { apiSession, login } from './helpers.ts';
 
 interface DispatchRow {
   deviceId: number;
+  sensorId: number;
   address: { postalCode: string | null; city: string | null };
   unit: string;
   orderQuantity: number | null;
+  orderQuantityOnDelivery: number | null;
   emptyAt: string;
+  forecastDoubts: string[];
+  health: { kind: string; sequence: number | null; since: string }[];
 }
 interface DispatchResponse {
   withinDays: number;
+  deliveryOn: string;
   rows: DispatchRow[];
 }
 
-async function dispatchOf(baseURL: string, withinDays: number): Promise<DispatchRow[]> {
+async function dispatchAnswer(baseURL: string, withinDays: number, deliveryOn?: string) {
   const api = await apiSession(baseURL, 'user');
-  const response = await api.context.get(`/api/v2/dispatch?within_days=${withinDays}`);
+  const day = deliveryOn ? `&delivery_on=${deliveryOn}` : '';
+  const response = await api.context.get(`/api/v2/dispatch?within_days=${withinDays}${day}`);
   expect(response.status()).toBe(200);
   const body = (await response.json()) as DispatchResponse;
   await api.context.dispose();
   expect(body.withinDays).toBe(withinDays);
-  return body.rows;
+  return body;
 }
+
+const dispatchOf = async (baseURL: string, withinDays: number) =>
+  (await dispatchAnswer(baseURL, withinDays)).rows;
+
+/** A German calendar day some days from now, as the date field and the API take it. */
+const dayIn = (days: number) =>
+  new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(
+    new Date(Date.now() + days * 86_400_000),
+  );
+const germanDate = (day: string) => day.split('-').reverse().join('.');
 
 const SYMBOLS: Record<string, string> = { m3: 'm³', cbm: 'm³', kwh: 'kWh', mwh: 'MWh', c: '°C' };
 const quantity = (value: number, unit: string, locale: 'de' | 'en') =>
@@ -65,6 +81,9 @@ async function expectRowsOf(page: Page, rows: DispatchRow[], locale: 'de' | 'en'
     await expect(row.getByTestId('dispatch-order-quantity')).toHaveText(
       quantity(withQuantity.orderQuantity!, withQuantity.unit, locale),
     );
+    await expect(row.getByTestId('dispatch-delivery-quantity')).toHaveText(
+      quantity(withQuantity.orderQuantityOnDelivery!, withQuantity.unit, locale),
+    );
   }
 }
 
@@ -100,6 +119,34 @@ test.describe('dispatch view', () => {
     await expect(page.getByTestId('dispatch-count')).toHaveText(tanks(month.length, 'de'));
     if (days !== 30) await page.goto(`/devices/dispatch?within_days=${days}`);
     await expectRowsOf(page, rows, 'de');
+
+    // Any other number of days, typed in; one the API does not take says which ones it does.
+    const otherDays = page.getByRole('textbox', { name: 'Andere Anzahl Tage' });
+    await otherDays.fill('400');
+    await otherDays.press('Enter');
+    await expect(page.getByText('Bitte eine ganze Zahl von 1 bis 365 eingeben.')).toBeVisible();
+    await expect(page).not.toHaveURL(/within_days=400/);
+    const fortyFive = await dispatchOf(baseURL!, 45);
+    await otherDays.fill('45');
+    await page.getByRole('button', { name: 'Anzeigen', exact: true }).click();
+    await expect(page).toHaveURL(/within_days=45/);
+    await expect(page.getByTestId('dispatch-count')).toHaveText(tanks(fortyFive.length, 'de'));
+    await expect(horizon.getByRole('button', { name: '30 Tage' })).toHaveAttribute('aria-pressed', 'false');
+
+    // The quantity on a planned delivery day, beside today's: by the forecast, per tank.
+    await page.goto(`/devices/dispatch?within_days=${days}`);
+    const deliveryOn = dayIn(3);
+    const planned = await dispatchAnswer(baseURL!, days, deliveryOn);
+    await page.getByLabel('Liefertag').fill(deliveryOn);
+    await expect(page).toHaveURL(new RegExp(`delivery_on=${deliveryOn}`));
+    await expect(
+      page.getByRole('columnheader', { name: `Liefermenge am ${germanDate(deliveryOn)}` }),
+    ).toBeVisible();
+    await expectRowsOf(page, planned.rows, 'de');
+    await page.getByLabel('Liefertag').fill(dayIn(-2));
+    await expect(page.getByText(/^Bitte einen Tag vom \d{2}\.\d{2}\.\d{4} bis zum/)).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`delivery_on=${deliveryOn}`));
+    await page.goto(`/devices/dispatch?within_days=${days}`);
 
     // Both files, named as such; the csv holds a header and the first tank's device.
     let download = page.waitForEvent('download');
@@ -142,6 +189,43 @@ test.describe('dispatch view', () => {
       );
     await page.goto(`/devices/dispatch?within_days=${days}`);
     await expectRowsOf(page, rows, 'en');
-    await expect(page.getByRole('columnheader', { name: 'Quantity to deliver' })).toBeAttached();
+    await expect(
+      page.getByRole('columnheader', { name: 'Quantity to deliver today', exact: true }),
+    ).toBeAttached();
+  });
+
+  test('a tank whose sensor is stuck says its forecast is unreliable, on screen and in the export', async ({
+    page,
+    baseURL,
+  }) => {
+    const rows = await dispatchOf(baseURL!, 365);
+    const doubtful = rows.find((row) => row.forecastDoubts.includes('stuck'));
+    expect(doubtful, 'the demo stuck tank is due within a year').toBeDefined();
+
+    await login(page, 'user');
+    await page.goto('/devices/dispatch?within_days=365');
+    const row = page.locator(`[data-testid="dispatch-row"][data-sensor-id="${doubtful!.sensorId}"]`);
+    await expect(row.getByTestId('dispatch-forecast-unreliable')).toHaveText(
+      'Prognose unsicher: Sensor hängt',
+    );
+    await expect(row.locator('[data-testid="dispatch-health"][data-kind="stuck"]')).toContainText(
+      'Sensor hängt seit ',
+    );
+    const sure = rows.find((each) => each.forecastDoubts.length === 0);
+    if (sure)
+      await expect(
+        page
+          .locator(`[data-testid="dispatch-row"][data-sensor-id="${sure.sensorId}"]`)
+          .getByTestId('dispatch-forecast-unreliable'),
+      ).toHaveCount(0);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'CSV' }).click();
+    const file = await download;
+    const text = Buffer.concat(await (await file.createReadStream()).toArray()).toString('utf8');
+    const [header, ...lines] = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+    expect(header).toContain('Sensorzustand');
+    const ofDevice = lines.filter((each) => each.split(';')[3] === String(doubtful!.deviceId));
+    expect(ofDevice.some((each) => each.includes('Prognose unsicher; Sensor hängt seit '))).toBe(true);
   });
 });

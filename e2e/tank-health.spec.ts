@@ -17,11 +17,20 @@ interface Issue {
   detail: Record<string, string | number | null>;
 }
 
-async function stuckIssue(baseURL: string): Promise<Issue> {
+interface StuckDevice {
+  health: Issue[];
+  sensors: { sequence: number; forecast: { doubts: string[] } | null }[];
+}
+
+async function stuckDevice(baseURL: string): Promise<StuckDevice> {
   const api = await apiSession(baseURL, 'user');
-  const device = (await (await api.context.get(`/api/v2/devices/${STUCK}`)).json()) as { health: Issue[] };
+  const device = (await (await api.context.get(`/api/v2/devices/${STUCK}`)).json()) as StuckDevice;
   await api.context.dispose();
-  const issue = device.health.find((each) => each.kind === 'stuck');
+  return device;
+}
+
+async function stuckIssue(baseURL: string): Promise<Issue> {
+  const issue = (await stuckDevice(baseURL)).health.find((each) => each.kind === 'stuck');
   expect(issue, 'the demo stuck sensor').toBeDefined();
   return issue!;
 }
@@ -48,11 +57,23 @@ test.describe('sensor health', () => {
     await expect(page.getByTestId('forecast-1').getByTestId('forecast-health')).toHaveText(
       healthLabel('stuck', 'de'),
     );
+    // No date from stuck readings: the API and the page say the forecast is unreliable.
+    const probe = (await stuckDevice(baseURL!)).sensors.find((sensor) => sensor.sequence === 1)!;
+    expect(probe.forecast, 'the stuck tank has a forecast').not.toBeNull();
+    expect(probe.forecast!.doubts).toEqual(['stuck']);
+    await expect(page.getByTestId('forecast-1').getByTestId('forecast-unreliable')).toHaveText(
+      'Keine verlässliche Prognose, solange die Messwerte zweifelhaft sind (Sensor hängt).',
+    );
+    await expect(page.getByTestId('forecast-1').getByTestId('forecast-empty')).toHaveCount(0);
+    await expect(page.getByTestId('forecast-2').getByTestId('forecast-unreliable')).toHaveCount(0);
 
     await page.getByRole('button', { name: 'EN', exact: true }).click();
     await expect(section.getByRole('heading', { name: 'Sensor health' })).toBeVisible();
     await expect(item).toContainText('Sensor stuck');
     await expect(item.getByTestId('health-reason')).toHaveText(healthReason(issue, 'en'));
+    await expect(page.getByTestId('forecast-1').getByTestId('forecast-unreliable')).toHaveText(
+      'No reliable forecast while the readings are in doubt (Sensor stuck).',
+    );
     await page.getByRole('button', { name: 'DE', exact: true }).click();
     await expect(section.getByRole('heading', { name: 'Sensorzustand' })).toBeVisible();
   });
@@ -102,6 +123,16 @@ test.describe('sensor health', () => {
     await empty.click();
     await page.getByRole('option', { name: 'in 30 Tagen' }).click();
     await expect.poll(() => listIds(page)).toEqual(emptySoon.slice(0, 25));
+    // Filtered by it, each row shows its empty date and the sensor, chosen column or not.
+    expect(emptySoon.length, 'demo tanks due within 30 days').toBeGreaterThan(0);
+    await expect(page.getByRole('columnheader', { name: 'Leer voraussichtlich' })).toBeVisible();
+    const due = page.locator(`[data-testid="device-row"][data-device-id="${emptySoon[0]}"]`);
+    await expect(due.getByTestId('empty-at')).toHaveText(/^\d{2}\.\d{2}\.\d{4}$/);
+    await expect(due.getByTestId('empty-at-sensor')).not.toBeEmpty();
+    if (emptySoon.includes(STUCK))
+      await expect(
+        page.locator(`[data-testid="device-row"][data-device-id="${STUCK}"]`).getByTestId('empty-at-doubt'),
+      ).toHaveText('Prognose unsicher: Sensor hängt');
     await page.getByRole('combobox', { name: 'Bald leer' }).click();
     await page.getByRole('option', { name: 'Alle Geräte' }).click();
     await expect.poll(() => listIds(page)).toEqual(all.slice(0, 25));

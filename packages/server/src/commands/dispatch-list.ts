@@ -1,22 +1,60 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import type { Locale } from '@tankportal/shared/constants';
-import { DISPATCH_MAX_ROWS, orderQuantity, type DispatchRow } from '@tankportal/shared/schemas/dispatch';
+import { portalDate, portalDateTime } from '@tankportal/shared/alarm-texts';
+import { healthLabel } from '@tankportal/shared/health-texts';
+import {
+  DISPATCH_MAX_DAYS,
+  DISPATCH_MAX_ROWS,
+  expectedLevel,
+  orderQuantity,
+  type DispatchQuery,
+  type DispatchResponse,
+  type DispatchRow,
+} from '@tankportal/shared/schemas/dispatch';
+import { addDays, type Day } from '../billing/periods.ts';
+import { germanDay } from '../billing/invoicing-run.ts';
+import { invalidFields } from '../http-error.ts';
+import { dayFromKey, fromLocalDays } from '../intelligence/degree-days.ts';
 import type { Db } from '../db/client.ts';
 import { devices, sensorForecasts, sensors, users } from '../db/schema.ts';
 import { CONTENT_TYPES } from '../lookups/content-types.ts';
 import { deviceVisibleTo } from '../policies/device-access.ts';
+import { presentHealthIssue, readingDoubtsOf } from '../presenters/device.ts';
+import { healthOfDevices } from '../repositories/devices.ts';
 import type { UserRow } from '../repositories/users.ts';
 import type { ExportPlan } from './export-consumption.ts';
 
 const DAY_MS = 86_400_000;
 
 /**
+ * The delivery day the quantities on delivery are for: the one asked for, from today (German
+ * calendar) to DISPATCH_MAX_DAYS ahead, else a field error; without one the horizon's last day.
+ */
+export function deliveryDay(withinDays: number, deliveryOn: Day | undefined, now: Date): Day {
+  const today = germanDay(now);
+  if (deliveryOn === undefined) return germanDay(new Date(now.getTime() + withinDays * DAY_MS));
+  const last = addDays(today, DISPATCH_MAX_DAYS);
+  if (deliveryOn < today) throw invalidFields([{ path: 'deliveryOn', code: 'min', args: { min: today } }]);
+  if (deliveryOn > last) throw invalidFields([{ path: 'deliveryOn', code: 'max', args: { max: last } }]);
+  return deliveryOn;
+}
+
+/**
  * The tanks due for a delivery (the dispatch view): level sensors of the devices the actor
  * may see (VIEW_STATUS) forecast to run empty within `withinDays`, with the quantity up to the fill
- * limit; by postal code (devices without one last), then by empty date — the order of a route plan.
+ * limit today and on the delivery day, and the open doubts about the sensor and its device;
+ * by postal code (devices without one last), then by empty date — the order of a route plan.
  */
-export async function dispatchList(db: Db, actor: UserRow, withinDays: number): Promise<DispatchRow[]> {
-  const until = new Date(Date.now() + withinDays * DAY_MS);
+export async function dispatchList(
+  db: Db,
+  actor: UserRow,
+  { withinDays, deliveryOn }: DispatchQuery,
+): Promise<DispatchResponse> {
+  const now = new Date();
+  const until = new Date(now.getTime() + withinDays * DAY_MS);
+  const delivery = deliveryDay(withinDays, deliveryOn, now);
+  // Noon of the delivery day in Germany: a delivery comes some time that day.
+  const deliveredAt = fromLocalDays(dayFromKey(delivery) + 0.5);
   const rows = await db
     .select({ forecast: sensorForecasts, sensor: sensors, device: devices, username: users.username })
     .from(sensorForecasts)
@@ -32,34 +70,47 @@ export async function dispatchList(db: Db, actor: UserRow, withinDays: number): 
     )
     .orderBy(sql`${devices.postalCode} ASC NULLS LAST`, asc(sensorForecasts.emptyAt), asc(sensors.id))
     .limit(DISPATCH_MAX_ROWS);
-  return rows.map(({ forecast, sensor, device, username }) => ({
-    deviceId: device.id,
-    deviceName: device.name,
-    username,
-    address: {
-      street: device.street,
-      streetNumber: device.streetNumber,
-      postalCode: device.postalCode,
-      city: device.city,
-      countryCode: device.countryCode,
-    },
-    sensorId: sensor.id,
-    sequence: sensor.sequence,
-    sensorName: sensor.name,
-    contentType: sensor.contentType,
-    unit: sensor.unit,
-    capacity: sensor.capacity,
-    level: sensor.value,
-    fillLimit: sensor.fillLimit,
-    orderQuantity: orderQuantity(sensor.capacity, sensor.fillLimit, sensor.value),
-    // Both set: the condition above excludes rows without a forecast.
-    emptyAt: forecast.emptyAt!,
-    emptyAtLow: forecast.emptyAtLow!,
-    reorderAt: forecast.reorderAt,
-  }));
+  const health = await healthOfDevices(db, [...new Set(rows.map((row) => row.device.id))]);
+  const list = rows.map(({ forecast, sensor, device, username }): DispatchRow => {
+    // Set: the condition above excludes rows without a forecast.
+    const emptyAt = forecast.emptyAt!;
+    const issues = (health.get(device.id) ?? []).filter(
+      (issue) => issue.sensorId === null || issue.sensorId === sensor.id,
+    );
+    const levelOnDelivery = expectedLevel(sensor.value, sensor.lastMeasuredAt, emptyAt, deliveredAt);
+    return {
+      deviceId: device.id,
+      deviceName: device.name,
+      username,
+      address: {
+        street: device.street,
+        streetNumber: device.streetNumber,
+        postalCode: device.postalCode,
+        city: device.city,
+        countryCode: device.countryCode,
+      },
+      sensorId: sensor.id,
+      sequence: sensor.sequence,
+      sensorName: sensor.name,
+      contentType: sensor.contentType,
+      unit: sensor.unit,
+      capacity: sensor.capacity,
+      level: sensor.value,
+      fillLimit: sensor.fillLimit,
+      threshold: sensor.threshold,
+      orderQuantity: orderQuantity(sensor.capacity, sensor.fillLimit, sensor.value),
+      orderQuantityOnDelivery: orderQuantity(sensor.capacity, sensor.fillLimit, levelOnDelivery),
+      emptyAt,
+      emptyAtLow: forecast.emptyAtLow!,
+      reorderAt: forecast.reorderAt,
+      forecastDoubts: readingDoubtsOf(issues, sensor.id),
+      health: issues.map(presentHealthIssue),
+    };
+  });
+  return { withinDays, deliveryOn: delivery, rows: list };
 }
 
-const HEADERS = {
+const TEXTS = {
   de: {
     postalCode: 'PLZ',
     city: 'Ort',
@@ -72,10 +123,15 @@ const HEADERS = {
     unit: 'Einheit',
     level: 'Füllstand',
     fillLimit: 'Füllgrenze (%)',
-    orderQuantity: 'Liefermenge',
+    orderQuantity: 'Liefermenge heute',
+    orderQuantityOnDelivery: (day: string) => `Liefermenge am ${day}`,
     emptyAt: 'Leer voraussichtlich',
     emptyAtLow: 'Leer frühestens',
-    reorderAt: 'Meldebestand',
+    threshold: 'Meldebestand (%)',
+    reorderAt: 'Meldebestand erreicht am',
+    health: 'Sensorzustand',
+    unreliable: 'Prognose unsicher',
+    since: 'seit',
   },
   en: {
     postalCode: 'Postal code',
@@ -89,25 +145,47 @@ const HEADERS = {
     unit: 'Unit',
     level: 'Level',
     fillLimit: 'Fill limit (%)',
-    orderQuantity: 'Quantity to deliver',
+    orderQuantity: 'Quantity to deliver today',
+    orderQuantityOnDelivery: (day: string) => `Quantity to deliver on ${day}`,
     emptyAt: 'Expected empty',
     emptyAtLow: 'Empty at the earliest',
-    reorderAt: 'Reorder point',
+    threshold: 'Reorder level (%)',
+    reorderAt: 'Reorder level reached on',
+    health: 'Sensor health',
+    unreliable: 'Forecast unreliable',
+    since: 'since',
   },
 } as const;
 
 const contentName = (id: string | null, locale: Locale) =>
   id === null ? null : (CONTENT_TYPES.find((type) => type.id === id)?.name[locale] ?? id);
 
+/**
+ * The doubts of a row in one cell: that the forecast is unreliable (first, when it is), then each
+ * open doubt with its time, e.g. "Prognose unsicher; Sensor hängt seit 19.11.2026 10:00".
+ */
+function healthCell(row: DispatchRow, locale: Locale, timeZone: string): string | null {
+  const texts = TEXTS[locale];
+  const parts = [
+    ...(row.forecastDoubts.length > 0 ? [texts.unreliable] : []),
+    ...row.health.map(
+      (issue) =>
+        `${healthLabel(issue.kind, locale)} ${texts.since} ${portalDateTime(issue.since, locale, timeZone)}`,
+    ),
+  ];
+  return parts.length > 0 ? parts.join('; ') : null;
+}
+
 /** GET /v2/dispatch/export: the dispatch list as a sheet, one row per tank. */
 export async function dispatchExport(
   db: Db,
   actor: UserRow,
-  withinDays: number,
+  query: DispatchQuery,
   locale: Locale,
+  timeZone: string,
 ): Promise<ExportPlan> {
-  const list = await dispatchList(db, actor, withinDays);
-  const headers = HEADERS[locale];
+  const { withinDays, deliveryOn, rows: list } = await dispatchList(db, actor, query);
+  const texts = TEXTS[locale];
   async function* rows() {
     for (const row of list)
       yield [
@@ -123,9 +201,12 @@ export async function dispatchExport(
         row.level,
         row.fillLimit,
         row.orderQuantity,
+        row.orderQuantityOnDelivery,
         row.emptyAt,
         row.emptyAtLow,
+        row.threshold,
         row.reorderAt,
+        healthCell(row, locale, timeZone),
       ];
   }
   const number = (header: string, decimals = 0) => ({ header, kind: 'number' as const, decimals });
@@ -135,21 +216,24 @@ export async function dispatchExport(
     filename: `${locale === 'de' ? 'disposition' : 'dispatch'}-${withinDays}`,
     sheetName: locale === 'de' ? 'Disposition' : 'Dispatch',
     columns: [
-      text(headers.postalCode),
-      text(headers.city),
-      text(headers.street),
-      number(headers.device),
-      text(headers.name),
-      text(headers.user),
-      text(headers.sensor),
-      text(headers.content),
-      text(headers.unit),
-      number(headers.level),
-      number(headers.fillLimit),
-      number(headers.orderQuantity),
-      datetime(headers.emptyAt),
-      datetime(headers.emptyAtLow),
-      datetime(headers.reorderAt),
+      text(texts.postalCode),
+      text(texts.city),
+      text(texts.street),
+      number(texts.device),
+      text(texts.name),
+      text(texts.user),
+      text(texts.sensor),
+      text(texts.content),
+      text(texts.unit),
+      number(texts.level),
+      number(texts.fillLimit),
+      number(texts.orderQuantity),
+      number(texts.orderQuantityOnDelivery(portalDate(new Date(`${deliveryOn}T00:00:00Z`), locale, 'UTC'))),
+      datetime(texts.emptyAt),
+      datetime(texts.emptyAtLow),
+      number(texts.threshold),
+      datetime(texts.reorderAt),
+      { ...text(texts.health), width: 40 },
     ],
     rows: rows(),
   };

@@ -171,6 +171,39 @@ describe('sensor health', () => {
         detail: expect.objectContaining({ value: 4440 }),
       }),
     ]);
+    // Its forecast rests on the stuck readings: the API says it is unreliable, on the device and in
+    // the list, and the dispatch view names the doubt.
+    const [probe] = await db.select().from(sensors).where(eq(sensors.deviceId, device.id));
+    const inDays = (days: number) => new Date(now.getTime() + days * DAY_MS);
+    await db.insert(sensorForecasts).values({
+      sensorId: probe!.id,
+      deviceId: device.id,
+      emptyAt: inDays(10),
+      emptyAtLow: inDays(8),
+      emptyAtHigh: inDays(12),
+      perDay: 40,
+      basedOn: probe!.lastMeasuredAt!,
+      computedAt: now,
+    });
+    const forecastOf = async () =>
+      (await user.get(`/api/v2/devices/${device.id}`)).json().sensors[0].forecast;
+    expect(await forecastOf()).toMatchObject({ perDay: 40, doubts: ['stuck'] });
+    const listed = (await user.get('/api/v2/devices?per_page=100&health=stuck')).json();
+    expect(listed.find((row: { id: number }) => row.id === device.id).sensors[0].forecast.doubts).toEqual([
+      'stuck',
+    ]);
+    const due = (await user.get('/api/v2/dispatch?within_days=30')).json().rows;
+    expect(due.find((row: { sensorId: number }) => row.sensorId === probe!.id)).toMatchObject({
+      forecastDoubts: ['stuck'],
+      health: [expect.objectContaining({ kind: 'stuck', sequence: 1 })],
+    });
+    const dispatchCsv = await user.get('/api/v2/dispatch/export?within_days=30&format=csv&locale=de');
+    const dispatchLine = dispatchCsv.body
+      .split('\r\n')
+      .find((line) => line.includes(`;${device.id};${device.name};`));
+    expect(dispatchLine).toContain('Sensor hängt seit');
+    expect(dispatchLine).toContain('Prognose unsicher');
+
     const stuck = (await user.get('/api/v2/devices?per_page=100&health=stuck')).json();
     expect(stuck.map((row: { id: number }) => row.id)).toContain(device.id);
     expect(
@@ -199,6 +232,7 @@ describe('sensor health', () => {
     await runSensorChecks(db, { now: later });
     expect(await openIssues(db, device.id)).toEqual([]);
     expect(await mailsOf(db, device.id)).toHaveLength(1);
+    expect((await forecastOf()).doubts).toEqual([]);
   });
 
   it('finds a silent device and a low battery, and closes them when it reports again', async () => {

@@ -4,7 +4,7 @@ import type {
   DeviceSummary,
   SensorForecast,
 } from '@tankportal/shared/schemas/devices';
-import type { HealthIssue } from '@tankportal/shared/schemas/tank-health';
+import { READING_DOUBTS, type HealthIssue, type ReadingDoubt } from '@tankportal/shared/schemas/tank-health';
 import type { DevicePermissions } from '../policies/device-access.ts';
 import type {
   AlarmRow,
@@ -32,7 +32,15 @@ export function identOf(device: DeviceRow): string | null {
   }
 }
 
-export function presentForecast(row: SensorForecastRow | null): SensorForecast | null {
+/**
+ * The kept forecast with the open doubts about the readings it rests on. The doubts are joined
+ * here, when the forecast is read, not when it is made: the checks that open and close them run
+ * after the forecasts.
+ */
+export function presentForecast(
+  row: SensorForecastRow | null,
+  doubts: readonly ReadingDoubt[] = [],
+): SensorForecast | null {
   if (!row?.emptyAt || !row.emptyAtLow || !row.emptyAtHigh || row.perDay === null) return null;
   return {
     emptyAt: row.emptyAt,
@@ -41,12 +49,29 @@ export function presentForecast(row: SensorForecastRow | null): SensorForecast |
     emptyAtHigh: row.emptyAtHigh,
     perDay: row.perDay,
     errorDays: row.errorDays,
+    doubts: [...doubts],
   };
 }
 
-export function presentSensor(sensor: SensorRow & { forecast?: SensorForecastRow | null }) {
+/** The kinds of the open doubts about one sensor's readings, each once. */
+export function readingDoubtsOf(
+  health: readonly Pick<HealthIssueRow, 'kind' | 'sensorId'>[],
+  sensorId: number,
+): ReadingDoubt[] {
+  return READING_DOUBTS.filter((kind) =>
+    health.some((issue) => issue.sensorId === sensorId && issue.kind === kind),
+  );
+}
+
+export function presentSensor(
+  sensor: SensorRow & { forecast?: SensorForecastRow | null },
+  health: readonly HealthIssueRow[] = [],
+) {
   const { deviceId: _deviceId, forecast, ...fields } = sensor;
-  return { ...fields, forecast: presentForecast(forecast ?? null) };
+  return {
+    ...fields,
+    forecast: presentForecast(forecast ?? null, readingDoubtsOf(health, sensor.id)),
+  };
 }
 
 export function presentHealthIssue(issue: HealthIssueRow): HealthIssue {
@@ -85,7 +110,7 @@ export function presentDeviceSummary(
         ? { lat: device.locationLat, lng: device.locationLng, updatedAt: device.locationUpdatedAt }
         : null,
     permissions: access.permissions,
-    sensors: sensors.map(presentSensor),
+    sensors: sensors.map((sensor) => presentSensor(sensor, health)),
     health: health.map(presentHealthIssue),
   };
 }

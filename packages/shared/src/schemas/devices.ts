@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HEALTH_KINDS, healthIssueSchema } from './tank-health.ts';
+import { HEALTH_KINDS, healthIssueSchema, READING_DOUBTS } from './tank-health.ts';
 import { queryId, queryInteger } from './common.ts';
 import {
   ALARM_SCOPES,
@@ -107,6 +107,11 @@ export const sensorForecastSchema = z.object({
   emptyAtHigh: z.date(),
   perDay: z.number(),
   errorDays: z.number().nullable(),
+  /**
+   * The open doubts about the sensor's readings (stuck, jump). While there is one, the forecast
+   * is unreliable: the dates are what the doubtful readings say, and the web shows none of them.
+   */
+  doubts: z.array(z.enum(READING_DOUBTS)),
 });
 export type SensorForecast = z.infer<typeof sensorForecastSchema>;
 

@@ -13,6 +13,15 @@ import { INT4_MAX } from './common.ts';
 export const HEALTH_KINDS = ['stuck', 'silent', 'jump', 'low_battery'] as const;
 export type HealthKind = (typeof HEALTH_KINDS)[number];
 
+/**
+ * The doubts about a level sensor's own readings: while one is open, a forecast learnt from those
+ * readings is not to be relied on (a stuck probe holds the level up, a jump moves it).
+ */
+export const READING_DOUBTS = ['stuck', 'jump'] as const satisfies readonly HealthKind[];
+export type ReadingDoubt = (typeof READING_DOUBTS)[number];
+export const isReadingDoubt = (kind: HealthKind): kind is ReadingDoubt =>
+  (READING_DOUBTS as readonly HealthKind[]).includes(kind);
+
 export const HEALTH_RULES = {
   stuckDays: 7,
   /** A sensor counts as stuck only where its own use before would have moved it this much (% of capacity). */

@@ -13,6 +13,19 @@ export function formatDate(value: string | Date, locale: Locale): string {
   return format(new Date(value), DATE[locale]);
 }
 
+/** A calendar day 'YYYY-MM-DD' as the locale writes it (dd.MM.yyyy in German), or '–'. */
+export function formatDay(day: string | null | undefined, locale: Locale): string {
+  if (!day) return '–';
+  const [year, month, date] = day.split('-').map(Number);
+  // Local midnight of that day: `new Date('2026-01-31')` would be UTC and may show the day before.
+  return formatDate(new Date(year!, month! - 1, date!), locale);
+}
+
+/** Today as a calendar day 'YYYY-MM-DD' (local time). */
+export function today(): string {
+  return format(new Date(), 'yyyy-MM-dd');
+}
+
 /** The start of a date range within one year (dd.MM. / MM/dd), and within one month in German (dd.). */
 const DAY_MONTH = { de: 'dd.MM.', en: 'MM/dd' } as const;
 const DAY = 'dd.';

@@ -18,15 +18,16 @@ export function dispatchRoutes(app: Api, { db }: AppContext) {
         tags: ['devices'],
         summary:
           'Level sensors of visible devices (VIEW_STATUS) forecast to run empty within within_days, ' +
-          'with the quantity up to the fill limit, by postal code then empty date',
+          'with the quantity up to the fill limit today and on the delivery day (delivery_on, default ' +
+          "the horizon's last day) and the open " +
+          'health doubts (a forecast with a stuck or jump doubt is unreliable), by postal code then empty date',
         querystring: dispatchQuery,
         response: { 200: dispatchResponseSchema, 400: errorSchema },
       },
     },
     async (request) => {
       const actor = requireRole(request.actor, 'ROLE_DEMO').user;
-      const { withinDays } = request.query;
-      return { withinDays, rows: await dispatchList(db, actor, withinDays) };
+      return dispatchList(db, actor, request.query);
     },
   );
 
@@ -51,8 +52,8 @@ export function dispatchRoutes(app: Api, { db }: AppContext) {
     },
     async (request, reply) => {
       const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
-      const { withinDays, format, locale } = request.query;
-      const plan = await dispatchExport(db, actor, withinDays, locale);
+      const { format, locale, ...query } = request.query;
+      const plan = await dispatchExport(db, actor, query, locale, SCHEDULE_TIME_ZONE);
       return sendExport(request, reply, plan, { format, locale, timeZone: SCHEDULE_TIME_ZONE });
     },
   );

@@ -10,19 +10,35 @@ export type DispatchView = JsonOf<DispatchResponse>;
 export const DISPATCH_EXPORT_FORMATS = ['xlsx', 'csv'] as const;
 export type DispatchExportFormat = (typeof DISPATCH_EXPORT_FORMATS)[number];
 
+/** What the view asks for: the horizon and the delivery day (null: the horizon's last day). */
+export interface DispatchRequest {
+  withinDays: number;
+  deliveryOn: string | null;
+}
+
+const queryOf = ({ withinDays, deliveryOn }: DispatchRequest) => ({
+  withinDays,
+  ...(deliveryOn !== null && { deliveryOn }),
+});
+
 /**
- * `GET /v2/dispatch?within_days=N`: the tanks forecast to run empty within N days. The
- * previous horizon's rows stay on screen while another one loads.
+ * `GET /v2/dispatch?within_days=N&delivery_on=D`: the tanks forecast to run empty within N days,
+ * with the quantities today and on day D. The previous answer stays on screen while another one
+ * loads.
  */
-export function useDispatch(withinDays: number) {
+export function useDispatch(request: DispatchRequest) {
   return useQuery({
-    queryKey: ['dispatch', withinDays],
-    queryFn: ({ signal }) => api<DispatchView>('GET', '/v2/dispatch', { query: { withinDays }, signal }),
+    queryKey: ['dispatch', request.withinDays, request.deliveryOn],
+    queryFn: ({ signal }) => api<DispatchView>('GET', '/v2/dispatch', { query: queryOf(request), signal }),
     placeholderData: keepPreviousData,
   });
 }
 
 /** The same tanks as a file; a refusal arrives as an ApiError. */
-export function downloadDispatchExport(withinDays: number, format: DispatchExportFormat, locale: Locale) {
-  return apiDownload('/v2/dispatch/export', { withinDays, format, locale });
+export function downloadDispatchExport(
+  request: DispatchRequest,
+  format: DispatchExportFormat,
+  locale: Locale,
+) {
+  return apiDownload('/v2/dispatch/export', { ...queryOf(request), format, locale });
 }

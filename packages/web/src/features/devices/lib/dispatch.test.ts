@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   addressLines,
+  daysOf,
   DEFAULT_DISPATCH_HORIZON,
+  deliveryDayOf,
+  deliveryDayRange,
   groupByPostalCode,
   horizonOf,
   orderTotals,
@@ -28,10 +31,14 @@ function row(
     capacity: 5000,
     level: 500,
     fillLimit: 95,
+    threshold: 20,
     orderQuantity,
+    orderQuantityOnDelivery: orderQuantity === null ? null : orderQuantity + 1000,
     emptyAt: '2030-01-10T00:00:00.000Z',
     emptyAtLow: '2030-01-08T00:00:00.000Z',
     reorderAt: null,
+    forecastDoubts: [],
+    health: [],
   };
 }
 
@@ -40,8 +47,28 @@ describe('horizonOf', () => {
     expect(horizonOf('30')).toBe(30);
     expect(horizonOf('365')).toBe(365);
     expect(horizonOf('1')).toBe(1);
+    expect(horizonOf('45')).toBe(45);
     for (const value of [null, '', '0', '366', '-7', '7.5', 'abc', '1e2'])
       expect(horizonOf(value), String(value)).toBe(DEFAULT_DISPATCH_HORIZON);
+  });
+});
+
+describe('daysOf', () => {
+  it('takes what a user types as a number of days only when it is a whole number 1..365', () => {
+    expect(daysOf(' 45 ')).toBe(45);
+    expect(daysOf('365')).toBe(365);
+    for (const value of ['', '0', '366', '-7', '7,5', 'zwei', '1e2']) expect(daysOf(value), value).toBeNull();
+  });
+});
+
+describe('deliveryDayOf', () => {
+  it("takes a real day from today to 365 days ahead, otherwise none (the horizon's end)", () => {
+    const today = '2026-11-28';
+    expect(deliveryDayRange(today)).toEqual({ min: '2026-11-28', max: '2027-11-28' });
+    expect(deliveryDayOf('2026-11-28', today)).toBe('2026-11-28');
+    expect(deliveryDayOf('2027-11-28', today)).toBe('2027-11-28');
+    for (const value of [null, '', '2026-11-27', '2027-11-29', '2027-02-30', '28.11.2026'])
+      expect(deliveryDayOf(value, today), String(value)).toBeNull();
   });
 });
 
@@ -54,6 +81,9 @@ describe('orderTotals', () => {
       { unit: 'kg', total: 50 },
     ]);
     expect(orderTotals([row(1, '1', null)])).toEqual([]);
+    expect(orderTotals([row(1, '1', 100), row(2, '1', 50)], 'orderQuantityOnDelivery')).toEqual([
+      { unit: 'l', total: 2150 },
+    ]);
   });
 });
 
@@ -64,6 +94,7 @@ describe('groupByPostalCode', () => {
     expect(groups.map((group) => group.postalCode)).toEqual(['10115', '80331', null]);
     expect(groups[0]!.rows.map((r) => r.deviceId)).toEqual([2, 3]);
     expect(groups[0]!.totals).toEqual([{ unit: 'l', total: 300 }]);
+    expect(groups[0]!.deliveryTotals).toEqual([{ unit: 'l', total: 2300 }]);
     expect(groups[1]!.totals).toEqual([{ unit: 'kg', total: 5 }]);
     expect(groups[2]!.rows.map((r) => r.deviceId)).toEqual([1]);
   });

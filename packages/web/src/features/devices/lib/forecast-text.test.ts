@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { forecastLines, perDayText, type ForecastView } from './forecast-text.ts';
+import { firstEmpty, forecastLines, perDayText, type ForecastView } from './forecast-text.ts';
 
 /** Stands in for i18next: the key with its options, so the tests see what is chosen and filled in. */
 const t = ((key: string, options?: Record<string, unknown>) =>
@@ -18,6 +18,7 @@ const forecast: ForecastView = {
   emptyAtHigh: day(2027, 3, 15),
   perDay: 18.2,
   errorDays: 3,
+  doubts: [],
 };
 
 describe('forecastLines', () => {
@@ -47,6 +48,15 @@ describe('forecastLines', () => {
     );
   });
 
+  it('gives no date while the readings are in doubt, only that the forecast is unreliable and why', () => {
+    expect(forecastLines({ ...forecast, doubts: ['stuck'] }, 'l', 'de', t, NOW)).toEqual([
+      { key: 'unreliable', text: 'device.forecast.unreliable {"doubts":"Sensor hängt"}' },
+    ]);
+    expect(forecastLines({ ...forecast, doubts: ['stuck', 'jump'] }, 'l', 'en', t, NOW)[0].text).toBe(
+      'device.forecast.unreliable {"doubts":"Sensor stuck, Implausible jump"}',
+    );
+  });
+
   it('leaves out the reorder line without a reorder date and the accuracy while not measured', () => {
     const lines = forecastLines({ ...forecast, reorderAt: null, errorDays: null }, 'l', 'de', t, NOW);
     expect(lines.map((line) => line.key)).toEqual(['empty', 'use']);
@@ -68,5 +78,14 @@ describe('perDayText', () => {
     expect(perDayText(18.2, 'l', 'de')).toBe('18 l');
     expect(perDayText(0.42, 'kg', 'de')).toBe('0,4 kg');
     expect(perDayText(1.234, 'm3', 'en')).toBe('1.23 m³');
+  });
+});
+
+describe('firstEmpty', () => {
+  it('picks the sensor forecast to run empty first, skipping those without a forecast', () => {
+    const later = { name: 'Heizöl', forecast: { ...forecast, emptyAt: day(2027, 4, 1) } };
+    const sooner = { name: 'Diesel', forecast: { ...forecast, emptyAt: day(2027, 3, 1) } };
+    expect(firstEmpty([later, { name: 'Wasser', forecast: null }, sooner])).toBe(sooner);
+    expect(firstEmpty([{ name: 'Wasser', forecast: null }])).toBeNull();
   });
 });

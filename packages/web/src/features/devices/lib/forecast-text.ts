@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { Locale } from '@tankportal/shared/constants';
+import { healthLabel } from '@tankportal/shared/health-texts';
 import type { SensorForecast } from '@tankportal/shared/schemas/devices';
 import { unitSymbol } from '@tankportal/shared/units';
 import type { JsonOf } from '../../../lib/api/json.ts';
@@ -11,8 +12,26 @@ export type ForecastView = JsonOf<SensorForecast>;
 
 /** One line of a level sensor's forecast on the status page; `key` names it for tests and styling. */
 export interface ForecastLine {
-  key: 'empty' | 'reorder' | 'use' | 'accuracy' | 'none';
+  key: 'empty' | 'reorder' | 'use' | 'accuracy' | 'none' | 'unreliable';
   text: string;
+}
+
+/** The doubts that make a forecast unreliable, in their labels ("Sensor hängt"); '' for none. */
+export const doubtsText = (forecast: Pick<ForecastView, 'doubts'>, locale: Locale) =>
+  forecast.doubts.map((kind) => healthLabel(kind, locale)).join(', ');
+
+/**
+ * The level sensor that runs empty first, with its forecast (the list's "Leer voraussichtlich"):
+ * null when none has a forecast.
+ */
+export function firstEmpty<T extends { forecast: ForecastView | null }>(
+  sensors: readonly T[],
+): (T & { forecast: ForecastView }) | null {
+  let first: (T & { forecast: ForecastView }) | null = null;
+  for (const sensor of sensors)
+    if (sensor.forecast && (!first || sensor.forecast.emptyAt < first.forecast.emptyAt))
+      first = sensor as T & { forecast: ForecastView };
+  return first;
 }
 
 /**
@@ -28,7 +47,8 @@ export function perDayText(perDay: number, unit: string, locale: Locale): string
  * What the status page says about a connected level sensor's forecast: the empty date
  * with its range, the reorder date (or that the reorder point is reached, when it is not after
  * `now`; nothing without a threshold), the use per day and, once measured, the accuracy. Without a
- * forecast: one line saying there are too few readings.
+ * forecast: one line saying there are too few readings. While the sensor's readings are in doubt
+ * (stuck, jump): one line saying there is no reliable forecast, and no date at all.
  */
 export function forecastLines(
   forecast: ForecastView | null,
@@ -38,6 +58,10 @@ export function forecastLines(
   now: Date,
 ): ForecastLine[] {
   if (!forecast) return [{ key: 'none', text: t('device.forecast.none') }];
+  if (forecast.doubts.length > 0)
+    return [
+      { key: 'unreliable', text: t('device.forecast.unreliable', { doubts: doubtsText(forecast, locale) }) },
+    ];
   const lines: ForecastLine[] = [
     {
       key: 'empty',

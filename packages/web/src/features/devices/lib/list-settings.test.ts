@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIST_SETTINGS, effectiveListSettings, listSettingEntries } from './list-settings.ts';
+import {
+  DEFAULT_LIST_SETTINGS,
+  effectiveListSettings,
+  listSettingEntries,
+  shownColumns,
+} from './list-settings.ts';
 import { initialListQuery, listQueryFromSettings, listRequestQuery } from './list-query.ts';
 
 describe('effective list display settings', () => {
@@ -31,6 +36,13 @@ describe('effective list display settings', () => {
     expect(DEFAULT_LIST_SETTINGS.columns).not.toContain('emptyAt');
     const settings = effectiveListSettings({}, { 'ui.devices.list.columns': ['sensors', 'emptyAt', 'id'] });
     expect(settings.columns).toEqual(['id', 'emptyAt', 'sensors']);
+  });
+
+  it('shows the forecast column whenever the list is filtered by "empty within"', () => {
+    expect(shownColumns(['sensors', 'id'], true)).toEqual(['id', 'emptyAt', 'sensors']);
+    expect(shownColumns(['sensors', 'id'], false)).toEqual(['id', 'sensors']);
+    expect(shownColumns(['emptyAt', 'id'], false)).toEqual(['id', 'emptyAt']);
+    expect(shownColumns(['emptyAt', 'id'], true)).toEqual(['id', 'emptyAt']);
   });
 
   it('shows the chosen columns in the list order', () => {

@@ -99,6 +99,16 @@ export function effectiveListSettings(whitelabel: StoredSettings, user: StoredSe
   };
 }
 
+/**
+ * The columns the list shows: the chosen ones, and the forecast's empty date whenever the list is
+ * filtered by it ("Bald leer"), so that each row shows why it is listed; in the list's own order.
+ */
+export function shownColumns(columns: readonly DeviceListColumn[], emptyWithin: boolean): DeviceListColumn[] {
+  return DEVICE_LIST_COLUMNS.filter(
+    (column) => columns.includes(column) || (emptyWithin && column === 'emptyAt'),
+  );
+}
+
 /** The settings as store entries (`PUT /v2/config` items without obj and id). */
 export function listSettingEntries(settings: ListDisplaySettings): { key: ListSettingKey; value: unknown }[] {
   return [

@@ -12,14 +12,14 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
 import type { SxProps, Theme } from '@mui/material/styles';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import DownloadIcon from '@mui/icons-material/Download';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import type { TFunction } from 'i18next';
 import type { Locale } from '@tankportal/shared/constants';
+import { healthLabel } from '@tankportal/shared/health-texts';
 import { hasRole } from '@tankportal/shared/roles';
 import { unitSymbol } from '@tankportal/shared/units';
 import { Loading } from '../../../../components/loading.tsx';
@@ -27,7 +27,7 @@ import { Page } from '../../../../components/page.tsx';
 import { cardsOnPhone } from '../../../../components/responsive-table.ts';
 import { devicePath } from '../../../../lib/device-path.ts';
 import { errorText } from '../../../../lib/error-texts.ts';
-import { formatDate, formatNumber } from '../../../../lib/format.ts';
+import { formatDate, formatDateTime, formatDay, formatNumber, today } from '../../../../lib/format.ts';
 import { useLocale } from '../../../../lib/i18n.ts';
 import { useCurrentUser } from '../../../../lib/session.ts';
 import {
@@ -35,19 +35,23 @@ import {
   downloadDispatchExport,
   useDispatch,
   type DispatchExportFormat,
+  type DispatchRequest,
 } from '../../api/dispatch.ts';
 import {
   addressLines,
-  DISPATCH_HORIZONS,
+  deliveryDayOf,
   groupByPostalCode,
   horizonOf,
   type DispatchGroup,
   type DispatchRowView,
 } from '../../lib/dispatch.ts';
+import { DeliveryDayField, HorizonPicker } from './dispatch-controls.tsx';
 import { useContentTypeName } from '../../lib/content-type-name.ts';
+import { doubtsText } from '../../lib/forecast-text.ts';
 import { unitFractionDigits, type UnitTotal } from '../../lib/sensor-totals.ts';
 
 const HORIZON_PARAM = 'within_days';
+const DELIVERY_PARAM = 'delivery_on';
 
 const COLUMNS = [
   'device',
@@ -57,8 +61,14 @@ const COLUMNS = [
   'level',
   'fillLimit',
   'orderQuantity',
+  'orderQuantityOnDelivery',
   'emptyAt',
 ] as const;
+type DispatchColumn = (typeof COLUMNS)[number];
+
+/** A column's header; the quantity on delivery names its day. */
+const columnLabel = (column: DispatchColumn, t: TFunction, deliveryDay: string) =>
+  t(`dispatch.columns.${column}`, { date: deliveryDay });
 
 /** A quantity with the unit's usual digits and its symbol. */
 const quantityText = (value: number, unit: string, locale: Locale) =>
@@ -78,25 +88,30 @@ const groupHeaderSx: SxProps<Theme> = (theme) => ({
 });
 
 /**
- * /devices/dispatch: the tanks forecast to run empty within 7, 14 or 30 days, grouped by
- * postal code for planning routes, each with the quantity that fills it to its fill limit; as xlsx
- * or csv too.
+ * /devices/dispatch: the tanks forecast to run empty within 7, 14, 30 or any other number of
+ * days, grouped by postal code for planning routes, each with the quantity that fills it to its fill
+ * limit today and on the planned delivery day, and the doubts about its readings; as xlsx or csv
+ * too.
  */
 export default function DispatchPage() {
   const { t } = useTranslation();
   const [search, setSearch] = useSearchParams();
-  const withinDays = horizonOf(search.get(HORIZON_PARAM));
-  const dispatch = useDispatch(withinDays);
+  const request: DispatchRequest = {
+    withinDays: horizonOf(search.get(HORIZON_PARAM)),
+    deliveryOn: deliveryDayOf(search.get(DELIVERY_PARAM), today()),
+  };
+  const { withinDays } = request;
+  const dispatch = useDispatch(request);
   const data = dispatch.data;
   const rows = data?.rows ?? [];
   // Demo accounts export nothing (as everywhere): the server refuses them the file.
   const { data: user } = useCurrentUser();
   const exports = hasRole(user?.role ?? 'ROLE_DEMO', 'ROLE_APP_USER');
 
-  const choose = (days: number | null) => {
-    if (days === null) return;
+  const setParam = (name: string, value: string | null) => {
     const next = new URLSearchParams(search);
-    next.set(HORIZON_PARAM, String(days));
+    if (value === null) next.delete(name);
+    else next.set(name, value);
     setSearch(next);
   };
 
@@ -105,35 +120,33 @@ export default function DispatchPage() {
       <Typography color="text.secondary" sx={{ mb: 2 }}>
         {t('dispatch.hint')}
       </Typography>
-      <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center', mb: 1 }}>
-        <ToggleButtonGroup
-          exclusive
-          size="small"
-          value={withinDays}
-          onChange={(_event, days: number | null) => choose(days)}
-          aria-label={t('dispatch.horizon')}
-        >
-          {DISPATCH_HORIZONS.map((days) => (
-            <ToggleButton key={days} value={days}>
-              {t('dispatch.days', { count: days })}
-            </ToggleButton>
-          ))}
-        </ToggleButtonGroup>
-        {data && (
-          <Typography data-testid="dispatch-count" color="text.secondary">
-            {t('dispatch.count', { count: rows.length })}
-          </Typography>
-        )}
+      <Stack
+        direction="row"
+        spacing={2}
+        useFlexGap
+        sx={{ flexWrap: 'wrap', alignItems: 'flex-start', mb: 1 }}
+      >
+        <HorizonPicker
+          key={withinDays}
+          withinDays={withinDays}
+          onChange={(days) => setParam(HORIZON_PARAM, String(days))}
+        />
+        <DeliveryDayField deliveryOn={request.deliveryOn} onChange={(day) => setParam(DELIVERY_PARAM, day)} />
         <Box sx={{ flexGrow: 1 }} />
-        {exports && <ExportButtons withinDays={withinDays} />}
+        {exports && <ExportButtons request={request} />}
         <Button component={RouterLink} to="/devices" startIcon={<ArrowBackIcon />}>
           {t('dispatch.back')}
         </Button>
       </Stack>
+      {data && (
+        <Typography data-testid="dispatch-count" color="text.secondary">
+          {t('dispatch.count', { count: rows.length })}
+        </Typography>
+      )}
       <Box sx={{ height: 4 }}>{dispatch.isFetching && data && <LinearProgress />}</Box>
       {data ? (
         rows.length ? (
-          <DispatchTable groups={groupByPostalCode(rows)} />
+          <DispatchTable groups={groupByPostalCode(rows)} deliveryOn={data.deliveryOn} />
         ) : (
           <Typography data-testid="dispatch-empty" sx={{ py: 3 }}>
             {t('dispatch.empty', { count: withinDays })}
@@ -156,7 +169,7 @@ export default function DispatchPage() {
 }
 
 /** xlsx and csv; the clicked one says "preparing…" (both locked) until the file is there. */
-function ExportButtons({ withinDays }: { withinDays: number }) {
+function ExportButtons({ request }: { request: DispatchRequest }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const { enqueueSnackbar } = useSnackbar();
@@ -171,7 +184,7 @@ function ExportButtons({ withinDays }: { withinDays: number }) {
   const start = async (format: DispatchExportFormat) => {
     setPreparing(format);
     try {
-      await downloadDispatchExport(withinDays, format, locale);
+      await downloadDispatchExport(request, format, locale);
     } catch (error) {
       enqueueSnackbar(errorText(error, t), { variant: 'error' });
     } finally {
@@ -204,17 +217,18 @@ function ExportButtons({ withinDays }: { withinDays: number }) {
   );
 }
 
-function DispatchTable({ groups }: { groups: DispatchGroup[] }) {
+function DispatchTable({ groups, deliveryOn }: { groups: DispatchGroup[]; deliveryOn: string }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const contentTypeName = useContentTypeName();
+  const deliveryDay = formatDay(deliveryOn, locale);
   return (
     <Table size="small" sx={cardsOnPhone} aria-label={t('dispatch.tableLabel')} data-testid="dispatch-table">
       <TableHead>
         <TableRow>
           {COLUMNS.map((column) => (
             <TableCell key={column} align={isNumeric(column) ? 'right' : 'left'}>
-              {t(`dispatch.columns.${column}`)}
+              {columnLabel(column, t, deliveryDay)}
             </TableCell>
           ))}
         </TableRow>
@@ -227,7 +241,7 @@ function DispatchTable({ groups }: { groups: DispatchGroup[] }) {
         >
           <TableRow sx={groupHeaderSx}>
             <TableCell component="th" scope="rowgroup" colSpan={COLUMNS.length}>
-              <GroupHeader group={group} locale={locale} t={t} />
+              <GroupHeader group={group} locale={locale} t={t} deliveryDay={deliveryDay} />
             </TableCell>
           </TableRow>
           {group.rows.map((row) => (
@@ -237,6 +251,7 @@ function DispatchTable({ groups }: { groups: DispatchGroup[] }) {
               locale={locale}
               t={t}
               contentTypeName={contentTypeName}
+              deliveryDay={deliveryDay}
             />
           ))}
         </TableBody>
@@ -245,10 +260,23 @@ function DispatchTable({ groups }: { groups: DispatchGroup[] }) {
   );
 }
 
-const isNumeric = (column: (typeof COLUMNS)[number]) =>
-  column === 'level' || column === 'fillLimit' || column === 'orderQuantity';
+const isNumeric = (column: DispatchColumn) =>
+  column === 'level' ||
+  column === 'fillLimit' ||
+  column === 'orderQuantity' ||
+  column === 'orderQuantityOnDelivery';
 
-function GroupHeader({ group, locale, t }: { group: DispatchGroup; locale: Locale; t: TFunction }) {
+function GroupHeader({
+  group,
+  locale,
+  t,
+  deliveryDay,
+}: {
+  group: DispatchGroup;
+  locale: Locale;
+  t: TFunction;
+  deliveryDay: string;
+}) {
   const place =
     group.postalCode === null
       ? t('dispatch.noPostalCode')
@@ -267,9 +295,31 @@ function GroupHeader({ group, locale, t }: { group: DispatchGroup; locale: Local
         {t('dispatch.groupSummary', { count: group.rows.length })}
         {group.totals.length > 0 &&
           ` · ${t('dispatch.groupTotal', { total: totalsText(group.totals, locale) })}`}
+        {group.deliveryTotals.length > 0 &&
+          ` · ${t('dispatch.groupDeliveryTotal', { date: deliveryDay, total: totalsText(group.deliveryTotals, locale) })}`}
       </Typography>
     </Stack>
   );
+}
+
+/** The open doubts of a row (its sensor's and its device's), each with the time it is open since. */
+function HealthLines({ row, locale, t }: { row: DispatchRowView; locale: Locale; t: TFunction }) {
+  return row.health.map((issue) => (
+    <Typography
+      key={`${issue.kind}-${issue.sequence ?? ''}`}
+      variant="caption"
+      color="warning.dark"
+      data-testid="dispatch-health"
+      data-kind={issue.kind}
+      sx={{ display: 'flex', alignItems: 'center', gap: 0.5, fontWeight: 600 }}
+    >
+      <WarningAmberIcon fontSize="inherit" aria-hidden />
+      {t('dispatch.healthSince', {
+        label: healthLabel(issue.kind, locale),
+        time: formatDateTime(issue.since, locale),
+      })}
+    </Typography>
+  ));
 }
 
 function DispatchRowLine({
@@ -277,17 +327,20 @@ function DispatchRowLine({
   locale,
   t,
   contentTypeName,
+  deliveryDay,
 }: {
   row: DispatchRowView;
   locale: Locale;
   t: TFunction;
   contentTypeName: (id: string) => string;
+  deliveryDay: string;
 }) {
-  const label = (column: (typeof COLUMNS)[number]) => t(`dispatch.columns.${column}`);
+  const label = (column: DispatchColumn) => columnLabel(column, t, deliveryDay);
+  const unreliable = row.forecastDoubts.length > 0;
   const none = '–';
   const address = addressLines(row.address);
   return (
-    <TableRow data-testid="dispatch-row" data-device-id={row.deviceId}>
+    <TableRow data-testid="dispatch-row" data-device-id={row.deviceId} data-sensor-id={row.sensorId}>
       <TableCell data-label={label('device')}>
         <Link
           component={RouterLink}
@@ -316,6 +369,7 @@ function DispatchRowLine({
               {contentTypeName(row.contentType)}
             </Typography>
           )}
+          <HealthLines row={row} locale={locale} t={t} />
         </Box>
       </TableCell>
       <TableCell data-label={label('level')} align="right" sx={{ whiteSpace: 'nowrap' }}>
@@ -332,11 +386,34 @@ function DispatchRowLine({
       >
         {row.orderQuantity === null ? none : quantityText(row.orderQuantity, row.unit, locale)}
       </TableCell>
+      <TableCell
+        data-label={label('orderQuantityOnDelivery')}
+        align="right"
+        sx={{ whiteSpace: 'nowrap', fontWeight: 700 }}
+        data-testid="dispatch-delivery-quantity"
+      >
+        {row.orderQuantityOnDelivery === null
+          ? none
+          : quantityText(row.orderQuantityOnDelivery, row.unit, locale)}
+      </TableCell>
       <TableCell data-label={label('emptyAt')}>
         <Box>
           <div data-testid="dispatch-empty-at">{formatDate(row.emptyAt, locale)}</div>
+          {unreliable && (
+            // The date rests on readings in doubt: said next to it, not left to the reader.
+            <Typography
+              variant="caption"
+              color="warning.dark"
+              data-testid="dispatch-forecast-unreliable"
+              sx={{ display: 'block', fontWeight: 600 }}
+            >
+              {t('dispatch.forecastUnreliable', {
+                doubts: doubtsText({ doubts: row.forecastDoubts }, locale),
+              })}
+            </Typography>
+          )}
           {row.reorderAt && (
-            <Typography variant="caption" color="text.secondary">
+            <Typography variant="caption" color="text.secondary" sx={{ display: 'block' }}>
               {t('dispatch.reorderAt', { date: formatDate(row.reorderAt, locale) })}
             </Typography>
           )}

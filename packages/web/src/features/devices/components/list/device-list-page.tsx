@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Link as RouterLink, Navigate, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -25,7 +25,8 @@ import { errorText } from '../../../../lib/error-texts.ts';
 import { useDeviceList } from '../../api/device-list.ts';
 import { useListSettings } from '../../api/list-settings.ts';
 import { loadMapDialog } from '../../preload.ts';
-import type { ListDisplaySettings } from '../../lib/list-settings.ts';
+import { isEmptyWithinDays } from '../../lib/health.ts';
+import { shownColumns, type ListDisplaySettings } from '../../lib/list-settings.ts';
 import { DeviceTable } from './device-table.tsx';
 import { DisplaySettingsDialog } from './display-settings-dialog.tsx';
 import { ExportDialog } from './export-dialog.tsx';
@@ -92,6 +93,12 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
   const [query, update] = useListQueryState(settings);
   const list = useDeviceList(query);
   const page = list.data;
+  // Filtered by "empty within", each row shows its empty date and sensor, chosen column or not.
+  const emptyWithin = isEmptyWithinDays(query.emptyWithinDays);
+  const shown = useMemo(
+    () => ({ ...settings, columns: shownColumns(settings.columns, emptyWithin) }),
+    [settings, emptyWithin],
+  );
 
   // A stored page beyond the end (devices went away since): show the last page instead.
   if (page && !list.isPlaceholderData && page.devices.length === 0 && page.total > 0 && query.page > 1)
@@ -209,7 +216,7 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
           <DeviceTable
             devices={page.devices}
             totals={page.sensorTotals}
-            settings={settings}
+            settings={shown}
             grouped={query.grouped}
             sort={query}
             onSort={(sort) => update({ ...sort, page: 1 })}

@@ -16,6 +16,7 @@ import { unitSymbol } from '@tankportal/shared/units';
 import type { DeviceListItem } from '../../api/device-list.ts';
 import type { ListDisplaySettings, SensorToggle } from '../../lib/list-settings.ts';
 import { cardsOnPhone } from '../../../../components/responsive-table.ts';
+import { doubtsText, firstEmpty } from '../../lib/forecast-text.ts';
 import { healthLabels } from '../../lib/health.ts';
 import { unitFractionDigits } from '../../lib/sensor-totals.ts';
 import { SensorList } from './sensor-list.tsx';
@@ -26,7 +27,7 @@ const DASH = '–';
 
 /** The text of a plain column (everything but the sensors). */
 function cellText(
-  column: Exclude<DeviceListColumn, 'sensors' | 'id'>,
+  column: Exclude<DeviceListColumn, 'sensors' | 'id' | 'emptyAt'>,
   device: DeviceListItem,
   locale: Locale,
   t: TFunction,
@@ -56,12 +57,31 @@ function cellText(
       return (
         t(`devices.list.status.${device.status}`) + (device.active ? '' : ` · ${t('devices.list.inactive')}`)
       );
-    case 'emptyAt': {
-      // The earliest of its level sensors: the tank that needs the delivery first.
-      const dates = device.sensors.flatMap((sensor) => (sensor.forecast ? [sensor.forecast.emptyAt] : []));
-      return dates.length ? formatDate(dates.sort()[0]!, locale) : DASH;
-    }
   }
+}
+
+/**
+ * The forecast's empty date of the level sensor that runs empty first (the tank that needs the
+ * delivery first), with that sensor's name, and a warning while its readings are in doubt.
+ */
+function EmptyAtCell({ device, locale, t }: Pick<RowProps, 'device' | 'locale' | 't'>) {
+  const first = firstEmpty(device.sensors);
+  if (!first) return DASH;
+  const doubts = doubtsText(first.forecast, locale);
+  return (
+    <>
+      <span data-testid="empty-at">{formatDate(first.forecast.emptyAt, locale)}</span>
+      <span className="empty-at-sensor" data-testid="empty-at-sensor">
+        {first.name}
+      </span>
+      {doubts && (
+        <span className="empty-at-doubt" data-testid="empty-at-doubt">
+          <WarningAmberIcon fontSize="inherit" aria-hidden />
+          {t('devices.list.forecastUnreliable', { doubts })}
+        </span>
+      )}
+    </>
+  );
 }
 
 // The place icon's path (Material "Place"), drawn as plain SVG: one per row.
@@ -140,6 +160,8 @@ const DeviceRow = memo(function DeviceRow({ device, columns, sensors, locale, t 
             </a>
           ) : column === 'sensors' ? (
             <SensorList sensors={device.sensors} show={sensors} locale={locale} t={t} />
+          ) : column === 'emptyAt' ? (
+            <EmptyAtCell device={device} locale={locale} t={t} />
           ) : (
             cellText(column, device, locale, t)
           )}
@@ -185,7 +207,7 @@ const tableStyles = (theme: Theme) => ({
     backgroundColor: alpha(theme.palette.error.main, 0.08),
   },
   '& tr.row-error:hover': { backgroundColor: alpha(theme.palette.error.main, 0.14) },
-  '& tr.row-inactive': { color: theme.palette.text.disabled },
+  '& tr.row-inactive': { color: theme.palette.text.secondary },
   '& tr.row-inactive .sensor-bar div': { filter: 'grayscale(1)', opacity: 0.6 },
   '& tr.group-row th': { backgroundColor: theme.palette.grey[100], fontWeight: 600 },
   '& a': { color: 'inherit' },
@@ -204,6 +226,15 @@ const tableStyles = (theme: Theme) => ({
     outlineOffset: '2px',
   },
   '& .cell-simCredit': { whiteSpace: 'nowrap' },
+  '& .empty-at-sensor': { display: 'block', color: theme.palette.text.secondary, fontSize: '0.75rem' },
+  '& .empty-at-doubt': {
+    display: 'flex',
+    alignItems: 'center',
+    gap: '2px',
+    color: theme.palette.warning.dark,
+    fontSize: '0.75rem',
+    fontWeight: 600,
+  },
   // A quarter of the row per sensor was too narrow; two side by side would leave the other
   // eleven columns too little room, so the column takes 30 % of the row and two sensors share a
   // line in equal halves (decision 030). Every bar is then as wide as any other at a given width,

@@ -72,7 +72,7 @@ function SensorForecast({
           variant="body2"
           data-testid={`forecast-${line.key}`}
           color={line.key === 'none' || line.key === 'accuracy' ? 'text.secondary' : undefined}
-          sx={line.key === 'empty' ? { fontWeight: 600 } : undefined}
+          sx={line.key === 'empty' || line.key === 'unreliable' ? { fontWeight: 600 } : undefined}
         >
           {line.text}
         </Typography>
