@@ -109,7 +109,8 @@ export const sensorForecastSchema = z.object({
   errorDays: z.number().nullable(),
   /**
    * The open doubts about the sensor's readings (stuck, jump). While there is one, the forecast
-   * is unreliable: the dates are what the doubtful readings say, and the web shows none of them.
+   * is unreliable: the dates are what the doubtful readings say. The status page shows none of
+   * them; the list and the dispatch view, which sort by them, mark them as unreliable.
    */
   doubts: z.array(z.enum(READING_DOUBTS)),
 });
