@@ -7,25 +7,91 @@ test.describe.configure({ timeout: 90_000 });
 
 // Device 11 of the demo fleet: an SMS device of `admin` that no other journey touches (its log is
 // empty at first), sent to through Lionel; the server's gateway API points at the fake gateway
-// started here, which records what it receives.
+// started for those journeys, which records what it receives.
 const SMS_DEVICE = 11;
+// Device 5: another SMS device of `admin` (a cell number, through Lionel) that no other journey
+// touches; while its journey runs, no gateway answers.
+const UNREACHABLE_DEVICE = 5;
 const received: GatewaySms[] = [];
 let gateway: FakeGateway;
 
-test.beforeAll(async ({ baseURL }) => {
-  // It reports each SMS delivered, as the real gateways do (the delivery report webhook).
-  gateway = await startFakeGateway(
-    devicePorts(Number(new URL(baseURL!).port)).gateway,
-    (sms) => received.push(sms),
-    '127.0.0.1',
-    { server: baseURL!, tokens: { lionel: SMS_WEBHOOK_TOKEN, '1nce': SMS_WEBHOOK_TOKEN } },
-  );
-});
-test.afterAll(async () => {
-  await gateway.close();
+test.describe('a send that no gateway takes', () => {
+  // The browser in English, the portal in German: dates and times follow the portal.
+  test.use({ locale: 'en-US' });
+
+  test('the dialog says in German that the SMS was not sent and why; the log shows it failed, in German', async ({
+    page,
+  }) => {
+    await login(page, 'admin');
+    await page.goto(`/devices/${UNREACHABLE_DEVICE}/messages`);
+    const log = page.getByTestId('message-log');
+    await expect(log.getByLabel('Von')).toHaveValue(/^\d{2}\.\d{2}\.\d{4}$/);
+    await log.getByRole('button', { name: 'SMS senden' }).click();
+    const dialog = page.getByRole('dialog', { name: 'SMS senden' });
+    await dialog.getByLabel(/^Inhalt/).fill('STATUS?');
+    await dialog.getByRole('button', { name: 'Senden' }).click();
+    const notSent = dialog.getByRole('alert');
+    await expect(notSent).toContainText('Die Nachricht wurde nicht gesendet.');
+    await expect(notSent).toContainText(
+      'Das SMS-Gateway war nicht erreichbar. Bitte später erneut versuchen.',
+    );
+    await expect(page.getByText('Nachricht gesendet.')).toHaveCount(0);
+    // What the server noted stays at hand for support, behind a toggle.
+    await expect(notSent.getByText(/gateway not reachable/)).toBeHidden();
+    await notSent.getByRole('button', { name: 'Technische Details' }).click();
+    await expect(notSent.getByText(/gateway not reachable/)).toBeVisible();
+    await dialog.getByRole('button', { name: 'Abbrechen' }).click();
+    await expect(dialog).toBeHidden();
+
+    const row = log.getByTestId('message-table').locator('tbody tr').first();
+    await expect(row).toContainText('STATUS?');
+    await expect(row).toContainText('Senden fehlgeschlagen');
+    await row.click();
+    const detail = page.getByRole('dialog', { name: /^Nachricht \d+$/ });
+    await expect(detail.getByTestId('message-report')).toContainText('Das SMS-Gateway war nicht erreichbar.');
+    await expect(detail.getByTestId('message-report').getByText(/gateway not reachable/)).toBeHidden();
+    await expect(detail.getByTestId('message-to')).toContainText('+491705550005 · Rufnummer');
+    const messageId = /\d+$/.exec((await detail.getByRole('heading').textContent())!)![0];
+    await detail.getByRole('button', { name: 'Schließen' }).click();
+
+    // The message is device 5's: in another device's pages it is not shown, the list is.
+    await page.goto(`/devices/${SMS_DEVICE}/messages/${messageId}`);
+    await expect(page.getByText('Dieses Gerät hat keine solche Nachricht.')).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/devices/${SMS_DEVICE}/messages$`));
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+  });
+
+  test('the time of a reference-date query is typed as the portal writes it, not as the browser does', async ({
+    page,
+  }) => {
+    await login(page, 'user');
+    await page.goto('/devices/ref-date-queries/new');
+    const form = page.getByRole('dialog', { name: 'Neue Stichtagsabfrage' });
+    const time = form.getByLabel('Abfragezeit');
+    await expect(time).toHaveValue(/^([01]\d|2[0-3]):[0-5]\d$/);
+    // The English browser's way is no time in the German portal: refused on the field, nothing saved.
+    await time.fill('06:15 PM');
+    await form.getByTestId('ref-date-query-save').click();
+    await expect(time).toHaveAttribute('aria-invalid', 'true');
+    await time.fill('18:15');
+    await expect(time).toHaveAttribute('aria-invalid', 'false');
+  });
 });
 
 test.describe('messages', () => {
+  test.beforeAll(async ({ baseURL }) => {
+    // It reports each SMS delivered, as the real gateways do (the delivery report webhook).
+    gateway = await startFakeGateway(
+      devicePorts(Number(new URL(baseURL!).port)).gateway,
+      (sms) => received.push(sms),
+      '127.0.0.1',
+      { server: baseURL!, tokens: { lionel: SMS_WEBHOOK_TOKEN, '1nce': SMS_WEBHOOK_TOKEN } },
+    );
+  });
+  test.afterAll(async () => {
+    await gateway.close();
+  });
+
   test('an admin sends SMS to a device, which the gateway receives; filters and walks the device messages', async ({
     page,
   }) => {
@@ -75,8 +141,26 @@ test.describe('messages', () => {
     await log.getByRole('combobox', { name: 'Richtung' }).click();
     await page.getByRole('option', { name: 'ausgehend' }).click();
     await expect(rows).toHaveCount(3);
-    // Future days cannot be chosen.
-    await expect(log.getByLabel('Bis')).toHaveAttribute('max', /^\d{4}-\d{2}-\d{2}$/);
+    // Days are typed as the German portal writes them; a future day is refused on its field, the
+    // list stays as it was.
+    const to = log.getByLabel('Bis');
+    await expect(to).toHaveValue(/^\d{2}\.\d{2}\.\d{4}$/);
+    const today = await to.inputValue();
+    await to.fill('31.12.2099');
+    await expect(log.getByText('Das Datum liegt in der Zukunft.')).toBeVisible();
+    await expect(rows).toHaveCount(3);
+    await to.fill('12/31/2026');
+    await expect(log.getByText('Bitte ein Datum im Format TT.MM.JJJJ eingeben.')).toBeVisible();
+    await to.fill(today);
+    await expect(log.getByText('Das Datum liegt in der Zukunft.')).toHaveCount(0);
+
+    // Sorted as the server sorts: oldest first.
+    await log.getByRole('combobox', { name: 'Sortierung' }).click();
+    await page.getByRole('option', { name: 'Älteste zuerst' }).click();
+    await expect(rows.first()).toContainText('STATUS?');
+    await log.getByRole('combobox', { name: 'Sortierung' }).click();
+    await page.getByRole('option', { name: 'Neueste zuerst' }).click();
+    await expect(rows.first()).toContainText('ABFRAGE');
 
     // The detail walks the loaded list, its ends disabled.
     await rows.first().click();
@@ -89,7 +173,10 @@ test.describe('messages', () => {
     await expect(detail.getByTestId('message-content')).toHaveText('STATUS?');
     await expect(detail.getByRole('button', { name: 'Nächste Nachricht' })).toBeDisabled();
     await expect(detail.getByTestId('message-status')).toContainText('zugestellt');
-    await expect(detail.getByTestId('message-report')).toContainText('delivery report: DELIVERED');
+    await expect(detail.getByTestId('message-report')).toContainText(
+      'Das SMS-Gateway hat einen Zustellbericht geschickt.',
+    );
+    await expect(detail.getByTestId('message-to')).toContainText('Rufnummer');
     await detail.getByRole('button', { name: 'Schließen' }).click();
     await expect(detail).toBeHidden();
   });
@@ -112,6 +199,8 @@ test.describe('messages', () => {
     await login(page, 'admin');
     await page.getByRole('link', { name: 'Nachrichten' }).click();
     await expect(page).toHaveURL(/\/messages$/);
+    // One heading: the page's.
+    await expect(page.getByRole('heading', { name: 'Nachrichten', exact: true })).toHaveCount(1);
     const log = page.getByTestId('message-log');
     await expect(log.getByRole('combobox', { name: 'Typ' })).toHaveText('SMS');
     await log.getByRole('combobox', { name: 'Pro Seite' }).click();

@@ -12,7 +12,8 @@ export const messageKeys = {
 
 /**
  * POST /v2/messages: an SMS to a device through its outbound gateway (admin, EDIT), or a raw IoT
- * or LX-IoT telegram (master). The log shows it at once.
+ * or LX-IoT telegram (master). The log shows it at once. A message the channel did not take (no
+ * gateway, broker down) is logged and answered as `sending_failed` with its report: not sent.
  */
 export function useSendMessage() {
   const queryClient = useQueryClient();

@@ -1,11 +1,18 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MessageType } from '@tankportal/shared/devices';
-import { MESSAGE_HEADERS, type Message, type MessageListQuery } from '@tankportal/shared/schemas/messages';
+import {
+  MESSAGE_HEADERS,
+  type Message,
+  type MessageListQuery,
+  type MessageSortKey,
+} from '@tankportal/shared/schemas/messages';
 import { api, apiResponse } from '../../../lib/api-client.ts';
 import type { JsonOf } from '../../../lib/api/json.ts';
 import { messageKeys } from '../../../lib/api/messages.ts';
 
 export type MessageView = JsonOf<Message>;
+
+export type MessageSort = `${MessageSortKey}:${'asc' | 'desc'}`;
 
 /** What the filters of a message list hold (dates as the date fields give them, yyyy-MM-dd). */
 export interface MessageFilter {
@@ -15,6 +22,8 @@ export interface MessageFilter {
   direction?: MessageListQuery['direction'];
   status?: MessageListQuery['status'];
   mode?: MessageListQuery['mode'];
+  /** `key:asc` or `key:desc`, a key of MESSAGE_SORT_KEYS. */
+  sort: MessageSort;
   perPage: number;
   page: number;
   /** The newest message of the list when its first page loaded: later pages stay put. */
@@ -60,11 +69,15 @@ export function useMessages(filter: MessageFilter, deviceId?: number) {
   });
 }
 
-/** GET /v2/messages/{id}: one message (a link to a message that is not in the loaded list). */
-export function useMessage(messageId: number | null) {
+/**
+ * GET /v2/messages/{id}: one message (a link to a message that is not in the loaded list); within
+ * a device's pages only a message of that device (another device's answers 404).
+ */
+export function useMessage(messageId: number | null, deviceId?: number) {
   return useQuery({
-    queryKey: messageKeys.one(messageId ?? 0),
-    queryFn: ({ signal }) => api<MessageView>('GET', `/v2/messages/${messageId}`, { signal }),
+    queryKey: [...messageKeys.one(messageId ?? 0), deviceId ?? null],
+    queryFn: ({ signal }) =>
+      api<MessageView>('GET', `/v2/messages/${messageId}`, { query: { deviceId }, signal }),
     enabled: messageId !== null,
     retry: false,
   });

@@ -19,32 +19,38 @@ import { pathId } from '../../../lib/path-id.ts';
 import { RELEASE_REFUSALS, useMessage, useReleaseMessage, type MessageView } from '../api/messages.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useHasRole } from '../../../lib/session.ts';
+import { isAddressType } from '../lib/address-types.ts';
+import { readableContent } from '../lib/preview.ts';
+import { MessageReport } from '../../../components/message-report.tsx';
 
 /**
  * `{base}/{messageId}`: one message with every field; previous and next walk the loaded, filtered
- * list (disabled at its ends). A message not in the list (a link) is loaded on its own; one that does
- * not load closes the dialog.
+ * list (disabled at its ends). A message not in the list (a link) is loaded on its own, in a
+ * device's pages only one of that device; one that does not load closes the dialog.
  */
 export function MessageDetailDialog({
   items,
   base,
+  deviceId,
   onClose,
 }: {
   items: MessageView[];
   base: string;
+  /** The device whose pages these are: another device's message is not shown here. */
+  deviceId?: number;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
   const messageId = pathId(useParams().messageId);
   const index = items.findIndex((message) => message.id === messageId);
-  const loaded = useMessage(index === -1 ? messageId : null);
+  const loaded = useMessage(index === -1 ? messageId : null, deviceId);
   if (index !== -1)
     return <Detail message={items[index]} items={items} index={index} base={base} onClose={onClose} />;
   return (
     <EditDialogLoader
       query={messageId === null ? null : loaded}
       closeTo={base}
-      notFoundText={t('messages.notFound')}
+      notFoundText={t(deviceId === undefined ? 'messages.notFound' : 'messages.notFoundInDevice')}
     >
       {(message) => <Detail message={message} items={[]} index={-1} base={base} onClose={onClose} />}
     </EditDialogLoader>
@@ -76,6 +82,11 @@ function Detail({
     message.direction === 'in' &&
     (message.status === 'parsing_failed' || message.status === 'unknown');
   const time = (value: string | null) => (value ? formatDateTime(value, locale) : '–');
+  // The kind of address in words ("Rufnummer"), not the column's code.
+  const address = (ident: string | null, type: string | null) =>
+    [ident, type && (isAddressType(type) ? t(`messages.addressTypes.${type}`) : type)]
+      .filter(Boolean)
+      .join(' · ') || '–';
   const facts: Fact[] = [
     ['createdAt', t('messages.fields.createdAt'), time(message.createdAt)],
     ['receivedAt', t('messages.fields.receivedAt'), time(message.receivedAt)],
@@ -90,10 +101,10 @@ function Detail({
     ['mode', t('messages.fields.mode'), t(`messages.modes.${message.mode}`)],
     ['status', t('messages.fields.status'), t(`messages.statuses.${message.status}`)],
     ['indication', t('messages.columns.indication'), message.indication ?? '–'],
-    ['from', t('messages.fields.from_'), [message.from, message.fromType].filter(Boolean).join(' · ') || '–'],
-    ['to', t('messages.fields.to_'), [message.to, message.toType].filter(Boolean).join(' · ') || '–'],
+    ['from', t('messages.fields.from_'), address(message.from, message.fromType)],
+    ['to', t('messages.fields.to_'), address(message.to, message.toType)],
     ['username', t('messages.fields.username'), message.username ?? '–'],
-    ['report', t('messages.fields.report'), message.report ?? '–'],
+    ['report', t('messages.fields.report'), <MessageReport report={message.report} />],
   ];
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="md" fullScreen={phone} aria-labelledby="message-title">
@@ -113,7 +124,7 @@ function Detail({
             fontSize: '0.875rem',
           }}
         >
-          {message.content || t('messages.placeholders.empty')}
+          {readableContent(message.content) || t('messages.placeholders.empty')}
         </Box>
       </DialogContent>
       <DialogActions sx={{ flexWrap: 'wrap' }}>

@@ -27,19 +27,26 @@ import {
   MESSAGE_TYPES,
   type MessageType,
 } from '@tankportal/shared/devices';
-import { MESSAGE_DEFAULT_PAGE_SIZE, MESSAGE_PAGE_SIZES } from '@tankportal/shared/schemas/messages';
+import {
+  MESSAGE_DEFAULT_PAGE_SIZE,
+  MESSAGE_PAGE_SIZES,
+  MESSAGE_SORT_KEYS,
+} from '@tankportal/shared/schemas/messages';
 import { QueryContent } from '../../../components/query-content.tsx';
 import { cardsOnPhone } from '../../../components/responsive-table.ts';
-import { formatDateTime } from '../../../lib/format.ts';
+import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 import { useLocale } from '../../../lib/i18n.ts';
 import { messageKeys } from '../../../lib/api/messages.ts';
 import { useMessages, type MessageFilter, type MessageView } from '../api/messages.ts';
-import { messagePreview, statusTone } from '../lib/preview.ts';
+import { isKnownCommand, messagePreview, statusTone } from '../lib/preview.ts';
+import { DayFilterFields } from './day-filter-fields.tsx';
 import { MessageDetailDialog } from './message-detail-dialog.tsx';
 
 /** The filter looks 4 days back by default. */
 const DEFAULT_DAYS_BACK = 4;
 const DAY_FORMAT = 'yyyy-MM-dd';
+/** Every order the server sorts by: each key both ways, newest first by default. */
+const SORTS = MESSAGE_SORT_KEYS.flatMap((key) => [`${key}:desc`, `${key}:asc`] as const);
 
 const defaultFilter = (type?: MessageType): MessageFilter => {
   const today = new Date();
@@ -47,6 +54,7 @@ const defaultFilter = (type?: MessageType): MessageFilter => {
     from: format(subDays(today, DEFAULT_DAYS_BACK), DAY_FORMAT),
     to: format(today, DAY_FORMAT),
     type,
+    sort: 'createdAt:desc',
     perPage: MESSAGE_DEFAULT_PAGE_SIZE,
     page: 1,
   };
@@ -65,9 +73,9 @@ interface MessageLogProps {
 }
 
 /**
- * A message log with its filters: time (future days disabled),
- * type, direction, mode, status and page size; the rows show the content's start, the status as a
- * colour bar and open their detail. The pages stay put while new messages arrive (`max_id`) until
+ * A message log with its filters: time (days typed in the portal's date format, future days
+ * refused), type, direction, mode, status, order and page size; the rows show the content's start,
+ * the status as a colour bar and open their detail. The pages stay put while new messages arrive (`max_id`) until
  * the filter changes or the user refreshes.
  */
 export function MessageLog({ deviceId, base, defaultType, actions, children }: MessageLogProps) {
@@ -96,10 +104,13 @@ export function MessageLog({ deviceId, base, defaultType, actions, children }: M
         useFlexGap
         sx={{ flexWrap: 'wrap' }}
       >
-        <Typography variant="h6" component="h2">
-          {t('messages.title')}
-        </Typography>
-        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        {/* The global log's page has the heading already. */}
+        {!global && (
+          <Typography variant="h6" component="h2">
+            {t('messages.title')}
+          </Typography>
+        )}
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', ml: 'auto' }}>
           <Button startIcon={<RefreshIcon />} onClick={refresh}>
             {t('messages.refresh')}
           </Button>
@@ -168,6 +179,7 @@ export function MessageLog({ deviceId, base, defaultType, actions, children }: M
             <MessageDetailDialog
               items={messages.data?.items ?? []}
               base={base}
+              deviceId={deviceId}
               onClose={() => void navigate(base)}
             />
           }
@@ -187,7 +199,6 @@ function Filters({
   onChange: (next: Partial<MessageFilter>) => void;
 }) {
   const { t } = useTranslation();
-  const today = format(new Date(), DAY_FORMAT);
   const choice = (
     key: ChoiceKey,
     label: string,
@@ -214,19 +225,7 @@ function Filters({
   );
   return (
     <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="message-filters">
-      {(['from', 'to'] as const).map((key) => (
-        <TextField
-          key={key}
-          type="date"
-          size="small"
-          label={key === 'from' ? t('messages.fields.from') : t('messages.fields.to')}
-          value={filter[key]}
-          onChange={(event) => onChange({ [key]: event.target.value })}
-          // No future dates.
-          slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today } }}
-          sx={{ flex: '1 1 9rem' }}
-        />
-      ))}
+      <DayFilterFields from={filter.from} to={filter.to} onChange={onChange} />
       {choice('type', t('messages.fields.type'), MESSAGE_TYPES, (value: MessageType) =>
         t(`messages.types.${value}`),
       )}
@@ -245,6 +244,20 @@ function Filters({
         MESSAGE_STATUSES,
         (value: (typeof MESSAGE_STATUSES)[number]) => t(`messages.statuses.${value}`),
       )}
+      <TextField
+        select
+        size="small"
+        label={t('messages.fields.sort')}
+        value={filter.sort}
+        onChange={(event) => onChange({ sort: event.target.value as MessageFilter['sort'] })}
+        sx={{ minWidth: 180, flex: '1 1 11rem' }}
+      >
+        {SORTS.map((sort) => (
+          <MenuItem key={sort} value={sort}>
+            {t(`messages.sorts.${sort.replace(':', '_')}`)}
+          </MenuItem>
+        ))}
+      </TextField>
       <TextField
         select
         size="small"
@@ -298,16 +311,8 @@ function MessageTable({
         return t(`messages.directions.${message.direction}`);
       case 'fromTo':
         return [message.from, message.to].map((ident) => ident ?? '–').join(' → ');
-      case 'content': {
-        const preview = messagePreview(message.type, message.content);
-        return preview.kind === 'text' ? (
-          preview.text
-        ) : (
-          <Typography component="span" variant="body2" color="text.secondary" fontStyle="italic">
-            {t(`messages.placeholders.${preview.label}`)}
-          </Typography>
-        );
-      }
+      case 'content':
+        return <Preview message={message} />;
       case 'indication':
         return message.indication ?? '–';
       case 'status':
@@ -359,4 +364,43 @@ function MessageTable({
       </Table>
     </TableContainer>
   );
+}
+
+/** The start of a message's content in a line; a JSON report or command read out. */
+function Preview({ message }: { message: MessageView }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  const preview = messagePreview(message.type, message.content);
+  switch (preview.kind) {
+    case 'text':
+      return preview.text;
+    case 'report': {
+      const readings = preview.readings
+        .map(({ sequence, value }) =>
+          t('messages.preview.reading', {
+            sequence,
+            value:
+              value === null
+                ? t('messages.preview.noValue')
+                : formatNumber(value, locale, Number.isInteger(value) ? 0 : 2),
+          }),
+        )
+        .join(' · ');
+      return preview.measuredAt
+        ? t('messages.preview.report', { readings, at: formatDateTime(preview.measuredAt, locale) })
+        : t('messages.preview.reportUndated', { readings });
+    }
+    case 'command':
+      return t('messages.preview.command', {
+        command: isKnownCommand(preview.command)
+          ? t(`messages.preview.commands.${preview.command}`)
+          : preview.command,
+      });
+    case 'placeholder':
+      return (
+        <Typography component="span" variant="body2" color="text.secondary" fontStyle="italic">
+          {t(`messages.placeholders.${preview.label}`)}
+        </Typography>
+      );
+  }
 }

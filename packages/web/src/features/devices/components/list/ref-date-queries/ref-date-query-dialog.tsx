@@ -31,6 +31,7 @@ import {
 } from '@tankportal/shared/schemas/ref-date-queries';
 import { ConfirmDialog } from '../../../../../components/dialogs/confirm-dialog.tsx';
 import { EditDialogLoader } from '../../../../../components/dialogs/edit-dialog-loader.tsx';
+import { TimeField } from '../../../../../components/time-field.tsx';
 import { FormDialog } from '../../../../../components/dialogs/form-dialog.tsx';
 import { fieldErrorText } from '../../../../../lib/field-errors.ts';
 import { pathId } from '../../../../../lib/path-id.ts';
@@ -249,19 +250,15 @@ function RefDateQueryForm({
             onChange={(patch) => change(patch, 'intervals')}
           />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              type="time"
+            <TimeField
               label={t('refDateQueries.fields.queryAt')}
               value={values.queryAt}
-              onChange={(event) => change({ queryAt: event.target.value }, 'queryAt')}
+              onChange={(queryAt) => change({ queryAt }, 'queryAt')}
               error={!!errors.queryAt}
               helperText={errors.queryAt ?? t('refDateQueries.fields.queryAtHint')}
               required
               sx={{ flex: 1 }}
-              slotProps={{
-                inputLabel: { shrink: true },
-                htmlInput: { step: REF_DATE_QUERY_TIME_STEP_MINUTES * 60 },
-              }}
+              slotProps={{ inputLabel: { shrink: true } }}
             />
             <TextField
               select
