@@ -84,9 +84,22 @@ test.describe('user pages', () => {
     await page.getByRole('link', { name: customer }).click();
     await expect(page).toHaveURL(new RegExp(`/users/${customerId}/account$`));
 
-    // Login: a taken username is refused on its field; then the user is locked.
+    // Login: the parent is not chosen from the user's own subtree (a cycle), only from above it.
     await page.getByTestId('user-login').getByRole('button', { name: 'Bearbeiten' }).click();
     const login_ = page.getByRole('dialog', { name: 'Login' });
+    const parent = login_.getByRole('combobox', { name: 'Übergeordneter Benutzer' });
+    const searched = page.waitForResponse((response) => response.url().includes(`search_term=${sub}`));
+    await parent.fill(sub);
+    expect(await (await searched).json()).toEqual([]);
+    await expect(page.getByRole('option', { name: new RegExp(`^${sub}`) })).toHaveCount(0);
+    await parent.fill('admin');
+    await page
+      .getByRole('option', { name: /^admin/ })
+      .first()
+      .click();
+    await expect(parent).toHaveValue(/^admin/);
+
+    // A taken username is refused on its field; then the user is locked.
     await login_.getByLabel(/^Benutzername/).fill('user');
     await login_.getByRole('button', { name: 'Speichern' }).click();
     await expect(
@@ -97,7 +110,13 @@ test.describe('user pages', () => {
     await login_.getByRole('button', { name: 'Speichern' }).click();
     await expect(page.getByText('Benutzer gespeichert.')).toBeVisible();
     await expect(page.getByTestId('login-status')).toContainText('gesperrt');
-    await expect(page.getByTestId('user-info-bar').getByText('gesperrt')).toBeVisible();
+    await expect(page.getByTestId('user-info-bar').getByText('gesperrt', { exact: true })).toBeVisible();
+    // A locked user cannot be acted as, and the page says why.
+    const actAs = page.getByRole('button', { name: 'Als Benutzer anmelden' });
+    await expect(actAs).toBeDisabled();
+    await expect(actAs).toHaveAccessibleDescription(
+      `${customer} ist gesperrt und kann sich nicht anmelden. Entsperren Sie den Benutzer zuerst (Login: „Aktiv“).`,
+    );
 
     // Base data: a wrong e-mail is named on its field; the saved parts show on the page.
     await page.getByTestId('user-basedata').getByRole('button', { name: 'Bearbeiten' }).click();
@@ -151,6 +170,8 @@ test.describe('user pages', () => {
       await confirm.getByRole('button', { name: 'Benutzer löschen' }).click();
       await expect(page.getByText('Benutzer gelöscht.').last()).toBeVisible();
       await expect(page).toHaveURL(/\/users$/);
+      // The deleted user is not asked for again: no "not found" beside "deleted".
+      await expect(page.getByText('Diesen Benutzer gibt es nicht (mehr)', { exact: false })).toHaveCount(0);
     }
     await page.goto(`/users/${customerId}/account`);
     await expect(page).toHaveURL(/\/users$/);
@@ -165,6 +186,8 @@ test.describe('user pages', () => {
     const source = unique('vorlage');
     const targetId = await createUser(api, target, 'admin');
     const sourceId = await createUser(api, source, 'admin');
+    const empty = unique('ohne-rechte');
+    await createUser(api, empty, 'admin');
     for (const device of [7, 8]) {
       const granted = await api.context.post(`/api/v2/devices/${device}/aces`, {
         headers: api.headers,
@@ -206,14 +229,13 @@ test.describe('user pages', () => {
     await expect(page.getByText('Zugriff gespeichert.')).toBeVisible();
     await expect(row).toContainText('Prozesskurve ansehen');
 
-    // A device the user already reaches is not taken twice.
+    // A device the user already reaches is not offered again; the others are.
     await page.getByRole('button', { name: 'Zugriff hinzufügen' }).click();
-    await dialog.getByRole('combobox', { name: /Gerät/ }).fill('6');
-    await page.getByRole('option', { name: /^6 – / }).click();
-    await expect(
-      dialog.getByText(`${target} hat bereits Zugriff auf dieses Gerät.`, { exact: false }),
-    ).toBeVisible();
-    await expect(dialog.getByRole('button', { name: 'Weiter' })).toBeDisabled();
+    await expect(dialog.getByText(`Nur Geräte, auf die ${target} noch keinen Zugriff hat.`)).toBeVisible();
+    await dialog.getByRole('combobox', { name: /Gerät/ }).click();
+    await expect(page.getByRole('option', { name: /^7 – / })).toBeVisible();
+    await expect(page.getByRole('option', { name: /^6 – / })).toHaveCount(0);
+    await page.keyboard.press('Escape');
     await dialog.getByRole('button', { name: 'Abbrechen' }).click();
 
     // Sync: the entries become the source's, after the username is typed.
@@ -225,7 +247,12 @@ test.describe('user pages', () => {
     await expect(confirmSync).toBeDisabled();
     await sync.getByLabel(`„${target}“`, { exact: false }).fill(target);
     await confirmSync.click();
-    await expect(page.getByText('Zugriffsrechte übernommen.')).toBeVisible();
+    // What happened, counted: the source's two entries came, the target's one went.
+    await expect(
+      page.getByText(
+        `2 Zugriffsrechte von ${source} übernommen. Das bisherige Zugriffsrecht von ${target} wurde entfernt.`,
+      ),
+    ).toBeVisible();
     await expect(page.getByTestId('user-access-6')).toHaveCount(0);
     await expect(page.getByTestId('user-access-7')).toContainText('Prozesskurve ansehen');
     await expect(page.getByTestId('user-access-8')).toBeVisible();
@@ -242,6 +269,20 @@ test.describe('user pages', () => {
     await expect(page.getByText('Zugriff gelöscht.')).toBeVisible();
     await expect(page.getByTestId('user-access-8')).toHaveCount(0);
 
+    // A source without entries (it only owns devices, or nothing): the notice says nothing came.
+    await page.getByRole('button', { name: 'Von anderem Benutzer übernehmen' }).click();
+    await sync.getByRole('combobox', { name: /Zugriffsrechte übernehmen von/ }).fill(empty);
+    await page.getByRole('option', { name: new RegExp(`^${empty}`) }).click();
+    await sync.getByLabel(`„${target}“`, { exact: false }).fill(target);
+    await confirmSync.click();
+    await expect(
+      page.getByText(
+        `${empty} hat keine Zugriffsrechte auf Geräte anderer Benutzer (eigene Geräte werden nicht übertragen): ` +
+          `Es wurde nichts übernommen. Das bisherige Zugriffsrecht von ${target} wurde entfernt.`,
+      ),
+    ).toBeVisible();
+    await expect(page.getByTestId('user-access-empty')).toBeVisible();
+
     // The login history (master only).
     await page.getByRole('link', { name: 'Login-Historie' }).click();
     const history = page.getByTestId('login-history');
@@ -249,6 +290,93 @@ test.describe('user pages', () => {
     await expect(history.getByRole('row').nth(1)).toContainText('angemeldet');
     await expect(history.getByRole('row').nth(2)).toContainText('falsches Passwort');
     await api.context.dispose();
+  });
+
+  test("a page a user's area does not have leads once to the user's account page", async ({ page }) => {
+    await login(page, 'admin');
+    await page.goto('/users');
+    await page.getByRole('link', { name: 'heizung-meier' }).click();
+    await expect(page).toHaveURL(/\/users\/\d+\/account$/);
+    const account = page.url();
+    const base = account.slice(0, -'/account'.length);
+    // An unknown page, and the login history that only a master sees.
+    for (const path of ['bogus', 'login-history', 'bogus/deeper']) {
+      const navigations: string[] = [];
+      const record = (frame: { url(): string; parentFrame(): unknown }) => {
+        if (!frame.parentFrame()) navigations.push(frame.url());
+      };
+      page.on('framenavigated', record);
+      await page.goto(`${base}/${path}`);
+      await expect(page.getByTestId('user-info-bar')).toContainText('heizung-meier');
+      await expect(page).toHaveURL(account);
+      page.off('framenavigated', record);
+      expect(navigations.filter((url) => url !== `${base}/${path}`)).toEqual([account]);
+    }
+  });
+
+  test("ending the impersonation leads back to the user's page it started from; the own page says why it offers none", async ({
+    page,
+    baseURL,
+  }) => {
+    await login(page, 'admin');
+    await page.goto('/users');
+    await page.getByRole('link', { name: 'heizung-meier' }).click();
+    await page.getByRole('link', { name: 'Gerätezugriff' }).click();
+    await expect(page).toHaveURL(/\/users\/\d+\/access$/);
+    const started = page.url();
+    await page.getByRole('button', { name: 'Als Benutzer anmelden' }).click();
+    await page
+      .getByRole('dialog', { name: 'Als dieser Benutzer handeln?' })
+      .getByRole('button', { name: 'Als Benutzer anmelden' })
+      .click();
+    const banner = page.getByTestId('impersonation-banner');
+    await expect(banner).toContainText('Sie handeln als heizung-meier');
+    await banner.getByRole('button', { name: 'Beenden' }).click();
+    await expect(page).toHaveURL(started);
+    await expect(banner).toHaveCount(0);
+    await expect(page.getByTestId('user-info-bar')).toContainText('heizung-meier');
+
+    // Its own page: the button is there, disabled, with the reason.
+    const api = await apiSession(baseURL!, 'admin');
+    const found = (await (await api.context.get('/api/v2/users?search_term=admin')).json()) as {
+      id: number;
+      username: string;
+    }[];
+    await api.context.dispose();
+    await page.goto(`/users/${found.find(({ username }) => username === 'admin')!.id}/account`);
+    const actAs = page.getByRole('button', { name: 'Als Benutzer anmelden' });
+    await expect(actAs).toBeDisabled();
+    await expect(actAs).toHaveAccessibleDescription(
+      'Als Sie selbst können Sie nicht handeln: Sie sind schon angemeldet.',
+    );
+  });
+
+  test('at 390 px every page of a user is reachable in the menu row', async ({ browser }) => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await login(page, 'master');
+    await page.goto('/users');
+    await page.getByLabel('Benutzer filtern').fill('heizung-meier');
+    await page.getByRole('link', { name: 'heizung-meier' }).click();
+    await expect(page).toHaveURL(/\/users\/\d+\/account$/);
+    const menu = page.getByRole('navigation', { name: 'Seiten des Benutzers' });
+    const history = menu.getByRole('link', { name: 'Login-Historie' });
+    // The row is cut at its end: an arrow says so and scrolls on, up to the last entry.
+    const back = page.getByRole('button', { name: 'Seiten des Benutzers nach links blättern' });
+    const forward = page.getByRole('button', { name: 'Seiten des Benutzers nach rechts blättern' });
+    await expect(history).not.toBeInViewport({ ratio: 1 });
+    await expect(back).toHaveCount(0);
+    await forward.click();
+    await expect(async () => {
+      if (await forward.isVisible()) await forward.click();
+      await expect(history).toBeInViewport({ ratio: 1, timeout: 1_000 });
+    }).toPass();
+    // At the end the arrow at the end is gone, the one at the start leads back.
+    await expect(forward).toHaveCount(0);
+    await expect(back).toBeVisible();
+    await history.click();
+    await expect(page).toHaveURL(/\/login-history$/);
+    await expect(menu.getByRole('link', { name: 'Gerätezugriff' })).toBeVisible();
+    await page.close();
   });
 
   test('an admin is refused the pages of users outside its subtree', async ({ page, baseURL }) => {

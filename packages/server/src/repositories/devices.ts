@@ -9,6 +9,7 @@ import {
   isNull,
   lt,
   ne,
+  not,
   or,
   sql,
   type SQL,
@@ -55,18 +56,21 @@ const SORT_COLUMNS = {
 /** A device with a location: the map draws it and the list counts it in x-location-enabled-devices-count. */
 const located = and(isNotNull(devices.locationLat), isNotNull(devices.locationLng))!;
 
+/** The devices the user owns or holds an access entry on. */
+const reachedBy = (userId: number): SQL =>
+  or(
+    eq(devices.userId, userId),
+    sql`EXISTS (SELECT 1 FROM ${deviceAces} a WHERE a.device_id = ${devices.id} AND a.user_id = ${userId})`,
+  )!;
+
 /** Every filter of the list except paging and the location filter (the map count ignores it). */
 function listConditions(actor: UserRow, query: DeviceListQuery): SQL[] {
   const conditions: SQL[] = [deviceVisibleTo(actor, query.permission)];
   if (query.type) conditions.push(inArray(devices.type, query.type));
   // The devices of one user's access page: owned by it or granted to it by an entry.
-  if (query.userId)
-    conditions.push(
-      or(
-        eq(devices.userId, query.userId),
-        sql`EXISTS (SELECT 1 FROM ${deviceAces} a WHERE a.device_id = ${devices.id} AND a.user_id = ${query.userId})`,
-      )!,
-    );
+  if (query.userId) conditions.push(reachedBy(query.userId));
+  // Those it may still be granted: a device it reaches already is edited on its access page.
+  if (query.notReachedBy) conditions.push(not(reachedBy(query.notReachedBy)));
   if (query.notReportedSince !== undefined) {
     const since = new Date(Date.now() - query.notReportedSince * 1000);
     conditions.push(or(isNull(devices.lastReportedAt), lt(devices.lastReportedAt, since))!);

@@ -60,6 +60,11 @@ export const deviceListQuery = z.object({
    * carry its entry as `userPermissions`. The user must be the actor or one it manages.
    */
   userId: queryId().optional(),
+  /**
+   * Only the devices this user neither owns nor holds an access entry on (those it may be granted
+   * access to); the same rule for who may ask as `userId`.
+   */
+  notReachedBy: queryId().optional(),
   notReportedSince: queryInteger().optional(),
   /** Only devices with a level sensor forecast to run empty within this many days. */
   emptyWithinDays: queryInteger({ max: 3650 }).optional(),

@@ -21,6 +21,11 @@ export const usersLookupQuery = z
     role: z.enum(ROLES, { error: 'invalid' }).optional(),
     page: queryInteger({ min: 1 }).default(1),
     perPage: queryInteger({ min: 1, max: USER_TREE_MAX_PER_PAGE }).optional(),
+    /**
+     * Leaves out this user and everybody below it: the parents the user may be moved under (one
+     * of its own sub-users would make a cycle).
+     */
+    outsideSubtreeOf: queryId().optional(),
     /** Comma-separated user ids to leave out (e.g. those already granted). */
     exclude: z
       .string()

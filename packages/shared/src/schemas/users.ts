@@ -109,6 +109,13 @@ export const userCommentBody = commentBody;
 /** Body of `PUT /v2/users/{id}/sync-access` (master): the user whose access entries are copied. */
 export const syncAccessBody = z.object({ syncWithUserId: bodyId() });
 
+/**
+ * Answer of the sync: how many entries the user had (all removed) and how many of the source's
+ * were copied (none on the user's own devices), so that the web can say what really happened.
+ */
+export const syncAccessResultSchema = z.object({ removed: z.number(), copied: z.number() });
+export type SyncAccessResult = z.infer<typeof syncAccessResultSchema>;
+
 const contactSchema = z.object({
   legalType: z.enum(['private', 'company']).nullable(),
   company: z.string().nullable(),

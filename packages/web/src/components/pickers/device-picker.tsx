@@ -12,6 +12,8 @@ export interface DevicePickerProps extends PickerFieldProps<PickedDevice> {
   permission?: DevicePermission;
   /** Only devices of this type (or these types). */
   type?: DeviceType | readonly DeviceType[];
+  /** Only devices this user neither owns nor holds an access entry on. */
+  notReachedBy?: number;
 }
 
 export const devicePickerLabel = (device: PickedDevice) =>
@@ -21,10 +23,10 @@ export const devicePickerLabel = (device: PickedDevice) =>
  * The shared device selector: searches `GET /v2/devices` by number, name,
  * address, user or ident once typing has paused for 600 ms.
  */
-export function DevicePicker({ permission, type, ...field }: DevicePickerProps) {
+export function DevicePicker({ permission, type, notReachedBy, ...field }: DevicePickerProps) {
   const { t } = useTranslation();
   const types = type === undefined ? undefined : typeof type === 'string' ? type : type.join(',');
-  const filter = { perPage: PICKER_PAGE_SIZE, sort: 'id:asc', permission, type: types };
+  const filter = { perPage: PICKER_PAGE_SIZE, sort: 'id:asc', permission, type: types, notReachedBy };
   return (
     <SearchPicker
       {...field}

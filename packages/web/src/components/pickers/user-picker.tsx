@@ -10,6 +10,8 @@ export type PickedUser = UserOption;
 export interface UserPickerProps extends PickerFieldProps<PickedUser> {
   /** Users not to offer (already granted, the actor itself). */
   exclude?: readonly number[];
+  /** Not to offer this user nor anybody below it (the parents it may be moved under). */
+  outsideSubtreeOf?: number;
 }
 
 export const userPickerLabel = (user: PickedUser) =>
@@ -19,11 +21,12 @@ export const userPickerLabel = (user: PickedUser) =>
  * The shared user selector: searches the users the signed-in user manages by
  * `GET /v2/users` once typing has paused, leaving out the excluded ones on the server.
  */
-export function UserPicker({ exclude, ...field }: UserPickerProps) {
+export function UserPicker({ exclude, outsideSubtreeOf, ...field }: UserPickerProps) {
   const { t } = useTranslation();
   const filter = {
     perPage: USER_LOOKUP_DEFAULT_PER_PAGE,
     exclude: exclude?.length ? [...exclude].sort((a, b) => a - b).join(',') : undefined,
+    outsideSubtreeOf,
   };
   return (
     <SearchPicker

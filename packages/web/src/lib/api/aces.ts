@@ -32,11 +32,13 @@ export function useAce(deviceId: number, aceId: number, enabled = true) {
  */
 export function useAceMutations(deviceId: number) {
   const queryClient = useQueryClient();
-  // The device's entries and the access pages of users (an entry is a row of both).
+  // The device's entries and the access pages of users (an entry is a row of both), and the
+  // pickers that offer a user only the devices it does not reach yet.
   const onSuccess = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: deviceKeys.aces(deviceId) }),
       queryClient.invalidateQueries({ queryKey: userKeys.deviceAccess() }),
+      queryClient.invalidateQueries({ queryKey: deviceKeys.pickers() }),
     ]);
   const meta = { errorToast: false } as const;
   const create = useMutation({

@@ -15,7 +15,9 @@ export const deviceKeys = {
   list: (query: unknown) => [...deviceKeys.all, 'list', query] as const,
   /** The ids of the list's current query, for the quick navigation between devices. */
   navigationIds: (query: unknown) => [...deviceKeys.all, 'ids', 'navigation', query] as const,
-  picker: (filter: unknown) => [...deviceKeys.all, 'picker', filter] as const,
+  /** Every picker's search; those of a user's access dialog change with its access entries. */
+  pickers: () => [...deviceKeys.all, 'picker'] as const,
+  picker: (filter: unknown) => [...deviceKeys.pickers(), filter] as const,
   map: () => [...deviceKeys.all, 'map'] as const,
   unassigned: (kind: unknown) => [...deviceKeys.all, 'unassigned', kind] as const,
   listSettings: () => [...deviceKeys.all, 'listSettings'] as const,
@@ -91,6 +93,8 @@ export interface DevicePickerFilter {
   permission?: DevicePermission;
   /** Only devices of these types (comma-separated). */
   type?: DeviceType | string;
+  /** Only devices this user neither owns nor holds an access entry on. */
+  notReachedBy?: number;
 }
 
 interface PickerAnswer {

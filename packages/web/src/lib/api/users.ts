@@ -23,6 +23,8 @@ export interface UserPickerFilter {
   perPage: number;
   /** Ids not to offer, comma-separated. */
   exclude?: string;
+  /** Not to offer this user nor anybody below it. */
+  outsideSubtreeOf?: number;
 }
 
 /** `GET /v2/users`: the users the signed-in user manages that match the term. */

@@ -7,6 +7,7 @@ import {
   deviceMapEntrySchema,
   deviceSummarySchema,
   SENSOR_TOTALS_HEADER,
+  type DeviceListQuery,
 } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -39,12 +40,13 @@ const asciiJson = (value: unknown) =>
   );
 
 /**
- * `user_id` names whose access page is asked for: the actor itself or a user it manages. Anybody
- * else is 404, as an unknown user: who holds which entries is the business of who manages them.
+ * `user_id` (and `not_reached_by`) names whose access page is asked for: the actor itself or a user
+ * it manages. Anybody else is 404, as an unknown user: who holds which entries is the business of
+ * who manages them.
  */
-async function checkListedUser(db: Db, actor: UserRow, userId: number | undefined) {
-  if (userId !== undefined && userId !== actor.id && !(await userManagedBy(db, actor, userId)))
-    throw notFound();
+async function checkListedUsers(db: Db, actor: UserRow, { userId, notReachedBy }: DeviceListQuery) {
+  for (const id of [userId, notReachedBy])
+    if (id !== undefined && id !== actor.id && !(await userManagedBy(db, actor, id))) throw notFound();
 }
 
 /** The entries of one user on the given devices, by device id. */
@@ -82,7 +84,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
     async (request, reply) => {
       const actor = requireRole(request.actor, 'ROLE_DEMO').user;
       const { userId } = request.query;
-      await checkListedUser(db, actor, userId);
+      await checkListedUsers(db, actor, request.query);
       if (request.query.view === 'map') {
         const located = await listMapDevices(db, actor, request.query);
         const count = String(located.length);
@@ -127,7 +129,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
     },
     async (request) => {
       const actor = requireRole(request.actor, 'ROLE_DEMO').user;
-      await checkListedUser(db, actor, request.query.userId);
+      await checkListedUsers(db, actor, request.query);
       return listDeviceIds(db, actor, request.query);
     },
   );

@@ -83,6 +83,28 @@ describe('GET /v2/users (lookup)', () => {
     expect(await search('per_page=2')).toEqual(['demo', 'lookup-app']);
   });
 
+  it("leaves out a user and everybody below it (the parents it may be moved under), and keeps other admins' users secret", async () => {
+    const client = await as('user');
+    const outside = async (username: string, term = '') =>
+      usernames(
+        (
+          await client.get(
+            `/api/v2/users?outside_subtree_of=${ids[username]}${term && `&search_term=${term}`}`,
+          )
+        ).json(),
+      );
+    expect(await outside('lookup-sub')).toEqual(['demo', 'lookup-app', 'user']);
+    expect(await outside('lookup-sub', 'lookup')).toEqual(['lookup-app']);
+    expect(await outside('user')).toEqual([]);
+    const admin = usernames(
+      (await (await as('admin')).get(`/api/v2/users?outside_subtree_of=${ids.user}&per_page=100`)).json(),
+    );
+    expect(admin).toContain('admin');
+    for (const below of ['user', 'demo', 'lookup-sub', 'lookup-firm']) expect(admin).not.toContain(below);
+    const foreign = await client.get(`/api/v2/users?outside_subtree_of=${ids.otherAdmin}`);
+    expect(foreign.statusCode).toBe(404);
+  });
+
   it('checks per_page (1..100) and exclude', async () => {
     const client = await as('master');
     expect((await client.get('/api/v2/users?per_page=100')).statusCode).toBe(200);

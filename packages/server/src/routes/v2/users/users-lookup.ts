@@ -16,6 +16,7 @@ import {
   MAX_TREE_DEPTH,
   managedMatching,
   managedUserIds,
+  subtreeIds,
   userManagedBy,
 } from '../../../policies/user-tree.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
@@ -101,6 +102,12 @@ export function usersLookupRoutes(app: Api, { db }: AppContext) {
     },
     async (request, reply) => {
       const query = request.query;
+      // As the tree's parentUserId: whose subtree it is, is the business of who manages it.
+      if (
+        query.outsideSubtreeOf !== undefined &&
+        !(await userManagedBy(db, requireRole(request.actor, 'ROLE_USER').user, query.outsideSubtreeOf))
+      )
+        throw notFound();
       if (query.view === 'tree') {
         const actor = requireRole(request.actor, 'ROLE_ADMIN').user;
         const { nodes, total } = await tree(actor, query);
@@ -119,9 +126,15 @@ export function usersLookupRoutes(app: Api, { db }: AppContext) {
   );
 
   /** The picker's and the search's filter: managed, alive, role, exclusions, term. */
-  function managedFilter(actor: UserRow, { searchTerm, exclude, role }: UsersLookupQuery): SQL {
+  function managedFilter(
+    actor: UserRow,
+    { searchTerm, exclude, outsideSubtreeOf, role }: UsersLookupQuery,
+  ): SQL {
     const filter = and(
       exclude?.length ? not(inArray(users.id, exclude)) : undefined,
+      outsideSubtreeOf === undefined
+        ? undefined
+        : sql`${users.id} NOT IN (${subtreeIds(outsideSubtreeOf, { self: 'include', deleted: 'include' })})`,
       role
         ? inArray(
             users.role,

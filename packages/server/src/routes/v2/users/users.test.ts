@@ -303,11 +303,21 @@ describe('PUT /v2/users/{id}/sync-access (master)', () => {
     const response = await master.put(`/api/v2/users/${target.id}/sync-access`, {
       sync_with_user_id: source.id,
     });
-    expect(response.statusCode).toBe(204);
+    expect(response.statusCode).toBe(200);
+    // The target's entry on b went; of the source's two, the one on the target's own device is left out.
+    expect(response.json()).toEqual({ removed: 1, copied: 1 });
     const entries = await db.select().from(deviceAces).where(eq(deviceAces.userId, target.id));
     expect(entries.map(({ deviceId, permissions }) => ({ deviceId, permissions }))).toEqual([
       { deviceId: a.id, permissions: ['VIEW_STATUS', 'QUERY'] },
     ]);
+    // A source that only owns devices has no entries to copy: the answer says nothing was copied.
+    const owner = await buildUser(db, { username: 'sync-owner', parent: 'user' });
+    await buildDevice(db, owner.id);
+    const fromOwner = await master.put(`/api/v2/users/${target.id}/sync-access`, {
+      sync_with_user_id: owner.id,
+    });
+    expect(fromOwner.json()).toEqual({ removed: 1, copied: 0 });
+    expect(await db.select().from(deviceAces).where(eq(deviceAces.userId, target.id))).toEqual([]);
     const self = await master.put(`/api/v2/users/${target.id}/sync-access`, { sync_with_user_id: target.id });
     expect(fieldPaths(self.json())).toEqual(['syncWithUserId:invalid']);
     const admin = await as('admin');
@@ -354,10 +364,34 @@ describe('GET /v2/devices?user_id= (the access page of a user)', () => {
     expect(granted.json()).toEqual([owned.id, shared.id]);
   });
 
+  it('offers a user only the devices it neither owns nor holds an entry on (not_reached_by)', async () => {
+    const db = t.database.db;
+    const holder = await buildUser(db, { username: 'access-offered', parent: 'user' });
+    const owned = await buildDevice(db, holder.id);
+    const shared = await buildDevice(db, ids.admin);
+    const free = await buildDevice(db, ids.admin);
+    await grant(db, shared.id, holder.id, ['VIEW_STATUS']);
+    const admin = await as('admin');
+    const offered = (
+      await admin.get(`/api/v2/devices/ids?not_reached_by=${holder.id}&permission=DELETE`)
+    ).json();
+    expect(offered).toContain(free.id);
+    expect(offered).not.toContain(owned.id);
+    expect(offered).not.toContain(shared.id);
+    // The picker's search: the device found by its number, unless the user reaches it already.
+    const found = async (id: number) =>
+      (await admin.get(`/api/v2/devices?not_reached_by=${holder.id}&search_term=${id}`))
+        .json()
+        .map((device: { id: number }) => device.id);
+    expect(await found(free.id)).toContain(free.id);
+    expect(await found(shared.id)).not.toContain(shared.id);
+  });
+
   it("keeps a user's entries from those who do not manage it (404)", async () => {
     const other = await as('other-admin');
     expect((await other.get(`/api/v2/devices?user_id=${ids['customer-a']}`)).statusCode).toBe(404);
     expect((await other.get(`/api/v2/devices/ids?user_id=${ids['customer-a']}`)).statusCode).toBe(404);
+    expect((await other.get(`/api/v2/devices?not_reached_by=${ids['customer-a']}`)).statusCode).toBe(404);
     const user = await as('user');
     expect((await user.get(`/api/v2/devices?user_id=${ids.user}`)).statusCode).toBe(200);
   });

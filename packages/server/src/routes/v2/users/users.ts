@@ -8,6 +8,7 @@ import {
   createUserBody,
   loginHistoryEntrySchema,
   syncAccessBody,
+  syncAccessResultSchema,
   userBasedataBody,
   userCommentBody,
   userDetailSchema,
@@ -317,29 +318,35 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       onRequest: minimumRole('ROLE_MASTER'),
       schema: {
         tags: ['users'],
-        summary: "Replaces the user's access entries with those of another user (master)",
+        summary:
+          "Replaces the user's access entries with those of another user (master); answers how many were removed and copied",
         params: userParams,
         body: syncAccessBody,
-        response: { ...responses(z.null()), 204: z.null() },
+        response: responses(syncAccessResultSchema),
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const actor = requireRole(request.actor, 'ROLE_MASTER').user;
       const user = await changeableUser(actor, request.params.id);
       const sourceId = request.body.syncWithUserId;
       const source = await findUserById(db, sourceId);
       if (!source || source.status === 'deleted' || sourceId === user.id || sourceId === actor.id)
         throw invalidFields([fieldError('syncWithUserId', 'invalid')]);
-      await db.transaction(async (tx) => {
-        await tx.delete(deviceAces).where(eq(deviceAces.userId, user.id));
-        await tx.execute(sql`
+      return db.transaction(async (tx) => {
+        const removed = await tx
+          .delete(deviceAces)
+          .where(eq(deviceAces.userId, user.id))
+          .returning({ id: deviceAces.id });
+        const copied = await tx.execute<{ id: number }>(sql`
           INSERT INTO ${deviceAces} (device_id, user_id, permissions)
           SELECT a.device_id, ${user.id}::int, a.permissions FROM ${deviceAces} a
           JOIN ${devices} d ON d.id = a.device_id
           -- On its own devices the target holds every permission already: no entry there.
-          WHERE a.user_id = ${source.id}::int AND d.user_id <> ${user.id}::int`);
+          WHERE a.user_id = ${source.id}::int AND d.user_id <> ${user.id}::int
+          RETURNING id`);
+        // A source that only owns devices has no entries: nothing is copied, and the answer says so.
+        return { removed: removed.length, copied: copied.rows.length };
       });
-      return reply.code(204).send(null);
     },
   );
 

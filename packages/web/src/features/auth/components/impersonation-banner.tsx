@@ -7,7 +7,7 @@ import { useExitImpersonation } from '../api/exit-impersonation.ts';
 /** Shown on every page while acting as another user. */
 export function ImpersonationBanner({ user }: { user: CurrentUser }) {
   const { t } = useTranslation();
-  const exit = useExitImpersonation();
+  const exit = useExitImpersonation(user.id);
   if (!user.impersonator) return null;
   return (
     <Alert

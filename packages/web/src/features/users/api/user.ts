@@ -5,13 +5,16 @@ import type { DeviceSummary } from '@tankportal/shared/schemas/devices';
 import type {
   CreateUserBody,
   LoginHistoryEntry,
+  SyncAccessResult,
   UserBasedataBody,
   UserDetail,
   UserLoginBody,
 } from '@tankportal/shared/schemas/users';
 import { api } from '../../../lib/api-client.ts';
+import { deviceKeys } from '../../../lib/api/devices.ts';
 import type { JsonOf } from '../../../lib/api/json.ts';
 import { fetchPage } from '../../../lib/api/paged.ts';
+import { rememberImpersonationStart } from '../../../lib/impersonation-return.ts';
 import { userKeys } from '../../../lib/api/users.ts';
 
 /** The calls of the users area beside the tree. */
@@ -58,6 +61,7 @@ export function useCreateUser() {
 
 /** The saves of the account page; each answers the user as it now is. */
 export function useUserMutations(userId: number) {
+  const queryClient = useQueryClient();
   const changed = useUsersChanged();
   const onSuccess = () => changed(userId);
   const save = <B>(section: string) =>
@@ -73,7 +77,12 @@ export function useUserMutations(userId: number) {
     // A refused delete says why itself (sub-users, devices): no generic toast.
     remove: useMutation({
       mutationFn: () => api<void>('DELETE', userPath(userId)),
-      onSuccess,
+      // The deleted user is dropped, not asked for again: the page still showing it would hear
+      // "not found" and say so beside "deleted".
+      onSuccess: () => {
+        queryClient.removeQueries({ queryKey: userKeys.one(userId) });
+        return changed();
+      },
       meta: { errorToast: false },
     }),
     newToken: useMutation({
@@ -109,29 +118,34 @@ export function useUserDevices(userId: number, page: number) {
   });
 }
 
-/** GET /v2/devices/ids?user_id: every device the user already reaches (not offered again). */
-export function useUserDeviceIds(userId: number) {
-  return useQuery({
-    queryKey: [...userKeys.deviceAccess(), userId, 'ids'],
-    queryFn: ({ signal }) => api<number[]>('GET', '/v2/devices/ids', { query: { userId }, signal }),
-  });
-}
-
-/** PUT /v2/users/{id}/sync-access (master): the user's entries become the other user's. */
+/**
+ * PUT /v2/users/{id}/sync-access (master): the user's entries become the other user's; the answer
+ * counts the entries removed and copied.
+ */
 export function useSyncAccess(userId: number) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (syncWithUserId: number) =>
-      api<void>('PUT', `${userPath(userId)}/sync-access`, { body: { syncWithUserId } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.deviceAccess() }),
+      api<SyncAccessResult>('PUT', `${userPath(userId)}/sync-access`, { body: { syncWithUserId } }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: userKeys.deviceAccess() }),
+        queryClient.invalidateQueries({ queryKey: deviceKeys.pickers() }),
+      ]),
   });
 }
 
-/** GET /v2/users/me?_impersonate_user: acting as the user; the app starts again at /. */
+/**
+ * GET /v2/users/me?_impersonate_user: acting as the user; the app starts again at /. The page it
+ * started from is where ending it leads back to.
+ */
 export function useImpersonate() {
   return useMutation({
     mutationFn: (username: string) =>
       api<CurrentUser>('GET', '/v2/users/me', { query: { _impersonate_user: username } }),
-    onSuccess: () => window.location.assign('/'),
+    onSuccess: () => {
+      rememberImpersonationStart(window.location.pathname);
+      window.location.assign('/');
+    },
   });
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -13,13 +13,14 @@ import HistoryIcon from '@mui/icons-material/History';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
 import SupervisorAccountIcon from '@mui/icons-material/SupervisorAccount';
 import VpnKeyIcon from '@mui/icons-material/VpnKey';
-import { hasRole, mayImpersonate } from '@tankportal/shared/roles';
+import { hasRole } from '@tankportal/shared/roles';
 import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog.tsx';
 import { EditDialogLoader } from '../../../components/dialogs/edit-dialog-loader.tsx';
 import { SideMenu } from '../../../components/side-menu.tsx';
 import { pathId } from '../../../lib/path-id.ts';
 import { useCurrentUser } from '../../../lib/session.ts';
 import { useImpersonate, useUser, type UserView } from '../api/user.ts';
+import { impersonationBlock } from '../lib/impersonation-block.ts';
 import { AccessPage } from './access/access-page.tsx';
 import { AccountPage } from './account/account-page.tsx';
 import { LoginHistoryPage } from './login-history-page.tsx';
@@ -77,11 +78,13 @@ function UserPages({ user }: { user: UserView }) {
         />
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <Routes>
-            <Route index element={<Navigate to="account" replace />} />
+            {/* Absolute: under the catch-all route "account" would resolve below the unknown
+                segment (/users/3/bogus/account, again and again). */}
+            <Route index element={<Navigate to={`${base}/account`} replace />} />
             <Route path="account/*" element={<AccountPage key={user.id} user={user} />} />
             <Route path="access/*" element={<AccessPage key={user.id} user={user} />} />
             {master && <Route path="login-history" element={<LoginHistoryPage userId={user.id} />} />}
-            <Route path="*" element={<Navigate to="account" replace />} />
+            <Route path="*" element={<Navigate to={`${base}/account`} replace />} />
           </Routes>
         </Box>
       </Stack>
@@ -96,8 +99,8 @@ function InfoBar({ user }: { user: UserView }) {
   const actor = useCurrentUser().data!;
   const impersonate = useImpersonate();
   const [asking, setAsking] = useState(false);
-  // The page shows only users the actor manages: below an admin, the whole subtree.
-  const mayActAs = mayImpersonate(actor, user, true);
+  const blocked = impersonationBlock(actor, user);
+  const blockedId = useId();
   return (
     <Paper variant="outlined" sx={{ p: 2, mb: 2 }} data-testid="user-info-bar">
       <Stack
@@ -120,7 +123,8 @@ function InfoBar({ user }: { user: UserView }) {
           <Button
             variant="outlined"
             startIcon={<SupervisorAccountIcon />}
-            disabled={!mayActAs || user.status !== 'ok'}
+            disabled={blocked !== null}
+            aria-describedby={blocked ? blockedId : undefined}
             onClick={() => setAsking(true)}
           >
             {t('users.impersonate.action')}
@@ -136,6 +140,18 @@ function InfoBar({ user }: { user: UserView }) {
           )}
         </Stack>
       </Stack>
+      {/* A disabled button tells no one why: the reason stands beside it, and names it. */}
+      {blocked && (
+        <Typography
+          id={blockedId}
+          variant="body2"
+          color="text.secondary"
+          sx={{ mt: 1, textAlign: { sm: 'right' } }}
+          data-testid="impersonate-blocked"
+        >
+          {t(`users.impersonate.blocked.${blocked}`, { username: user.username })}
+        </Typography>
+      )}
       {asking && (
         <ConfirmDialog
           title={t('users.impersonate.title')}

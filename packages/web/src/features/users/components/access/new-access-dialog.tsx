@@ -7,14 +7,16 @@ import { aceBody } from '@tankportal/shared/schemas/aces';
 import { PermissionsField } from '../../../../components/access/permissions-field.tsx';
 import { TwoStepDialog } from '../../../../components/access/two-step-dialog.tsx';
 import { DevicePicker, devicePickerLabel } from '../../../../components/pickers/device-picker.tsx';
+import { ApiError } from '../../../../lib/api-client.ts';
 import { useAceMutations } from '../../../../lib/api/aces.ts';
 import type { PickedDevice } from '../../../../lib/api/devices.ts';
-import { useUserDeviceIds, type UserView } from '../../api/user.ts';
+import { errorText } from '../../../../lib/error-texts.ts';
+import type { UserView } from '../../api/user.ts';
 
 /**
  * /users/{id}/access/new in two steps: a device on which the signed-in user may
- * manage access (DELETE), then the permissions. A device the user already reaches (its own, or one
- * with an entry) is not taken again: its entry is edited in the list instead.
+ * manage access (DELETE) and that the user does not reach yet (its own, or one with an entry, is
+ * edited in the list instead), then the permissions.
  */
 export function NewAccessDialog({ user, onClose }: { user: UserView; onClose: () => void }) {
   const { t } = useTranslation();
@@ -23,16 +25,21 @@ export function NewAccessDialog({ user, onClose }: { user: UserView; onClose: ()
   const [step, setStep] = useState<0 | 1>(0);
   const [permissions, setPermissions] = useState<DevicePermission[]>([]);
   const { create } = useAceMutations(device?.id ?? 0);
-  const reached = useUserDeviceIds(user.id).data;
-  const taken = device !== null && !!reached?.includes(device.id);
   const body = aceBody.safeParse({ userId: user.id, permissions });
   const submit = () => {
     if (!body.success || !device) return;
-    // A refused save re-enables the button without a message.
     create.mutate(body.data, {
       onSuccess: () => {
         enqueueSnackbar(t('device-access.responses.created'), { variant: 'success' });
         onClose();
+      },
+      // Granted meanwhile in another window: the picker offered it before that.
+      onError: (error) => {
+        const taken =
+          error instanceof ApiError && error.body?.fieldErrors?.some(({ code }) => code === 'conflict');
+        enqueueSnackbar(taken ? t('users.access.taken', { username: user.username }) : errorText(error, t), {
+          variant: 'error',
+        });
       },
     });
   };
@@ -42,7 +49,7 @@ export function NewAccessDialog({ user, onClose }: { user: UserView; onClose: ()
       steps={[t('users.access.stepDevice'), t('device-access.new.stepPermissions')]}
       step={step}
       onStepChange={setStep}
-      canAdvance={device !== null && !taken && reached !== undefined}
+      canAdvance={device !== null}
       canSave={body.success && !create.isPending}
       onSave={submit}
       dirty={device !== null || permissions.length > 0}
@@ -53,10 +60,10 @@ export function NewAccessDialog({ user, onClose }: { user: UserView; onClose: ()
           value={device}
           onChange={setDevice}
           permission="DELETE"
+          notReachedBy={user.id}
           required
           autoFocus
-          error={taken}
-          helperText={taken ? t('users.access.taken', { username: user.username }) : undefined}
+          helperText={t('users.access.offered', { username: user.username })}
         />
       ) : (
         <>

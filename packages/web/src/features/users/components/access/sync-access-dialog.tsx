@@ -34,8 +34,15 @@ export function SyncAccessDialog({ user, onClose }: { user: UserView; onClose: (
       onSubmit={() => {
         if (!confirmed) return;
         sync.mutate(source.id, {
-          onSuccess: () => {
-            enqueueSnackbar(t('users.responses.synced'), { variant: 'success' });
+          onSuccess: ({ removed, copied }) => {
+            const names = { username: user.username, source: source.username };
+            const outcome = copied
+              ? t('users.access.sync.copied', { ...names, count: copied })
+              : t('users.access.sync.nothingCopied', names);
+            const previous = removed
+              ? ` ${t('users.access.sync.removed', { ...names, count: removed })}`
+              : '';
+            enqueueSnackbar(outcome + previous, { variant: copied ? 'success' : 'warning' });
             onClose();
           },
         });

@@ -55,12 +55,7 @@ export function LoginDialog({ user, roles, save, onClose }: LoginDialogProps) {
         dirty={form.formState.isDirty}
         testId="user-login"
       >
-        <LoginFields
-          initialParent={user.parentUser}
-          roles={roles}
-          excludeParents={[user.id]}
-          passwordOptional
-        />
+        <LoginFields initialParent={user.parentUser} roles={roles} editedUserId={user.id} passwordOptional />
       </FormDialog>
     </FormProvider>
   );

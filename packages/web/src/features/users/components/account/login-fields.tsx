@@ -21,14 +21,14 @@ interface LoginFieldsProps {
   initialParent: PickedUser | null;
   /** The roles to offer: the actor's assignable ones, plus the user's own when it is above them. */
   roles: readonly Role[];
-  /** Users that cannot be the parent (the edited user itself; the server refuses its subtree too). */
-  excludeParents?: readonly number[];
+  /** The edited user: neither it nor anybody below it can be its parent (a cycle). */
+  editedUserId?: number;
   /** Edit: the password fields are for a new one and may stay empty. */
   passwordOptional?: boolean;
 }
 
 /** Username, parent user, role, active and password. */
-export function LoginFields({ initialParent, roles, excludeParents, passwordOptional }: LoginFieldsProps) {
+export function LoginFields({ initialParent, roles, editedUserId, passwordOptional }: LoginFieldsProps) {
   const { t } = useTranslation();
   const { register, control, setValue, formState } = useFormContext<LoginForm>();
   const { errors } = formState;
@@ -62,7 +62,7 @@ export function LoginFields({ initialParent, roles, excludeParents, passwordOpti
               setParent(user);
               field.onChange(user?.id ?? null);
             }}
-            exclude={excludeParents}
+            outsideSubtreeOf={editedUserId}
             inputRef={field.ref}
             label={t('users.fields.parentUser')}
             required
