@@ -146,14 +146,17 @@ test.describe('reference-date queries', () => {
     await expect(form.getByLabel('Aktiv', { exact: true })).toBeChecked();
     await expect(form.getByLabel('Abfragezeit')).toHaveValue(/^([01]\d|2[0-3]):[0-5][05]$/);
 
-    // Daily without a day: "required" under the days, the form stays.
+    // Daily without a day and without a device: each says what to choose, the form stays.
     await form.getByRole('radio', { name: 'Täglich', exact: true }).click();
     await expect(form.getByRole('checkbox', { name: 'Sonntag' })).toBeVisible();
     await form.getByTestId('ref-date-query-save').click();
-    await expect(form.getByTestId('intervals-daily')).toContainText('Dieser Wert darf nicht leer sein.');
+    await expect(form.getByTestId('intervals-daily')).toContainText('Wählen Sie mindestens einen Wochentag.');
+    await expect(form.getByText('Wählen Sie mindestens ein Gerät.')).toBeVisible();
     await form.getByRole('checkbox', { name: 'Montag' }).check();
     await form.getByRole('checkbox', { name: 'Donnerstag' }).check();
-    await expect(form.getByTestId('intervals-daily')).not.toContainText('Dieser Wert darf nicht leer sein.');
+    await expect(form.getByTestId('intervals-daily')).not.toContainText(
+      'Wählen Sie mindestens einen Wochentag.',
+    );
 
     await form.getByLabel('Abfragezeit').fill('06:15');
     await form.getByRole('combobox', { name: 'Älter als' }).click();
@@ -222,7 +225,9 @@ test.describe('reference-date queries', () => {
     const confirm = page.getByRole('dialog', { name: 'Aus der Stichtagsabfrage entfernen' });
     await expect(confirm).toContainText('user');
     await confirm.getByRole('button', { name: 'Entfernen' }).click();
-    await expect(notice(page, 'Die Stichtagsabfrage wurde gelöscht.')).toBeVisible();
+    // The notice says what happened: the device left, the query stays.
+    await expect(notice(page, 'Das Gerät wurde aus der Stichtagsabfrage entfernt.')).toBeVisible();
+    await expect(page.getByText('Die Stichtagsabfrage wurde gelöscht.')).toHaveCount(0);
     await expect(member).toHaveCount(0);
 
     // The query keeps its other device; then it is deleted from the list, after a question.
@@ -264,6 +269,9 @@ test.describe('reference-date queries', () => {
     const days = form.getByRole('group', { name: 'Days of the week' }).getByRole('checkbox');
     await expect(days).toHaveCount(7);
     await expect(days.first()).toHaveAccessibleName('Sunday');
+    await form.getByTestId('ref-date-query-save').click();
+    await expect(form.getByTestId('intervals-daily')).toContainText('Choose at least one day of the week.');
+    await expect(form.getByText('Choose at least one device.')).toBeVisible();
     await form.getByRole('radio', { name: 'Several times a day' }).click();
     await expect(form.getByRole('radio', { name: 'every 12 hours' })).toBeChecked();
     await form.getByRole('combobox', { name: 'Older than' }).click();

@@ -393,13 +393,20 @@ beforeAll(async () => {
   fixture.recipientId = recipient.json().id;
   const [notification] = await db.insert(systemNotifications).values({ message: 'Wartung' }).returning();
   fixture.notification = notification.id;
+  // A query needs a device it can query: an SMS device.
+  const member = await buildDevice(db, owner.id, {
+    type: 'sms',
+    identType: 'cell_number',
+    identCode: null,
+    cellNumber: '+491708880077',
+  });
   const refDateQuery = await master.post('/api/v2/ref-date-queries', {
     intervalType: 'daily',
     intervals: ['daily_1'],
     queryAt: '08:00',
     olderThan: 1800,
     active: true,
-    deviceIds: [],
+    deviceIds: [member.id],
   });
   expect(refDateQuery.statusCode).toBe(201);
   fixture.refDateQueryId = refDateQuery.json().id;

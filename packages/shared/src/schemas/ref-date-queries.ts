@@ -68,14 +68,21 @@ export const refDateQueryBody = z
       .int()
       .refine((value) => (REF_DATE_OLDER_THAN as readonly number[]).includes(value), { error: 'invalid' }),
     active: z.boolean(),
-    deviceIds: z.array(bodyId()).max(REF_DATE_MAX_DEVICES),
+    // A query without devices would run for nothing.
+    deviceIds: z.array(bodyId()).min(1, { error: 'required' }).max(REF_DATE_MAX_DEVICES),
   })
   .superRefine((body, context) => {
     const allowed = INTERVALS_OF_TYPE[body.intervalType];
     if (body.intervals.some((interval) => !allowed.includes(interval)))
       context.addIssue({ code: 'custom', path: ['intervals'], message: 'invalid' });
     else if (body.intervals.length === 0)
-      context.addIssue({ code: 'custom', path: ['intervals'], message: 'required' });
+      // Only the days of the week can be left empty in the form: the reason names them.
+      context.addIssue({
+        code: 'custom',
+        path: ['intervals'],
+        message: 'required',
+        params: { code: 'required', args: body.intervalType === 'daily' ? { reason: 'weekdays' } : {} },
+      });
     else if (body.intervalType !== 'daily' && body.intervals.length > 1)
       context.addIssue({ code: 'custom', path: ['intervals'], message: 'invalid' });
   });

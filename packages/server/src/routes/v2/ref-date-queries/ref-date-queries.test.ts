@@ -91,11 +91,12 @@ describe('reference-date queries', () => {
   it('refuses each rule on its field and stores nothing', async () => {
     const client = await t.signIn('user');
     const before = await count();
-    const cases: [object, { path: string; code: string }][] = [
+    const cases: [object, { path: string; code: string; args?: object }][] = [
       [{ intervals: [] }, { path: 'intervals', code: 'required' }],
+      // Daily without a day: the reason names the days of the week.
       [
         { intervalType: 'daily', intervals: [] },
-        { path: 'intervals', code: 'required' },
+        { path: 'intervals', code: 'required', args: { reason: 'weekdays' } },
       ],
       [
         { intervalType: 'intraday', intervals: [] },
@@ -116,6 +117,8 @@ describe('reference-date queries', () => {
       [{ olderThan: 1e308 }, { path: 'olderThan', code: 'invalid' }],
       [{ active: 'yes' }, { path: 'active', code: 'invalid' }],
       [{ deviceIds: [0] }, { path: 'deviceIds.0', code: 'invalid' }],
+      // A query without a device would run for nothing.
+      [{ deviceIds: [] }, { path: 'deviceIds', code: 'required' }],
     ];
     for (const [change, error] of cases) {
       const response = await client.post('/api/v2/ref-date-queries', { ...valid(), ...change });
@@ -132,11 +135,7 @@ describe('reference-date queries', () => {
     ).toEqual([{ path: 'deviceIds.0', code: 'invalid', args: { reason: 'not_queryable' } }]);
     // Every "older than" option is taken.
     for (const olderThan of [1800, 3600, 7200, 21600, 43200, 86400]) {
-      const response = await client.post('/api/v2/ref-date-queries', {
-        ...valid(),
-        olderThan,
-        deviceIds: [],
-      });
+      const response = await client.post('/api/v2/ref-date-queries', { ...valid(), olderThan });
       expect(response.statusCode).toBe(201);
       await client.delete(`/api/v2/ref-date-queries/${response.json().id}`);
     }
@@ -182,7 +181,7 @@ describe('reference-date queries', () => {
     expect((await other.get('/api/v2/ref-date-queries')).json()).toEqual([]);
     for (const call of [
       () => other.get(`/api/v2/ref-date-queries/${query.id}`),
-      () => other.put(`/api/v2/ref-date-queries/${query.id}`, { ...valid(), deviceIds: [] }),
+      () => other.put(`/api/v2/ref-date-queries/${query.id}`, valid()),
       () => other.delete(`/api/v2/ref-date-queries/${query.id}`),
     ])
       expect((await call()).statusCode).toBe(404);

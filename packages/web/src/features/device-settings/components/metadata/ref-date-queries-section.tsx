@@ -130,7 +130,8 @@ function RemoveDialog({
       onConfirm={() =>
         remove.mutate(query.id, {
           onSuccess: () => {
-            enqueueSnackbar(t('refDateQueries.responses.deleted'), { variant: 'success' });
+            // The query stays: only this device left it.
+            enqueueSnackbar(t('refDateQueries.responses.deviceRemoved'), { variant: 'success' });
             onClose();
           },
         })

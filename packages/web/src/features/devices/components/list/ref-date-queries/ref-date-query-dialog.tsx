@@ -75,11 +75,8 @@ function formErrorsOf(
   };
   for (const fieldError of fieldErrors) {
     const field = fieldError.path.split('.')[0];
-    if (field === 'intervals')
-      add(
-        'intervals',
-        fieldError.code === 'required' ? t('validation.required') : fieldErrorText(t, fieldError),
-      );
+    // An empty choice of days says to choose a day (the reason `weekdays`), not "must not be empty".
+    if (field === 'intervals') add('intervals', fieldErrorText(t, fieldError));
     else if (field === 'queryAt')
       add(
         'queryAt',
