@@ -142,7 +142,7 @@ test.describe('billing', () => {
     await page.getByRole('option', { name: 'Individuell' }).click();
     await expect(dialog.getByLabel('Inklusive SMS je Zeitraum')).toHaveCount(0);
     await dialog.getByLabel(/^Preis/).fill('12,5');
-    await dialog.getByLabel(/^Gültig ab/).fill(day(monthStart));
+    await dialog.getByLabel(/^Gültig ab/).fill(german(monthStart));
     await dialog.getByRole('button', { name: 'Speichern' }).click();
     const nameField = dialog.getByLabel(/^Bezeichnung/);
     await expect(nameField).toHaveAttribute('aria-invalid', 'true');
@@ -182,7 +182,7 @@ test.describe('billing', () => {
     await expect(page).toHaveURL(/\/system\/billing\/invoices$/);
     await expect(page.getByRole('combobox', { name: 'Jahr' })).toHaveText(String(now.getFullYear()));
     const run = page.getByTestId('invoicing-run');
-    await expect(run.getByLabel('Abrechnen bis')).toHaveValue(day(now));
+    await expect(run.getByLabel('Abrechnen bis')).toHaveValue(german(now));
     await run.getByRole('button', { name: 'Jetzt abrechnen' }).click();
     // Nothing is billed before the preview with its totals is confirmed.
     const confirmRun = page.getByRole('dialog', { name: `Abrechnung zum ${german(now)}: Vorschau` });
@@ -520,11 +520,11 @@ test.describe('billing', () => {
       // Not ahead of today: usage is not counted yet. Said under the day, and nothing opens.
       const runForm = page.getByTestId('invoicing-run');
       const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 2);
-      await runForm.getByLabel('Abrechnen bis').fill(day(tomorrow));
+      await runForm.getByLabel('Abrechnen bis').fill(german(tomorrow));
       await runForm.getByRole('button', { name: 'Vorschau' }).click();
       await expect(runForm.getByText(/^Dieser Wert muss kleiner oder gleich/)).toBeVisible();
       await expect(page.getByRole('dialog')).toHaveCount(0);
-      await runForm.getByLabel('Abrechnen bis').fill(day(now));
+      await runForm.getByLabel('Abrechnen bis').fill(german(now));
       // The preview: the invoice with its line, the skipped term with why; nothing billed.
       await page.getByTestId('invoicing-run').getByRole('button', { name: 'Vorschau' }).click();
       const preview = page.getByRole('dialog', { name: `Abrechnung zum ${german(now)}: Vorschau` });

@@ -12,6 +12,8 @@ const DEVICE = 28;
 
 const pad = (value: number) => String(value).padStart(2, '0');
 const day = (date: Date) => `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+/** A day (yyyy-MM-dd) as the German portal's date fields take it. */
+const german = (isoDay: string) => isoDay.split('-').reverse().join('.');
 
 test('a master enters the DATEV numbers and downloads the month for the tax advisor', async ({
   page,
@@ -88,13 +90,13 @@ test('a master enters the DATEV numbers and downloads the month for the tax advi
 
     // A period across two years is refused before anything is asked.
     const form = page.getByTestId(`datev-export-${whitelabel}`);
-    await form.getByTestId('datev-from').fill(`${Number(to.slice(0, 4)) - 1}-12-01`);
-    await form.getByTestId('datev-to').fill(to);
+    await form.getByTestId('datev-from').fill(german(`${Number(to.slice(0, 4)) - 1}-12-01`));
+    await form.getByTestId('datev-to').fill(german(to));
     await form.getByRole('button', { name: 'Buchungsstapel herunterladen' }).click();
     await expect(form).toContainText('im selben Kalenderjahr');
 
     // This month: the ZIP with the Buchungsstapel and the invoice's PDF.
-    await form.getByTestId('datev-from').fill(from);
+    await form.getByTestId('datev-from').fill(german(from));
     const download = page.waitForEvent('download');
     await form.getByRole('button', { name: 'Buchungsstapel herunterladen' }).click();
     const file = await download;

@@ -9,11 +9,11 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import DownloadIcon from '@mui/icons-material/Download';
 import { toFieldError, type FieldError } from '@tankportal/shared/field-errors';
 import { DATEV_RATES, DATEV_RATE_PERCENT, datevExportQuery } from '@tankportal/shared/schemas/datev';
+import { DayField } from '../../../components/day-field.tsx';
 import { EditSection } from '../../../components/edit-section.tsx';
 import { FactList, type Fact } from '../../../components/fact-list.tsx';
 import { QueryContent } from '../../../components/query-content.tsx';
@@ -188,13 +188,12 @@ function ExportForm({ whitelabelId }: { whitelabelId: number }) {
       data-testid={`datev-export-${whitelabelId}`}
     >
       {(['from', 'to'] as const).map((field) => (
-        <TextField
+        <DayField
           key={field}
           size="small"
-          type="date"
           label={t(`datev.${field}`)}
           value={period[field]}
-          onChange={(event) => setPeriod((current) => ({ ...current, [field]: event.target.value }))}
+          onChange={(value) => setPeriod((current) => ({ ...current, [field]: value }))}
           error={!!errors[field]}
           helperText={errors[field]}
           slotProps={{ inputLabel: { shrink: true }, htmlInput: { 'data-testid': `datev-${field}` } }}

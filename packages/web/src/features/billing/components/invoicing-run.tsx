@@ -16,7 +16,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import PreviewIcon from '@mui/icons-material/Preview';
@@ -29,6 +28,7 @@ import { fieldErrorText } from '../../../lib/field-errors.ts';
 import { useLocale } from '../../../lib/i18n.ts';
 import { useInvoicingPreview, useInvoicingRun, type InvoicingResult } from '../api/invoicing-runs.ts';
 import { formatDay, formatMoney, today } from '../lib/billing-format.ts';
+import { DayField } from '../../../components/day-field.tsx';
 
 /** Why a term was skipped, in words, its dates as the locale writes them. */
 function SkippedReason({ term }: { term: SkippedTerm }) {
@@ -236,13 +236,12 @@ export function InvoicingRun({ onDone }: { onDone: (day: string) => void }) {
         setOpen('run');
       }}
     >
-      <TextField
-        type="date"
+      <DayField
         size="small"
         label={t('billing.system.run.date')}
         value={day}
-        onChange={(event) => setDay(event.target.value)}
-        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: today() } }}
+        onChange={setDay}
+        slotProps={{ inputLabel: { shrink: true } }}
         error={!!error}
         helperText={error}
       />

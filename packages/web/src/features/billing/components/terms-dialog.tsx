@@ -18,6 +18,7 @@ import {
   type ChargingPeriodType,
   type TimeOfInvoicing,
 } from '@tankportal/shared/schemas/billing';
+import { DayField } from '../../../components/day-field.tsx';
 import { EditDialogLoader } from '../../../components/dialogs/edit-dialog-loader.tsx';
 import { FormDialog } from '../../../components/dialogs/form-dialog.tsx';
 import { useSaveErrorHandler } from '../../../components/forms/save-error.ts';
@@ -155,13 +156,19 @@ function TermsForm({ deviceId, terms, onClose }: TermsFormProps) {
     />
   );
   const dateField = (name: 'validFrom' | 'validUntil' | 'invoicedUntil', required = false) => (
-    <TextField
-      type="date"
-      label={fieldLabel(name)}
-      required={required}
-      slotProps={{ inputLabel: { shrink: true } }}
-      {...register(name)}
-      {...error(name)}
+    <Controller
+      control={control}
+      name={name}
+      render={({ field: { ref, ...field } }) => (
+        <DayField
+          label={fieldLabel(name)}
+          required={required}
+          slotProps={{ inputLabel: { shrink: true } }}
+          {...field}
+          inputRef={ref}
+          {...error(name)}
+        />
+      )}
     />
   );
   return (

@@ -8,6 +8,7 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { INTERVAL_UNITS } from '@tankportal/shared/schemas/device-configuration';
+import { TimeField } from '../../../../components/time-field.tsx';
 
 // Controlled inputs of the configuration form. Every input shows the error of its own path, be it
 // the shared schema's (client) or the server's (applyServerFieldErrors, same path).
@@ -64,28 +65,45 @@ export function TextInput({
     <Controller
       name={name}
       control={control}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...field}
-          value={shown(field.value)}
-          type={type}
-          label={label}
-          required={required}
-          disabled={disabled}
-          size="small"
-          fullWidth
-          error={!!fieldState.error}
-          helperText={fieldState.error?.message}
-          slotProps={{
-            // The raw text goes to the shared schema, which tells "nothing entered" from a number.
-            htmlInput: { step, list, 'data-testid': `field-${name}` },
-            inputLabel: type === 'time' ? { shrink: true } : undefined,
-            input: unit
-              ? { endAdornment: <InputAdornment position="end">{unit}</InputAdornment> }
-              : undefined,
-          }}
-        />
-      )}
+      render={({ field, fieldState }) => {
+        const common = {
+          label,
+          required,
+          disabled,
+          size: 'small',
+          fullWidth: true,
+          error: !!fieldState.error,
+          helperText: fieldState.error?.message,
+        } as const;
+        // A time as the portal's language writes it, not as the browser's time input would.
+        if (type === 'time') {
+          const { ref, ...input } = field;
+          return (
+            <TimeField
+              {...input}
+              {...common}
+              inputRef={ref}
+              value={shown(field.value)}
+              slotProps={{ htmlInput: { 'data-testid': `field-${name}` }, inputLabel: { shrink: true } }}
+            />
+          );
+        }
+        return (
+          <TextField
+            {...field}
+            {...common}
+            value={shown(field.value)}
+            type={type}
+            slotProps={{
+              // The raw text goes to the shared schema, which tells "nothing entered" from a number.
+              htmlInput: { step, list, 'data-testid': `field-${name}` },
+              input: unit
+                ? { endAdornment: <InputAdornment position="end">{unit}</InputAdornment> }
+                : undefined,
+            }}
+          />
+        );
+      }}
     />
   );
 }
