@@ -25,7 +25,8 @@ test.describe('users tree', () => {
     const items = page.getByRole('tree').getByRole('treeitem');
     await expect(items).toHaveCount(3);
     const match = page.getByRole('treeitem', { level: 3 });
-    await expect(match).toHaveAccessibleName('demo, Demo Zugang');
+    // Its name holds what the line shows: username, name and the role chip of a match.
+    await expect(match).toHaveAccessibleName('demo, Demo Zugang, Demo');
     await expect(match.getByText(/^demo/)).toHaveCSS('font-weight', '700');
     await expect(page.getByRole('treeitem', { level: 2 })).toHaveAccessibleName('user, Ulla User');
     await expect(page.getByRole('treeitem', { level: 2 }).getByText(/^user/)).toHaveCSS('font-weight', '400');

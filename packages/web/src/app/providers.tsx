@@ -1,9 +1,10 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { MutationCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider, createTheme } from '@mui/material/styles';
+import { ThemeProvider } from '@mui/material/styles';
 import i18n from '../lib/i18n.ts';
 import { notifyMutationError } from '../lib/mutation-errors.ts';
+import { portalTheme } from '../lib/theme.ts';
 import { useWhitelabel } from '../lib/whitelabel.ts';
 
 export const queryClient = new QueryClient({
@@ -18,16 +19,7 @@ export const queryClient = new QueryClient({
 /** Theme, title and favicon follow the white-label the server reports. */
 function WhitelabelTheme({ children }: { children: ReactNode }) {
   const { data: whitelabel } = useWhitelabel();
-  const theme = useMemo(
-    () =>
-      createTheme({
-        palette: {
-          primary: { main: whitelabel?.theme.primary ?? '#0b5394' },
-          secondary: { main: whitelabel?.theme.secondary ?? '#e69138' },
-        },
-      }),
-    [whitelabel],
-  );
+  const theme = useMemo(() => portalTheme(whitelabel?.theme), [whitelabel]);
   useEffect(() => {
     if (!whitelabel) return;
     document.title = whitelabel.title;

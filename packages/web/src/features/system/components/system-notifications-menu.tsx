@@ -7,21 +7,32 @@ import { useTranslation } from 'react-i18next';
 import { useSystemNotifications } from '../api/system-notifications.ts';
 import { SystemNotificationList } from './system-notification-list.tsx';
 
+/** The most the badge counts; more show as "99+". */
+const BADGE_MAX = 99;
+
 /** Top bar entry: the system notifications in a popover. */
 export function SystemNotificationsMenu() {
   const { t } = useTranslation();
   const { data: notifications = [] } = useSystemNotifications();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const count = notifications.length;
+  const shown = count > BADGE_MAX ? `${BADGE_MAX}+` : String(count);
   return (
     <>
+      {/* The button's name holds the count the badge shows, so that what a speech user reads off
+          the screen is part of its name (WCAG 2.5.3). */}
       <IconButton
         color="inherit"
-        aria-label={t('nav.notifications')}
+        aria-label={count ? t('nav.notificationsCount', { shown }) : t('nav.notifications')}
         onClick={(event) => setAnchor(event.currentTarget)}
       >
-        <Badge badgeContent={notifications.length} color="secondary">
+        {count ? (
+          <Badge badgeContent={count} max={BADGE_MAX} color="secondary">
+            <NotificationsIcon />
+          </Badge>
+        ) : (
           <NotificationsIcon />
-        </Badge>
+        )}
       </IconButton>
       <Popover
         open={!!anchor}

@@ -1,6 +1,7 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -119,39 +120,43 @@ function TreeItem({ node, depth, openAtStart }: { node: UserTreeNode; depth: num
   const { t } = useTranslation();
   const [open, setOpen] = useState(openAtStart && node.childCount > 0);
   const hasChildren = node.childCount > 0;
+  const subUsers = hasChildren ? t('users.subUsers', { count: node.childCount }) : null;
+  const groupId = useId();
   return (
-    <Box
-      role="treeitem"
-      aria-label={accessibleName(node)}
-      aria-expanded={hasChildren ? open : undefined}
-      aria-level={depth + 1}
-    >
-      <Row depth={depth}>
-        {hasChildren ? (
-          <IconButton
-            size="small"
-            onClick={() => setOpen(!open)}
-            aria-label={t(open ? 'users.close' : 'users.open', { username: node.username })}
-          >
-            {open ? <ExpandMoreIcon /> : <ChevronRightIcon />}
-          </IconButton>
-        ) : (
-          <Box sx={{ width: 34, flexShrink: 0 }} />
-        )}
-        <UserLabel user={node} />
-        <RoleChips node={node} />
-        {hasChildren && (
-          <Typography variant="body2" color="text.secondary">
-            {t('users.subUsers', { count: node.childCount })}
-          </Typography>
-        )}
-      </Row>
+    <>
+      <Box
+        role="treeitem"
+        aria-label={[accessibleName(node), ...roleTexts(node, t), ...(subUsers ? [subUsers] : [])].join(', ')}
+        aria-expanded={hasChildren ? open : undefined}
+        aria-level={depth + 1}
+        aria-owns={open ? groupId : undefined}
+      >
+        <Row depth={depth}>
+          {hasChildren ? (
+            <IconButton
+              size="small"
+              onClick={() => setOpen(!open)}
+              aria-label={t(open ? 'users.close' : 'users.open', { username: node.username })}
+            >
+              {open ? <ExpandMoreIcon /> : <ChevronRightIcon />}
+            </IconButton>
+          ) : (
+            <Box sx={{ width: 34, flexShrink: 0 }} />
+          )}
+          <UserLabel user={node} /> <RoleChips node={node} />{' '}
+          {subUsers && (
+            <Typography variant="body2" color="text.secondary">
+              {subUsers}
+            </Typography>
+          )}
+        </Row>
+      </Box>
       {open && (
-        <Box role="group">
+        <Box role="group" id={groupId}>
           <Level parentUserId={node.id} depth={depth + 1} />
         </Box>
       )}
-    </Box>
+    </>
   );
 }
 
@@ -181,31 +186,46 @@ function SearchResults({ term }: { term: string }) {
 }
 
 function SearchItem({ node, depth }: { node: SearchTreeNode; depth: number }) {
+  const { t } = useTranslation();
+  const groupId = useId();
   return (
-    <Box
-      role="treeitem"
-      aria-label={accessibleName(node.user)}
-      aria-expanded={node.children.length > 0 ? true : undefined}
-      aria-level={depth + 1}
-    >
-      <Row depth={depth}>
-        <Box sx={{ width: 34, flexShrink: 0 }} />
-        <UserLabel user={node.user} strong={node.match !== null} />
-        {node.match && <RoleChips node={node.match} />}
-      </Row>
+    <>
+      <Box
+        role="treeitem"
+        aria-label={[accessibleName(node.user), ...(node.match ? roleTexts(node.match, t) : [])].join(', ')}
+        aria-expanded={node.children.length > 0 ? true : undefined}
+        aria-level={depth + 1}
+        aria-owns={node.children.length > 0 ? groupId : undefined}
+      >
+        <Row depth={depth}>
+          <Box sx={{ width: 34, flexShrink: 0 }} />
+          <UserLabel user={node.user} strong={node.match !== null} />{' '}
+          {node.match && <RoleChips node={node.match} />}
+        </Row>
+      </Box>
       {node.children.length > 0 && (
-        <Box role="group">
+        <Box role="group" id={groupId}>
           {node.children.map((child) => (
             <SearchItem key={child.user.id} node={child} depth={depth + 1} />
           ))}
         </Box>
       )}
-    </Box>
+    </>
   );
 }
 
-/** What a screen reader says of a node: the username, then the name (not the buttons inside). */
+/**
+ * What a screen reader says of a node: the username, then the name (not the buttons inside). The
+ * item's name goes on with every other text the line shows (role, lock, sub-users), so that it
+ * holds what a speech user reads off the screen; its sub-users are a group beside it (owned by it,
+ * `aria-owns`), not inside it, so that their texts are not the item's.
+ */
 const accessibleName = (user: UserOption) => (user.name ? `${user.username}, ${user.name}` : user.username);
+
+const roleTexts = (node: UserTreeNode, t: TFunction) => [
+  t(`users.roles.${node.role}`),
+  ...(node.status === 'locked' ? [t('users.locked')] : []),
+];
 
 /** A line of the tree, indented by its depth (less on a phone, where width is scarce). */
 function Row({ depth, children }: { depth: number; children: ReactNode }) {
@@ -250,7 +270,7 @@ function RoleChips({ node }: { node: UserTreeNode }) {
   const { t } = useTranslation();
   return (
     <>
-      <Chip size="small" variant="outlined" label={t(`users.roles.${node.role}`)} />
+      <Chip size="small" variant="outlined" label={t(`users.roles.${node.role}`)} />{' '}
       {node.status === 'locked' && <Chip size="small" color="warning" label={t('users.locked')} />}
     </>
   );

@@ -115,6 +115,7 @@ export function DeviceChoice({
   const total = list.data?.total ?? 0;
   const pageIds = rows.map((device) => device.id);
   const chosenOnPage = pageIds.filter((id) => chosen.has(id)).length;
+  const partlyChosen = chosenOnPage > 0 && chosenOnPage < pageIds.length;
 
   const choose = (ids: Iterable<number>) => onChange(sorted(ids));
   const toggle = (ids: number[], on: boolean) =>
@@ -230,7 +231,12 @@ export function DeviceChoice({
                     <Checkbox
                       size="small"
                       checked={pageIds.length > 0 && chosenOnPage === pageIds.length}
-                      indeterminate={chosenOnPage > 0 && chosenOnPage < pageIds.length}
+                      indeterminate={partlyChosen}
+                      // MUI says "mixed" in ARIA only; the box's own state says it too, so that
+                      // both tell a screen reader the same.
+                      inputRef={(input: HTMLInputElement | null) => {
+                        if (input) input.indeterminate = partlyChosen;
+                      }}
                       disabled={!pageIds.length}
                       onChange={(event) => toggle(pageIds, event.target.checked)}
                       slotProps={{ input: { 'aria-label': t('devices.choice.togglePage') } }}

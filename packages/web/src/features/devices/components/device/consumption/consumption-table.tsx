@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import Box from '@mui/material/Box';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -7,8 +6,10 @@ import TableFooter from '@mui/material/TableFooter';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import { yearColor } from '@tankportal/shared/chart-colors';
+import { ScrollRegion } from '../../../../../components/scroll-region.tsx';
 import { formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
+import { readableText } from '../../../../../lib/theme.ts';
 import { unitSymbol } from '@tankportal/shared/units';
 import { unitFractionDigits } from '../../../lib/sensor-totals.ts';
 import type { ConsumptionByUnit } from './consumption-data.ts';
@@ -22,7 +23,7 @@ export function ConsumptionTable({ group, name }: { group: ConsumptionByUnit; na
   const format = (value: number | null) =>
     value === null ? '' : formatNumber(value, locale, unitFractionDigits(group.unit));
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    <ScrollRegion label={t('device.consumption.table', { unit: name })}>
       <Table
         size="small"
         data-testid={`consumption-table-${group.key}`}
@@ -32,7 +33,11 @@ export function ConsumptionTable({ group, name }: { group: ConsumptionByUnit; na
           <TableRow>
             <TableCell>{t('device.consumption.month')}</TableCell>
             {group.years.map(({ year }) => (
-              <TableCell key={year} align="right" sx={{ color: yearColor(year), fontWeight: 600 }}>
+              <TableCell
+                key={year}
+                align="right"
+                sx={{ color: readableText(yearColor(year)), fontWeight: 600 }}
+              >
                 {year} ({unit})
               </TableCell>
             ))}
@@ -65,6 +70,6 @@ export function ConsumptionTable({ group, name }: { group: ConsumptionByUnit; na
           </TableRow>
         </TableFooter>
       </Table>
-    </Box>
+    </ScrollRegion>
   );
 }

@@ -9,6 +9,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { SENSOR_ERROR_COLOR, TEMPERATURE_COLORS, sensorColor } from '@tankportal/shared/chart-colors';
+import { ScrollRegion } from '../../../../../components/scroll-region.tsx';
 import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { unitSymbol } from '@tankportal/shared/units';
@@ -84,22 +85,24 @@ function SensorTable({
   footer?: ReactNode;
 }) {
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    <Box>
       <Typography variant="h6" component="h2" gutterBottom>
         {title}
       </Typography>
-      <Table
-        size="small"
-        data-testid={testId}
-        aria-label={title}
-        sx={{ '& td, & th': { whiteSpace: 'nowrap' } }}
-      >
-        <TableHead>
-          <TableRow>{head}</TableRow>
-        </TableHead>
-        <TableBody>{children}</TableBody>
-        {footer && <TableFooter>{footer}</TableFooter>}
-      </Table>
+      <ScrollRegion label={title}>
+        <Table
+          size="small"
+          data-testid={testId}
+          aria-label={title}
+          sx={{ '& td, & th': { whiteSpace: 'nowrap' } }}
+        >
+          <TableHead>
+            <TableRow>{head}</TableRow>
+          </TableHead>
+          <TableBody>{children}</TableBody>
+          {footer && <TableFooter>{footer}</TableFooter>}
+        </Table>
+      </ScrollRegion>
     </Box>
   );
 }
