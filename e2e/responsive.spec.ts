@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { apiSession, login, type ApiSession } from './helpers.ts';
 import { DEVICE_PERMISSIONS } from '@tankportal/shared/devices';
@@ -8,6 +9,8 @@ import { DEVICE_PERMISSIONS } from '@tankportal/shared/devices';
 const LEVEL = 9;
 const COUNTER = 39;
 const CUSTOMERS = 6;
+// Device 21 has its public status page switched on.
+const PUBLIC = 21;
 // Device 33 has deliveries and a leak alarm, device 15 a stuck level sensor.
 const DELIVERIES = 33;
 const STUCK = 15;
@@ -17,6 +20,11 @@ const VIEWPORTS = [
   { width: 1280, height: 800 },
   { width: 1920, height: 1080 },
 ] as const;
+/** The WCAG 2.1 level A and AA rules of axe-core, checked on every page on a phone and a laptop. */
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const PHONE_WIDTH = 390;
+const LAPTOP = { width: 1440, height: 900 } as const;
+type Viewport = (typeof VIEWPORTS)[number] | typeof LAPTOP;
 
 interface Check {
   name: string;
@@ -382,14 +390,78 @@ async function layoutProblems(page: Page): Promise<string[]> {
 const nextFrames = (page: Page) =>
   page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
-// Each page is opened once and measured at the three widths, resized in place (as a window or a
-// turned tablet would be). Which width the page is first drawn at rotates from page to page, so a
-// page drawn fresh at a width and a page resized to it are both checked.
-test.describe(`no sideways scrolling at ${VIEWPORTS.map(({ width }) => width).join(', ')} px`, () => {
+/**
+ * What axe-core finds against WCAG 2.1 A/AA on the page as it is drawn: one line a rule, with its
+ * impact and the elements (their selectors and, for a contrast, the colours axe measured).
+ */
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  // One run in the page itself (legacy mode): the portal has no frames from other origins, for
+  // which axe would otherwise collect partial results and merge them in a page of its own.
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_21_AA).setLegacyMode().analyze();
+  return violations.map(({ id, impact, help, nodes }) => {
+    const elements = nodes
+      .slice(0, 6)
+      .map(({ target, any }) => `${target.join(' ')}${any[0] ? ` (${any[0].message})` : ''}`);
+    if (nodes.length > 6) elements.push(`${nodes.length - 6} more`);
+    return `${id} [${impact ?? 'unknown'}] ${help}: ${elements.join('; ')}`;
+  });
+}
+
+/**
+ * Opens a page once and checks it at each size, resized in place (as a window or a turned tablet
+ * would be): its width at every size of `order`, and at the phone's width and the laptop's what
+ * axe finds. A screenshot is taken only of what fails.
+ */
+async function checkPage(page: Page, check: Check, url: string, order: Viewport[], testInfo: TestInfo) {
+  await page.setViewportSize(order[0]!);
+  await page.goto(url);
+  // Charts and fonts settle before the page is measured.
+  await page.waitForLoadState('networkidle');
+  const drawnAt = async (viewport: Viewport) => {
+    await page.setViewportSize(viewport);
+    await expect(check.ready(page).first()).toBeVisible();
+    await expect(page.getByRole('progressbar')).toHaveCount(0);
+    await nextFrames(page);
+  };
+  const expectAccessible = async (size: string) => {
+    const problems = await accessibilityProblems(page);
+    if (problems.length) await attachScreenshot(page, testInfo, `${size} ${check.name} accessibility`);
+    expect(problems, `WCAG 2.1 A/AA at ${size}: ${check.name}`).toEqual([]);
+  };
+  for (const viewport of order) {
+    const size = `${viewport.width}×${viewport.height}`;
+    await test.step(size, async () => {
+      await drawnAt(viewport);
+      let problems = await layoutProblems(page);
+      // A layout still moving after the resize gets a moment; what stays too wide fails.
+      if (problems.length) {
+        await page.waitForTimeout(500);
+        problems = await layoutProblems(page);
+      }
+      if (problems.length) await attachScreenshot(page, testInfo, `${size} ${check.name}`);
+      expect(problems, `${size}: ${check.name}`).toEqual([]);
+      if (viewport.width === PHONE_WIDTH) await expectAccessible(size);
+    });
+  }
+  const laptop = `${LAPTOP.width}×${LAPTOP.height}`;
+  await test.step(`${laptop} accessibility`, async () => {
+    await drawnAt(LAPTOP);
+    await expectAccessible(laptop);
+  });
+}
+
+/** The sizes a page is checked at, the first one rotating from page to page. */
+const rotated = (index: number) => VIEWPORTS.map((_, step) => VIEWPORTS[(index + step) % VIEWPORTS.length]!);
+
+// Each page is opened once and checked at its sizes in place. Which width the page is first drawn
+// at rotates from page to page, so a page drawn fresh at a width and a page resized to it are both
+// checked.
+test.describe(`no sideways scrolling at ${VIEWPORTS.map(({ width }) => width).join(', ')} px, WCAG 2.1 AA at ${PHONE_WIDTH} and ${LAPTOP.width} px`, () => {
   // Signed in once; each check opens its page in the same tab.
   let page: Page;
   test.beforeAll(async ({ browser }) => {
-    page = await browser.newPage({ viewport: VIEWPORTS[0] });
+    // A context of its own (not `browser.newPage`): axe opens a page of its own in it.
+    page = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
     await login(page, 'master');
   });
   test.afterAll(async () => {
@@ -397,7 +469,6 @@ test.describe(`no sideways scrolling at ${VIEWPORTS.map(({ width }) => width).jo
   });
 
   CHECKS.forEach((check, index) => {
-    const order = VIEWPORTS.map((_, step) => VIEWPORTS[(index + step) % VIEWPORTS.length]!);
     test(`${check.name} (${check.path})`, async ({ baseURL }, testInfo) => {
       const path = check.path
         .replace('{korn}', String(korn))
@@ -405,28 +476,36 @@ test.describe(`no sideways scrolling at ${VIEWPORTS.map(({ width }) => width).jo
         .replace('{terms}', String(terms))
         .replace('{invoice}', String(invoice))
         .replace('{whitelabel}', String(whitelabel));
-      await page.setViewportSize(order[0]!);
-      await page.goto(`${baseURL}${path}`);
-      // Charts and fonts settle before the page is measured.
-      await page.waitForLoadState('networkidle');
-      for (const viewport of order) {
-        const size = `${viewport.width}×${viewport.height}`;
-        await test.step(size, async () => {
-          await page.setViewportSize(viewport);
-          await expect(check.ready(page).first()).toBeVisible();
-          await expect(page.getByRole('progressbar')).toHaveCount(0);
-          await nextFrames(page);
-          let problems = await layoutProblems(page);
-          // A layout still moving after the resize gets a moment; what stays too wide fails.
-          if (problems.length) {
-            await page.waitForTimeout(500);
-            problems = await layoutProblems(page);
-          }
-          if (problems.length) await attachScreenshot(page, testInfo, `${size} ${check.name}`);
-          expect(problems, `${size}: ${check.name}`).toEqual([]);
-        });
-      }
+      await checkPage(page, check, `${baseURL}${path}`, rotated(index), testInfo);
     });
+  });
+});
+
+// The pages outside the signed-in app, in a browser that has never signed in.
+test.describe('signed out', () => {
+  let page: Page;
+  test.beforeAll(async ({ browser }) => {
+    page = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
+  });
+  test.afterAll(async () => {
+    await page.context().close();
+  });
+
+  test('login page (/login)', async ({ baseURL }, testInfo) => {
+    const check: Check = {
+      name: 'login page',
+      path: '/login',
+      ready: (at) => at.getByRole('heading', { level: 1 }),
+    };
+    await checkPage(page, check, `${baseURL}${check.path}`, rotated(0), testInfo);
+  });
+
+  test('public status page (/public/{token})', async ({ baseURL }, testInfo) => {
+    const { publicUrl } = (await (await setUp.context.get(`/api/v2/devices/${PUBLIC}`)).json()) as {
+      publicUrl: string;
+    };
+    const check: Check = { name: 'public status page', path: publicUrl, ready: byId('fill-level-graphic') };
+    await checkPage(page, check, `${baseURL}${check.path}`, rotated(1), testInfo);
   });
 });
 
