@@ -26,9 +26,12 @@ test.describe('system area', () => {
     const notice = page.getByTestId('system-notifications').getByRole('alert').filter({ hasText: text });
     await expect(notice).toHaveAttribute('data-severity', 'critical');
 
-    // Another user sees it in the top bar.
+    // Another user sees it in the top bar; the badge has the colour of the most severe notice.
     const other = await browser.newPage();
     await login(other, 'user');
+    await expect(
+      other.getByRole('button', { name: /^Systemmeldungen/ }).locator('.MuiBadge-badge'),
+    ).toHaveCSS('background-color', 'rgb(211, 47, 47)');
     await other.getByRole('button', { name: 'Systemmeldungen' }).click();
     await expect(other.getByText(text)).toBeVisible();
 
@@ -45,7 +48,7 @@ test.describe('system area', () => {
     await other.close();
   });
 
-  test('a master removes an unassigned device after typing its number', async ({ page, request }) => {
+  test('a master removes an unassigned device after typing its ident', async ({ page, request }) => {
     const identCode = `NET-FREMD-${Date.now()}`;
     const report = await request.post('/ingest/net/v1', {
       data: {
@@ -63,16 +66,21 @@ test.describe('system area', () => {
     await expect(page.getByRole('button', { name: 'Netzwerk' })).toHaveAttribute('aria-pressed', 'true');
     const row = page.getByTestId('unassigned-table').getByRole('row').filter({ hasText: identCode });
     await expect(row).toBeVisible();
-    const number = (await row.getByRole('cell').first().textContent())!.trim();
     await row.getByRole('button', { name: `Entfernen: ${identCode}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Entfernen' });
     const confirm = dialog.getByRole('button', { name: 'Entfernen' });
+    // What the row shows as the sender is what is typed: its ident, not the list's number.
+    await expect(dialog).toContainText(
+      `${identCode} wird aus der Liste der nicht zugeordneten Geräte entfernt.`,
+    );
     await expect(confirm).toBeDisabled();
-    await dialog.getByLabel(`„${number}“`, { exact: false }).fill(`${number}9`);
+    const typed = dialog.getByLabel(`„${identCode}“`, { exact: false });
+    await typed.fill(`${identCode}9`);
     await expect(confirm).toBeDisabled();
-    await dialog.getByLabel(`„${number}“`, { exact: false }).fill(number);
+    await typed.fill(identCode);
     await confirm.click();
-    await expect(page.getByText('Gerät gelöscht.')).toBeVisible();
+    // The notice says what the dialog did.
+    await expect(page.getByText('Gerät aus der Liste entfernt.')).toBeVisible();
     await expect(row).toHaveCount(0);
     // The other lists are there too.
     await page.getByRole('button', { name: 'LX-IoT' }).click();

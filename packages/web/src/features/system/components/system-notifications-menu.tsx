@@ -5,6 +5,7 @@ import Popover from '@mui/material/Popover';
 import NotificationsIcon from '@mui/icons-material/Notifications';
 import { useTranslation } from 'react-i18next';
 import { useSystemNotifications } from '../api/system-notifications.ts';
+import { badgeColour } from '../lib/badge-colour.ts';
 import { SystemNotificationList } from './system-notification-list.tsx';
 
 /** The most the badge counts; more show as "99+". */
@@ -27,7 +28,11 @@ export function SystemNotificationsMenu() {
         onClick={(event) => setAnchor(event.currentTarget)}
       >
         {count ? (
-          <Badge badgeContent={count} max={BADGE_MAX} color="secondary">
+          <Badge
+            badgeContent={count}
+            max={BADGE_MAX}
+            color={badgeColour(notifications.map(({ severity }) => severity)) ?? 'secondary'}
+          >
             <NotificationsIcon />
           </Badge>
         ) : (

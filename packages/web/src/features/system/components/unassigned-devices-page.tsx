@@ -31,7 +31,7 @@ import { SystemTabs } from './system-tabs.tsx';
 
 /**
  * /system/unassigned-devices (master): the net, IoT and LX-IoT senders no device has, newest
- * report first; removing one needs its number typed. It is one row per sender, so
+ * report first; removing one needs its ident typed. It is one row per sender, so
  * the removal is immediate; a sender that reports again is listed again.
  */
 export default function UnassignedDevicesPage() {
@@ -116,10 +116,11 @@ export default function UnassignedDevicesPage() {
       {removing && (
         <ConfirmDialog
           title={t('system.unassigned.remove')}
-          text={t('system.unassigned.removeText', { ident: removing.ident, id: removing.id })}
+          text={t('system.unassigned.removeText', { ident: removing.ident })}
           confirmLabel={t('system.unassigned.remove')}
           danger
-          expected={String(removing.id)}
+          // What the row shows as the sender: its ident, not the list's internal number.
+          expected={removing.ident}
           pending={remove.isPending}
           onClose={() => setRemoving(null)}
           onConfirm={() =>
