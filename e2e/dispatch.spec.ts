@@ -137,13 +137,13 @@ test.describe('dispatch view', () => {
     await page.goto(`/devices/dispatch?within_days=${days}`);
     const deliveryOn = dayIn(3);
     const planned = await dispatchAnswer(baseURL!, days, deliveryOn);
-    await page.getByLabel('Liefertag').fill(deliveryOn);
+    await page.getByLabel('Liefertag').fill(germanDate(deliveryOn));
     await expect(page).toHaveURL(new RegExp(`delivery_on=${deliveryOn}`));
     await expect(
       page.getByRole('columnheader', { name: `Liefermenge am ${germanDate(deliveryOn)}` }),
     ).toBeVisible();
     await expectRowsOf(page, planned.rows, 'de');
-    await page.getByLabel('Liefertag').fill(dayIn(-2));
+    await page.getByLabel('Liefertag').fill(germanDate(dayIn(-2)));
     await expect(page.getByText(/^Bitte einen Tag vom \d{2}\.\d{2}\.\d{4} bis zum/)).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`delivery_on=${deliveryOn}`));
     await page.goto(`/devices/dispatch?within_days=${days}`);

@@ -5,6 +5,7 @@ import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import { DayField } from '../../../../components/day-field.tsx';
 import { formatDay, today } from '../../../../lib/format.ts';
 import { useLocale } from '../../../../lib/i18n.ts';
 import {
@@ -101,6 +102,7 @@ export function DeliveryDayField({
   const [invalid, setInvalid] = useState(false);
   const now = today();
   const { min, max } = deliveryDayRange(now);
+  // DayField hands on yyyy-MM-dd once the text reads as a day, else the text as typed.
   const change = (value: string) => {
     setText(value);
     const day = value === '' ? null : deliveryDayOf(value, now);
@@ -108,19 +110,18 @@ export function DeliveryDayField({
     if (value === '' || day !== null) onChange(day);
   };
   return (
-    <TextField
-      type="date"
+    <DayField
       size="small"
       label={t('dispatch.deliveryOn.label')}
       value={text}
-      onChange={(event) => change(event.target.value)}
+      onChange={change}
       error={invalid}
       helperText={
         invalid
           ? t('dispatch.deliveryOn.invalid', { min: formatDay(min, locale), max: formatDay(max, locale) })
           : t('dispatch.deliveryOn.hint')
       }
-      slotProps={{ inputLabel: { shrink: true }, htmlInput: { min, max } }}
+      slotProps={{ inputLabel: { shrink: true } }}
       sx={{ width: 220 }}
     />
   );
