@@ -43,14 +43,12 @@ describe('GET /v2/dispatch', () => {
 
     // The northern device's battery is weak: a doubt of the whole device, on each of its rows.
     const weakSince = new Date(Date.now() - 2 * DAY_MS);
-    await db
-      .insert(healthIssues)
-      .values({
-        deviceId: north.device.id,
-        kind: 'low_battery',
-        detail: { charge: 12 },
-        openedAt: weakSince,
-      });
+    await db.insert(healthIssues).values({
+      deviceId: north.device.id,
+      kind: 'low_battery',
+      detail: { charge: 12 },
+      openedAt: weakSince,
+    });
     await db.update(devices).set({ name: '=Nord' }).where(eq(devices.id, north.device.id));
 
     const user = await t.signIn('user');
