@@ -1,4 +1,4 @@
-import { useLocale } from '../lib/i18n.ts';
+import { useLocale } from '../lib/use-locale.ts';
 import { DAY_PATTERN, readDay, showDay } from '../lib/typed-day.ts';
 import { TypedValueField, type TypedValueFieldProps } from './typed-value-field.tsx';
 

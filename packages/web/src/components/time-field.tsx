@@ -1,5 +1,5 @@
 import type { Locale } from '@tankportal/shared/constants';
-import { useLocale } from '../lib/i18n.ts';
+import { useLocale } from '../lib/use-locale.ts';
 import { formatTimeOfDay, parseTimeOfDay } from '../lib/time-of-day.ts';
 import { TypedValueField, type TypedValueFieldProps } from './typed-value-field.tsx';
 

@@ -1,7 +1,8 @@
 import i18n from 'i18next';
-import { initReactI18next, useTranslation } from 'react-i18next';
+import { initReactI18next } from 'react-i18next';
 import Cookies from 'js-cookie';
 import { DEFAULT_LOCALE, LOCALE_COOKIE, LOCALES, type Locale } from '@tankportal/shared/constants';
+import { isLocale } from './use-locale.ts';
 
 type Messages = Record<string, unknown>;
 
@@ -80,10 +81,6 @@ export function loadAllTexts(): Promise<void> {
   return loadLaterAreas(currentLocale());
 }
 
-function isLocale(value: unknown): value is Locale {
-  return (LOCALES as readonly unknown[]).includes(value);
-}
-
 function currentLocale(): Locale {
   return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
 }
@@ -102,11 +99,7 @@ export async function changeLocale(locale: Locale) {
   return i18n.changeLanguage(locale);
 }
 
-/** The current UI language, for formatting and for texts the server sends in both languages. */
-export function useLocale(): Locale {
-  const { i18n: instance } = useTranslation();
-  return isLocale(instance.language) ? instance.language : DEFAULT_LOCALE;
-}
+export { useLocale } from './use-locale.ts';
 
 void i18n.use(initReactI18next).init({
   resources: loginResources(),
