@@ -19,7 +19,7 @@ import type { Db } from '../db/client.ts';
 import { devices, sensorForecasts, sensors, users } from '../db/schema.ts';
 import { CONTENT_TYPES } from '../lookups/content-types.ts';
 import { deviceVisibleTo } from '../policies/device-access.ts';
-import { presentHealthIssue, readingDoubtsOf } from '../presenters/device.ts';
+import { presentAddress, presentHealthIssue, readingDoubtsOf } from '../presenters/device.ts';
 import { healthOfDevices } from '../repositories/devices.ts';
 import type { UserRow } from '../repositories/users.ts';
 import type { ExportPlan } from './export-consumption.ts';
@@ -82,13 +82,7 @@ export async function dispatchList(
       deviceId: device.id,
       deviceName: device.name,
       username,
-      address: {
-        street: device.street,
-        streetNumber: device.streetNumber,
-        postalCode: device.postalCode,
-        city: device.city,
-        countryCode: device.countryCode,
-      },
+      address: presentAddress(device),
       sensorId: sensor.id,
       sequence: sensor.sequence,
       sensorName: sensor.name,

@@ -32,6 +32,19 @@ export function identOf(device: DeviceRow): string | null {
   }
 }
 
+/** A device's postal address as the API answers it. */
+export function presentAddress(
+  device: Pick<DeviceRow, 'street' | 'streetNumber' | 'postalCode' | 'city' | 'countryCode'>,
+) {
+  return {
+    street: device.street,
+    streetNumber: device.streetNumber,
+    postalCode: device.postalCode,
+    city: device.city,
+    countryCode: device.countryCode,
+  };
+}
+
 /**
  * The kept forecast with the open doubts about the readings it rests on. The doubts are joined
  * here, when the forecast is read, not when it is made: the checks that open and close them run
@@ -92,13 +105,7 @@ export function presentDeviceSummary(
     identType: device.identType,
     name: device.name,
     project: device.project,
-    address: {
-      street: device.street,
-      streetNumber: device.streetNumber,
-      postalCode: device.postalCode,
-      city: device.city,
-      countryCode: device.countryCode,
-    },
+    address: presentAddress(device),
     user: { id: owner.id, username: owner.username, name: displayName(owner) },
     status: device.status,
     active: device.active,

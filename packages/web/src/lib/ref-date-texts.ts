@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { Locale } from '@tankportal/shared/constants';
 import { portalDateTime } from '@tankportal/shared/alarm-texts';
+import { formatTimeOfDay } from './time-of-day.ts';
 import {
   DAILY_INTERVALS,
   type RefDateInterval,
@@ -38,10 +39,4 @@ export function refDateTimeText(value: string | null, locale: Locale, t: TFuncti
 }
 
 /** The query time HH:mm (German time) in the user's format: 14:05, or 02:05 PM in English. */
-export function queryAtText(queryAt: string, locale: Locale): string {
-  const match = /^(\d{2}):(\d{2})$/.exec(queryAt);
-  if (!match || locale === 'de') return queryAt;
-  const hours = Number(match[1]);
-  const twelve = String(hours % 12 === 0 ? 12 : hours % 12).padStart(2, '0');
-  return `${twelve}:${match[2]} ${hours < 12 ? 'AM' : 'PM'}`;
-}
+export const queryAtText = formatTimeOfDay;

@@ -15,6 +15,7 @@ import { E_INVOICE_FORMATS } from '../../../billing/e-invoice/e-invoice.ts';
 import { exportInvoice } from '../../../billing/e-invoice/export-invoice.ts';
 import { attachment } from '../../../commands/export-sheet.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { presentAddress } from '../../../presenters/device.ts';
 import { errorSchema } from '../../schemas.ts';
 
 /** Invoice years from 2016. */
@@ -110,13 +111,7 @@ async function withItems(db: Db, rows: InvoiceRow[]) {
           ? {
               id: device.id,
               user: { username: username ?? '' },
-              address: {
-                street: device.street,
-                streetNumber: device.streetNumber,
-                countryCode: device.countryCode,
-                postalCode: device.postalCode,
-                city: device.city,
-              },
+              address: presentAddress(device),
             }
           : null,
       })),
