@@ -14,15 +14,20 @@ export function registerHealthRoutes(app: FastifyInstance, readiness: Readiness)
 
   // Alive while the process answers at all: it asks nothing of the database or the broker, so that
   // an orchestrator restarts the process only when the process itself is stuck.
-  app.get('/livez', quiet, async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return { status: 'ok' };
-  });
+  // /healthz is the name older orchestrators ask for liveness.
+  for (const url of ['/livez', '/healthz'])
+    app.get(url, quiet, async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { status: 'ok' };
+    });
 
-  app.get('/readyz', quiet, async (_request, reply) => {
-    const { ready, checks } = await readiness.check();
-    reply.header('cache-control', 'no-store');
-    if (!ready) reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS));
-    return { status: ready ? 'ready' : 'not ready', checks };
-  });
+  // /health and /ready are what load balancers ask by default: were they the web app's page (200,
+  // HTML), a process that cannot serve would look healthy.
+  for (const url of ['/readyz', '/ready', '/health'])
+    app.get(url, quiet, async (_request, reply) => {
+      const { ready, checks } = await readiness.check();
+      reply.header('cache-control', 'no-store');
+      if (!ready) reply.code(503).header('retry-after', String(RETRY_AFTER_SECONDS));
+      return { status: ready ? 'ready' : 'not ready', checks };
+    });
 }

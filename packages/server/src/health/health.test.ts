@@ -55,6 +55,22 @@ describe('liveness and readiness', () => {
     });
   });
 
+  it('answers the names load balancers and orchestrators ask by default the same way, not with the web app', async () => {
+    const live = await t.app.inject({ method: 'GET', url: '/livez' });
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    for (const [url, same] of [
+      ['/healthz', live],
+      ['/health', ready],
+      ['/ready', ready],
+    ] as const) {
+      const answer = await t.app.inject({ method: 'GET', url });
+      expect(answer.statusCode, url).toBe(same.statusCode);
+      expect(answer.headers['content-type'], url).toContain('application/json');
+      expect(answer.headers['cache-control'], url).toBe('no-store');
+      expect(answer.json(), url).toEqual(same.json());
+    }
+  });
+
   it('answers many probes in a row without a limit, and HEAD too', async () => {
     for (let i = 0; i < 30; i++)
       expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
@@ -118,6 +134,10 @@ describe('liveness and readiness', () => {
         ok: false,
         reason: expect.stringMatching(/^no migrations applied; this code needs 0\d+_\w+$/),
       });
+      // A load balancer asking /health takes the process out of the rotation all the same.
+      const balancer = await t.app.inject({ method: 'GET', url: '/health' });
+      expect(balancer.statusCode).toBe(503);
+      expect(balancer.headers['retry-after']).toBe('5');
     } finally {
       await db.execute(sql`alter table drizzle.migrations_elsewhere rename to __drizzle_migrations`);
     }

@@ -4,7 +4,7 @@ import { errorBody } from '../http-error.ts';
 import type { Metrics } from './metrics.ts';
 
 /** Requests that would only measure the scrapes and probes themselves. */
-const UNMEASURED = new Set(['/metrics', '/livez', '/readyz']);
+const UNMEASURED = new Set(['/metrics', '/livez', '/healthz', '/readyz', '/ready', '/health']);
 
 /** Equal lengths for timingSafeEqual, and no early exit that tells how much of a token was right. */
 function sameToken(given: string, expected: string): boolean {
