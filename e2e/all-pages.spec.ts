@@ -1,3 +1,6 @@
+// Every page at three widths and under axe-core. The longest file of the journeys: its name puts it
+// among the first files the workers take (they take them in name order), so the other worker runs
+// the rest beside it instead of waiting at the end.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { apiSession, login, type ApiSession } from './helpers.ts';
