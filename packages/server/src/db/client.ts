@@ -69,6 +69,8 @@ export async function openDatabase(options: {
    * one. Tests copy one migrated database rather than create and migrate one per file (seconds each).
    */
   snapshot?: Blob;
+  /** In memory only: an open, migrated PGlite to use (tests hand one on from file to file). */
+  pglite?: PGlite;
   /**
    * A pooled connection broke (server restart, failover, `pg_terminate_backend`, a proxy's cut),
    * idle or in use. The pool replaces it; a query that was on it fails and is answered or retried
@@ -106,9 +108,11 @@ export async function openDatabase(options: {
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
   }
   if (options.dataDir) mkdirSync(path.resolve(options.dataDir), { recursive: true });
-  const client = options.snapshot
-    ? new PGlite({ loadDataDir: options.snapshot })
-    : new PGlite(options.dataDir ? path.resolve(options.dataDir, 'pgdata') : undefined);
+  const client =
+    options.pglite ??
+    (options.snapshot
+      ? new PGlite({ loadDataDir: options.snapshot })
+      : new PGlite(options.dataDir ? path.resolve(options.dataDir, 'pgdata') : undefined));
   const db = drizzlePglite(client, { schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder: MIGRATIONS });
   return { db, kind: 'pglite', close: () => client.close() };

@@ -3,7 +3,7 @@ import { buildApp } from '../app.ts';
 import type { LogStream } from '../plugins/logging.ts';
 import { readConfig, type ServerConfig } from '../config/env.ts';
 import type { Database } from '../db/client.ts';
-import { openTestDatabase } from './test-database.ts';
+import { borrowTestDatabase } from './test-database.ts';
 import { ensureBaseData } from '../seed/base-data.ts';
 import { ensureDemoData } from '../seed/demo-data.ts';
 import { CSRF_HEADER } from '@tankportal/shared/constants';
@@ -18,15 +18,16 @@ export interface TestApp {
 }
 
 /**
- * A server on a fresh database: in-memory PGlite, or a new PostgreSQL database created from
- * TEST_DATABASE_URL (dropped again on close). Base and demo data are seeded as on a real start.
+ * A server on a database with no rows but the seeds: an in-memory PGlite (emptied and handed to the
+ * worker's next test file on close), or a new PostgreSQL database created from TEST_DATABASE_URL
+ * (dropped again on close). Base and demo data are seeded as on a real start.
  */
 export async function createTestApp(
   env: NodeJS.ProcessEnv = {},
   options: { logStream?: LogStream; webDist?: string } = {},
 ): Promise<TestApp> {
   const config = readConfig({ DEMO_DATA: '1', LOG_LEVEL: 'silent', ...env });
-  const { database, drop: dropDatabase } = await openTestDatabase();
+  const { database, giveBack } = await borrowTestDatabase();
   await ensureBaseData(database.db);
   await ensureDemoData(database.db);
   // Silent, unless a test reads the log (LOG_LEVEL in env then says how much).
@@ -46,8 +47,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
-      await database.close();
-      await dropDatabase();
+      await giveBack();
     },
   };
 }
