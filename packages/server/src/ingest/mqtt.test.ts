@@ -10,7 +10,8 @@ import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt-embedded.ts';
 import { subscribeExternalBroker } from './mqtt-external.ts';
 
 let t: TestApp;
-const thingName = 'thing-0815';
+// Of this process: the external-broker tests below share a broker with the other test runs.
+const thingName = `thing-0815-${process.pid}`;
 const iccid = '8949000000000000815';
 const secret = 'mqtt-device-secret';
 
