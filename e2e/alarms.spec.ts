@@ -84,8 +84,7 @@ test.describe('alarm wording', () => {
   test('the status page names sensor, value and unit, explains each alarm and shows the confirmed one apart', async ({
     page,
   }) => {
-    await login(page, 'master');
-    await page.goto(`/devices/${DEVICE}`);
+    await login(page, 'master', `/devices/${DEVICE}`);
     const alarms = page.getByTestId('alarm');
     await expect(alarms).toHaveCount(3);
 

@@ -529,8 +529,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
   test('390×844: a status page shows the fill level on the first screen', async ({ page }, testInfo) => {
-    await login(page, 'master');
-    await page.goto(device(LEVEL));
+    await login(page, 'master', device(LEVEL));
     const graphic = page.getByTestId('fill-level-graphic').first();
     await expect(graphic).toBeVisible();
     await attachScreenshot(page, testInfo, 'status page');
@@ -548,8 +547,7 @@ test.describe('on a phone', () => {
   test('390×844: a settings tab starts on the first screen and its table actions are reachable', async ({
     page,
   }, testInfo) => {
-    await login(page, 'master');
-    await page.goto(device(CUSTOMERS, '/settings/notification-recipients'));
+    await login(page, 'master', device(CUSTOMERS, '/settings/notification-recipients'));
     const table = page.getByTestId('recipients-tab').getByRole('table');
     await expect(table).toBeVisible();
     await attachScreenshot(page, testInfo, 'recipients tab');

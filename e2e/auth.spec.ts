@@ -130,8 +130,7 @@ test.describe('route guards', () => {
   }
 
   test('master: /system opens the notifications with their severity style', async ({ page }) => {
-    await login(page, 'master');
-    await page.goto('/system');
+    await login(page, 'master', '/system');
     await expect(page).toHaveURL(/\/system\/notifications$/);
     await expect(page.locator('[data-severity="info"]')).toContainText('Demo-Daten');
   });
@@ -175,8 +174,7 @@ test('system notifications are listed in the top bar', async ({ page }) => {
 
 test('credentials dialog checks the rules and shows the server field errors', async ({ page }) => {
   // A demo customer no other journey signs in as: its password stays changed.
-  await login(page, 'baeckerei-korn');
-  await page.goto('/settings/credentials');
+  await login(page, 'baeckerei-korn', '/settings/credentials');
   const dialog = page.getByRole('dialog');
   const newPassword = dialog.getByLabel(/^Neues Passwort\b/).first();
   const repeat = dialog.getByLabel(/^Neues Passwort wiederholen/);

@@ -117,8 +117,7 @@ test.describe('billing', () => {
     const debtor = customerNumber();
     const name = 'Wartungspauschale';
 
-    await login(page, 'master');
-    await page.goto(`/devices/${DEVICE}/settings/configuration`);
+    await login(page, 'master', `/devices/${DEVICE}/settings/configuration`);
     await page.getByRole('tab', { name: 'Abrechnung' }).click();
     await expect(page).toHaveURL(new RegExp(`${BILLING}$`));
     const tab = page.getByTestId('billing-tab');
@@ -307,8 +306,7 @@ test.describe('billing', () => {
     const invoice = await invoiceFor(api, EXPORT_DEVICE, debtor);
     const section = page.getByTestId(`invoice-seller-${entry!.whitelabel.id}`);
     try {
-      await login(page, 'master');
-      await page.goto('/system/billing');
+      await login(page, 'master', '/system/billing');
       await page.getByRole('tab', { name: 'Rechnungssteller' }).click();
       await expect(page).toHaveURL(/\/system\/billing\/seller$/);
       await expect(section.getByRole('heading', { name: entry!.whitelabel.title })).toBeVisible();
@@ -515,8 +513,7 @@ test.describe('billing', () => {
     });
 
     try {
-      await login(page, 'master');
-      await page.goto('/system/billing/invoices');
+      await login(page, 'master', '/system/billing/invoices');
       // Not ahead of today: usage is not counted yet. Said under the day, and nothing opens.
       const runForm = page.getByTestId('invoicing-run');
       const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 2);
@@ -601,8 +598,7 @@ test.describe('billing', () => {
   });
 
   test('a non-master gets no billing tab, and its address leads to the settings', async ({ page }) => {
-    await login(page, 'admin');
-    await page.goto('/devices/6/settings/configuration');
+    await login(page, 'admin', '/devices/6/settings/configuration');
     await expect(page.getByRole('tab', { name: 'Zugriff' })).toBeVisible();
     await expect(page.getByRole('tab', { name: 'Abrechnung' })).toHaveCount(0);
     await page.goto('/devices/6/settings/billing');

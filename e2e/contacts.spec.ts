@@ -85,8 +85,7 @@ test.describe('contacts', () => {
   });
 
   test('a demo account has no contacts', async ({ page }) => {
-    await login(page, 'demo');
-    await page.goto('/contacts');
+    await login(page, 'demo', '/contacts');
     await expect(page).toHaveURL(/\/devices$/);
   });
 });

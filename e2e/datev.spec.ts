@@ -67,8 +67,7 @@ test('a master enters the DATEV numbers and downloads the month for the tax advi
   const whitelabel = entry!.whitelabel.id;
 
   try {
-    await login(page, 'master');
-    await page.goto(`/system/billing/datev/${whitelabel}`);
+    await login(page, 'master', `/system/billing/datev/${whitelabel}`);
     const dialog = page.getByRole('dialog', { name: /^DATEV: / });
     await expect(dialog).toBeVisible();
     // A Beraternummer below DATEV's range is refused on its field, as the server would.

@@ -88,8 +88,7 @@ test.describe('device configuration', () => {
   test('SMS (Lionel): the settings open from the menu; a save sends the configuration SMS', async ({
     page,
   }) => {
-    await login(page, 'admin');
-    await page.goto(`/devices/${SMS_LIONEL}`);
+    await login(page, 'admin', `/devices/${SMS_LIONEL}`);
     await page
       .getByRole('navigation', { name: 'Geräteseiten' })
       .getByRole('link', { name: 'Einstellungen' })
@@ -218,8 +217,7 @@ test.describe('device configuration', () => {
     device.on('message', (_topic, payload) => commands.push(payload.toString()));
     await device.subscribeAsync(`devices/iot/${thingName}/command`, { qos: 1 });
     try {
-      await login(page, 'master');
-      await page.goto(settings(IOT, '/configuration'));
+      await login(page, 'master', settings(IOT, '/configuration'));
       await expect(page.getByTestId('config-section-iotMaster')).toContainText(thingName);
       const dialog = await openEdit(page, IOT);
       await expect(field(dialog, 'thingName')).toHaveValue(thingName);
@@ -355,8 +353,7 @@ test.describe('device configuration', () => {
     await expect(page.getByTestId('configuration-edit')).toBeVisible();
 
     await page.context().clearCookies();
-    await login(page, 'user');
-    await page.goto(settings(17, '/access'));
+    await login(page, 'user', settings(17, '/access'));
     await expect(page).toHaveURL(new RegExp(`${settings(17, '/configuration')}$`));
     await expect(page.getByRole('tab')).toHaveText(['Konfiguration', 'Stammdaten', 'Benachrichtigungen']);
     await expect(page.getByTestId('configuration-view')).toBeVisible();
@@ -374,8 +371,7 @@ test.describe('device configuration', () => {
 
     // A demo account changes nothing: no edit, even on its own device.
     await page.context().clearCookies();
-    await login(page, 'demo');
-    await page.goto(settings(4, '/configuration/edit'));
+    await login(page, 'demo', settings(4, '/configuration/edit'));
     await expect(page).toHaveURL(new RegExp(`${settings(4, '/configuration')}$`));
     await expect(page.getByTestId('configuration-view')).toBeVisible();
     await expect(page.getByTestId('configuration-edit')).toHaveCount(0);
@@ -405,8 +401,7 @@ test.describe('device settings on a phone', () => {
   test('390×844: the tabs scroll in themselves, the content starts on the first screen, nothing scrolls sideways', async ({
     page,
   }) => {
-    await login(page, 'admin');
-    await page.goto(settings(SMS_LIONEL, '/configuration'));
+    await login(page, 'admin', settings(SMS_LIONEL, '/configuration'));
     const view = page.getByTestId('configuration-view');
     await expect(view).toBeVisible();
     const tabs = page.getByRole('tablist');

@@ -40,8 +40,7 @@ test.describe('device status page', () => {
   test('a user confirms and revokes an alarm and the threshold notice', async ({ page, request }) => {
     // Device 33 reports a power failure and a level far below its 20 % threshold.
     await netReport(request, 33, { sensors: [{ sequence: 1, value: 300 }], alarms: ['power_failure'] });
-    await login(page, 'user');
-    await page.goto('/devices/33');
+    await login(page, 'user', '/devices/33');
     const alarm = page.getByTestId('alarm').filter({ hasText: 'Stromausfall' });
     const threshold = page.getByTestId('threshold-notice');
     await expect(threshold).toContainText('Meldebestand unterschritten');
@@ -73,8 +72,7 @@ test.describe('device status page', () => {
       ],
       location: { lat: 49.7913, lng: 9.9534 },
     });
-    await login(page, 'user');
-    await page.goto('/devices/39');
+    await login(page, 'user', '/devices/39');
     await expect(page.getByTestId('device-header')).toContainText('#39');
 
     const tank = page.getByTestId('fill-level-1');
@@ -101,8 +99,7 @@ test.describe('device status page', () => {
 
   test('demo sees events read-only and no export', async ({ page, request }) => {
     await netReport(request, 40, { sensors: [{ sequence: 1, value: 200 }], alarms: ['burner_error'] });
-    await login(page, 'demo');
-    await page.goto('/devices/40');
+    await login(page, 'demo', '/devices/40');
     const alarm = page.getByTestId('alarm').filter({ hasText: 'Brennerstörung' });
     await expect(alarm.getByRole('combobox', { name: 'Bestätigung' })).toHaveAttribute(
       'aria-disabled',
@@ -151,8 +148,7 @@ test.describe('device status page', () => {
 
 test.describe('quick navigation', () => {
   test('moves through the list’s devices and keeps the sub-page', async ({ page }) => {
-    await login(page, 'user');
-    await page.goto('/devices/15');
+    await login(page, 'user', '/devices/15');
     const nav = page.getByRole('navigation', { name: 'Schnellnavigation' });
     await nav.getByRole('button', { name: 'Erstes Gerät' }).click();
     await expect(page).toHaveURL(/\/devices\/3$/);
@@ -202,8 +198,7 @@ test.describe('process curve', () => {
     expect(page.getByRole('button', { name, exact: true })).toHaveAttribute('aria-pressed', 'true');
 
   test('range, sensors and temperature curve are saved per device and user', async ({ page }) => {
-    await login(page, 'user');
-    await page.goto('/devices/15/process');
+    await login(page, 'user', '/devices/15/process');
     await expect(page.getByTestId('process-chart').locator('canvas').first()).toBeVisible();
     await pressed(page, '1 Monat');
     await page.getByRole('button', { name: '1 Jahr' }).click();
@@ -224,8 +219,7 @@ test.describe('process curve', () => {
   });
 
   test('demo accounts choose a range for the visit only', async ({ page }) => {
-    await login(page, 'demo');
-    await page.goto('/devices/4/process');
+    await login(page, 'demo', '/devices/4/process');
     await page.getByRole('button', { name: '3 Jahre' }).click();
     await pressed(page, '3 Jahre');
     await page.reload();
@@ -245,8 +239,7 @@ test.describe('process curve', () => {
   test('a master hides a data point (and sees inactive devices); an admin cannot', async ({ browser }) => {
     test.setTimeout(60_000);
     const admin = await browser.newPage();
-    await login(admin, 'admin');
-    await admin.goto('/devices/9/process');
+    await login(admin, 'admin', '/devices/9/process');
     await expect(admin.getByTestId('process-chart').locator('canvas').first()).toBeVisible();
     await expect(admin.locator('[data-can-hide-points="false"]')).toBeVisible();
     await expect(admin.getByText('Ein Klick auf einen Messpunkt blendet ihn aus.')).toHaveCount(0);
@@ -297,8 +290,7 @@ function unzip(buffer: Buffer): Map<string, string> {
 
 test.describe('consumption', () => {
   test('chart, table, remembered years and the exports', async ({ page }) => {
-    await login(page, 'user');
-    await page.goto('/devices/3/consumption');
+    await login(page, 'user', '/devices/3/consumption');
     await expect(
       page.getByTestId('consumption-chart-l-heating_oil_el').locator('canvas').first(),
     ).toBeVisible();

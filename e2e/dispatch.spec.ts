@@ -202,8 +202,7 @@ test.describe('dispatch view', () => {
     const doubtful = rows.find((row) => row.forecastDoubts.includes('stuck'));
     expect(doubtful, 'the demo stuck tank is due within a year').toBeDefined();
 
-    await login(page, 'user');
-    await page.goto('/devices/dispatch?within_days=365');
+    await login(page, 'user', '/devices/dispatch?within_days=365');
     const row = page.locator(`[data-testid="dispatch-row"][data-sensor-id="${doubtful!.sensorId}"]`);
     await expect(row.getByTestId('dispatch-forecast-unreliable')).toHaveText(
       'Prognose unsicher: Sensor hängt',

@@ -87,8 +87,7 @@ test.describe('forecast on the status page', () => {
     const forecast = sensor.forecast!;
     const errorDays = Math.round(forecast.errorDays!);
 
-    await login(page, 'user');
-    await page.goto(`/devices/${device.id}`);
+    await login(page, 'user', `/devices/${device.id}`);
     const section = page.getByTestId('forecast-section');
     await expect(section.getByRole('heading', { name: 'Prognose' })).toBeVisible();
     const block = section.getByTestId(`forecast-${sensor.sequence}`);
@@ -180,8 +179,7 @@ test.describe('forecast on the status page', () => {
       expect(sensor, 'a connected level sensor').toBeDefined();
       expect(sensor!.forecast).toBeNull();
 
-      await login(page, 'master');
-      await page.goto(`/devices/${id}`);
+      await login(page, 'master', `/devices/${id}`);
       const block = page.getByTestId(`forecast-${sensor!.sequence}`);
       await expect(block.getByTestId('forecast-none')).toHaveText('Keine Prognose: noch zu wenige Messwerte');
       await expect(block.getByTestId('forecast-empty')).toHaveCount(0);

@@ -24,13 +24,18 @@ export async function loginWithForm(page: Page, username: string, password = PAS
 
 /**
  * Signs in as the login page does (the same call, a session of its own), without drawing the
- * login page, and opens the device list: the start of every journey that is not about signing in
- * (the login page has journeys of its own, which use `loginWithForm`).
+ * login page, and opens the device list, or the page `at` when the journey starts on another one
+ * (the device list is not drawn then: a second of the browser's time): the start of every journey
+ * that is not about signing in (the login page has journeys of its own, which use `loginWithForm`).
  */
-export async function login(page: Page, username: string, password = PASSWORD) {
-  const { context } = await apiSession(test.info().project.use.baseURL!, username, password);
+export async function login(page: Page, username: string, at?: string) {
+  const { context } = await apiSession(test.info().project.use.baseURL!, username);
   await page.context().addCookies((await context.storageState()).cookies);
   await context.dispose();
+  if (at !== undefined) {
+    await page.goto(at);
+    return;
+  }
   await page.goto('/devices');
   await deviceListShown(page);
 }

@@ -40,8 +40,7 @@ test.describe('manual query', () => {
     page,
   }) => {
     await page.clock.install();
-    await login(page, 'user');
-    await page.goto(`/devices/${SMS_DEVICE}`);
+    await login(page, 'user', `/devices/${SMS_DEVICE}`);
     const lastReport = page.getByTestId('info-lastReportedAt');
     const before = await lastReport.textContent();
 
@@ -59,8 +58,7 @@ test.describe('manual query', () => {
 
   test('an LX-IoT device is queried without a confirmation', async ({ page }) => {
     await page.clock.install();
-    await login(page, 'user');
-    await page.goto(`/devices/${LX_IOT_DEVICE}`);
+    await login(page, 'user', `/devices/${LX_IOT_DEVICE}`);
     const lastReport = page.getByTestId('info-lastReportedAt');
     const before = await lastReport.textContent();
 
@@ -83,8 +81,7 @@ test.describe('manual query', () => {
 // query SMS over and marks the query failed at once.
 test.describe('manual query without an SMS gateway', () => {
   test('the failure and its reason show at once, not after the first poll', async ({ page }) => {
-    await login(page, 'user');
-    await page.goto(`/devices/${SMS_DEVICE}`);
+    await login(page, 'user', `/devices/${SMS_DEVICE}`);
     await page.getByRole('button', { name: 'Abfrage', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Gerät abfragen' });
     const sent = Date.now();
@@ -103,8 +100,7 @@ test.describe('manual query without an SMS gateway', () => {
 
   test('in English too', async ({ page, baseURL }) => {
     await page.context().addCookies([{ name: 'tp_locale', value: 'en', url: baseURL! }]);
-    await login(page, 'user');
-    await page.goto(`/devices/${SMS_DEVICE}`);
+    await login(page, 'user', `/devices/${SMS_DEVICE}`);
     await page.getByRole('button', { name: 'Query', exact: true }).click();
     await page
       .getByRole('dialog', { name: 'Query device' })

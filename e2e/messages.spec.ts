@@ -22,8 +22,7 @@ test.describe('a send that no gateway takes', () => {
   test('the dialog says in German that the SMS was not sent and why; the log shows it failed, in German', async ({
     page,
   }) => {
-    await login(page, 'admin');
-    await page.goto(`/devices/${UNREACHABLE_DEVICE}/messages`);
+    await login(page, 'admin', `/devices/${UNREACHABLE_DEVICE}/messages`);
     const log = page.getByTestId('message-log');
     await expect(log.getByLabel('Von')).toHaveValue(/^\d{2}\.\d{2}\.\d{4}$/);
     await log.getByRole('button', { name: 'SMS senden' }).click();
@@ -64,8 +63,7 @@ test.describe('a send that no gateway takes', () => {
   test('the time of a reference-date query is typed as the portal writes it, not as the browser does', async ({
     page,
   }) => {
-    await login(page, 'user');
-    await page.goto('/devices/ref-date-queries/new');
+    await login(page, 'user', '/devices/ref-date-queries/new');
     const form = page.getByRole('dialog', { name: 'Neue Stichtagsabfrage' });
     const time = form.getByLabel('Abfragezeit');
     await expect(time).toHaveValue(/^([01]\d|2[0-3]):[0-5]\d$/);
@@ -95,8 +93,7 @@ test.describe('messages', () => {
   test('an admin sends SMS to a device, which the gateway receives; filters and walks the device messages', async ({
     page,
   }) => {
-    await login(page, 'admin');
-    await page.goto(`/devices/${SMS_DEVICE}`);
+    await login(page, 'admin', `/devices/${SMS_DEVICE}`);
     await page
       .getByRole('navigation', { name: 'Geräteseiten' })
       .getByRole('link', { name: 'Nachrichten' })
@@ -234,8 +231,7 @@ test.describe('releasing a message', () => {
     });
     expect(await sms.json()).toEqual({ status: 'unknown_sender' });
 
-    await login(page, 'master');
-    await page.goto('/messages');
+    await login(page, 'master', '/messages');
     const log = page.getByTestId('message-log');
     await log.getByRole('combobox', { name: 'Status' }).click();
     await page.getByRole('option', { name: 'unbekannt' }).click();

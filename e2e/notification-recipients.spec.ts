@@ -163,8 +163,7 @@ test.describe('notification recipients', () => {
     });
     expect(created.status()).toBe(201);
 
-    await login(page, 'admin');
-    await page.goto(`${TAB}/new`);
+    await login(page, 'admin', `${TAB}/new`);
     const dialog = page.getByRole('dialog', { name: 'Empfänger hinzufügen' });
     await dialog.getByRole('combobox', { name: 'Kontakt' }).fill(owners);
     await page.getByRole('option', { name: new RegExp(`${owners}.*Kontakt von `) }).click();
@@ -195,8 +194,7 @@ test.describe('notification recipients', () => {
 
   test('without EDIT the list is read-only', async ({ page }) => {
     // Device 4 belongs to `demo`: a demo account changes nothing.
-    await login(page, 'demo');
-    await page.goto('/devices/4/settings/notification-recipients/new');
+    await login(page, 'demo', '/devices/4/settings/notification-recipients/new');
     await expect(page).toHaveURL(/\/devices\/4\/settings\/notification-recipients$/);
     await expect(page.getByTestId('recipients-tab')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Empfänger hinzufügen' })).toHaveCount(0);

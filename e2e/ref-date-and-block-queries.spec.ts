@@ -244,8 +244,7 @@ test.describe('reference-date queries', () => {
 
   test('in English', async ({ page, baseURL }) => {
     await page.context().addCookies([{ name: 'tp_locale', value: 'en', url: baseURL! }]);
-    await login(page, 'user');
-    await page.goto('/devices/block-queries');
+    await login(page, 'user', '/devices/block-queries');
     const dialog = page.getByRole('dialog', { name: 'Block query' });
     await dialog.getByRole('combobox', { name: 'Not reported since' }).click();
     await expect(page.getByRole('listbox').getByRole('option')).toHaveText([

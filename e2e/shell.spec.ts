@@ -254,8 +254,7 @@ test.describe('error texts', () => {
 
 test.describe('password and login', () => {
   test('the password change is not offered while impersonating', async ({ page }) => {
-    await login(page, 'admin');
-    await page.goto('/settings');
+    await login(page, 'admin', '/settings');
     await expect(page.getByRole('link', { name: 'Passwort ändern' })).toBeVisible();
     const started = await page.request.get('/api/v2/users/me?_impersonate_user=user');
     expect(started.status()).toBe(200);
@@ -271,8 +270,7 @@ test.describe('password and login', () => {
   });
 
   test('an empty new password is required, in the form and at the server', async ({ page }) => {
-    await login(page, 'spedition-nord');
-    await page.goto('/settings/credentials');
+    await login(page, 'spedition-nord', '/settings/credentials');
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(/^Aktuelles Passwort/).fill(PASSWORD);
     await dialog.getByRole('button', { name: 'Speichern' }).click();

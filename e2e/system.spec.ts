@@ -61,8 +61,7 @@ test.describe('system area', () => {
     });
     expect(report.status()).toBe(404);
 
-    await login(page, 'master');
-    await page.goto('/system/unassigned-devices');
+    await login(page, 'master', '/system/unassigned-devices');
     await expect(page.getByRole('button', { name: 'Netzwerk' })).toHaveAttribute('aria-pressed', 'true');
     const row = page.getByTestId('unassigned-table').getByRole('row').filter({ hasText: identCode });
     await expect(row).toBeVisible();

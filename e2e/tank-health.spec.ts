@@ -43,8 +43,7 @@ const listIds = (page: Page) =>
 test.describe('sensor health', () => {
   test('the status page names the stuck sensor and why, in German and English', async ({ page, baseURL }) => {
     const issue = await stuckIssue(baseURL!);
-    await login(page, 'user');
-    await page.goto(`/devices/${STUCK}`);
+    await login(page, 'user', `/devices/${STUCK}`);
     const section = page.getByTestId('health-section');
     await expect(section.getByRole('heading', { name: 'Sensorzustand' })).toBeVisible();
     const item = section.locator('[data-testid="health-issue"][data-kind="stuck"]');
@@ -79,8 +78,7 @@ test.describe('sensor health', () => {
   });
 
   test('a suspected leak is an alarm with its German title', async ({ page }) => {
-    await login(page, 'user');
-    await page.goto(`/devices/${LEAK}`);
+    await login(page, 'user', `/devices/${LEAK}`);
     const alarm = page.getByTestId('events').getByTestId('alarm').filter({ hasText: 'Leck' });
     await expect(alarm.getByTestId('alarm-title')).toContainText('Leck- oder Diebstahlverdacht');
     // The missing quantity as German numbers are written: "1.440 l", not "1440 l".
@@ -141,8 +139,7 @@ test.describe('sensor health', () => {
   test.describe('on a phone', () => {
     test.use({ viewport: { width: 390, height: 844 } });
     test('390×844: the health block fits the screen', async ({ page }) => {
-      await login(page, 'user');
-      await page.goto(`/devices/${STUCK}`);
+      await login(page, 'user', `/devices/${STUCK}`);
       const section = page.getByTestId('health-section');
       await section.scrollIntoViewIfNeeded();
       await expect(section).toBeInViewport();

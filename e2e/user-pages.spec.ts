@@ -60,8 +60,7 @@ test.describe('user pages', () => {
   }) => {
     const customer = unique('kunde');
     const sub = unique('hausmeister');
-    await login(page, 'admin');
-    await page.goto('/users');
+    await login(page, 'admin', '/users');
     await page.getByRole('link', { name: 'Benutzer anlegen' }).click();
     await expect(page).toHaveURL(/\/users\/new$/);
     // The parent is the admin itself at first.
@@ -198,8 +197,7 @@ test.describe('user pages', () => {
     // The target fails to sign in once, then signs in: the login history has both.
     for (const password of ['falsch', PASSWORD]) await signIn(baseURL!, target, password);
 
-    await login(page, 'master');
-    await page.goto(`/users/${targetId}/access`);
+    await login(page, 'master', `/users/${targetId}/access`);
     await expect(page.getByTestId('user-access-empty')).toBeVisible();
 
     // Step 1: the device; step 2: the permissions.
@@ -293,8 +291,7 @@ test.describe('user pages', () => {
   });
 
   test("a page a user's area does not have leads once to the user's account page", async ({ page }) => {
-    await login(page, 'admin');
-    await page.goto('/users');
+    await login(page, 'admin', '/users');
     await page.getByRole('link', { name: 'heizung-meier' }).click();
     await expect(page).toHaveURL(/\/users\/\d+\/account$/);
     const account = page.url();
@@ -318,8 +315,7 @@ test.describe('user pages', () => {
     page,
     baseURL,
   }) => {
-    await login(page, 'admin');
-    await page.goto('/users');
+    await login(page, 'admin', '/users');
     await page.getByRole('link', { name: 'heizung-meier' }).click();
     await page.getByRole('link', { name: 'Gerätezugriff' }).click();
     await expect(page).toHaveURL(/\/users\/\d+\/access$/);
@@ -353,8 +349,7 @@ test.describe('user pages', () => {
 
   test('at 390 px every page of a user is reachable in the menu row', async ({ browser }) => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await login(page, 'master');
-    await page.goto('/users');
+    await login(page, 'master', '/users');
     await page.getByLabel('Benutzer filtern').fill('heizung-meier');
     await page.getByRole('link', { name: 'heizung-meier' }).click();
     await expect(page).toHaveURL(/\/users\/\d+\/account$/);

@@ -5,8 +5,7 @@ import { login } from './helpers.ts';
 // heizung-meier, baeckerei-korn and spedition-nord.
 test.describe('users tree', () => {
   test('an admin sees its own subtree, opens a level and finds a user under its path', async ({ page }) => {
-    await login(page, 'admin');
-    await page.goto('/users');
+    await login(page, 'admin', '/users');
     const tree = page.getByRole('tree', { name: 'Benutzerbaum' });
     // The top (the admin itself) is open at the start: its customers are listed.
     await expect(tree.getByRole('treeitem', { name: 'admin, Anton Admin' })).toHaveAttribute(
@@ -36,21 +35,18 @@ test.describe('users tree', () => {
   });
 
   test('a master sees the whole tree; a plain user is not offered the page', async ({ page }) => {
-    await login(page, 'master');
-    await page.goto('/users');
+    await login(page, 'master', '/users');
     await expect(page.getByRole('treeitem', { name: /^master/ })).toHaveAttribute('aria-expanded', 'true');
     await expect(page.getByRole('treeitem', { name: 'admin, Anton Admin' })).toBeVisible();
 
     await page.context().clearCookies();
-    await login(page, 'user');
-    await page.goto('/users');
+    await login(page, 'user', '/users');
     await expect(page).not.toHaveURL(/\/users/);
   });
 
   test('at 390 px the tree fits the window', async ({ browser }) => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await login(page, 'admin');
-    await page.goto('/users');
+    await login(page, 'admin', '/users');
     await page.getByRole('button', { name: 'Unterbenutzer von user anzeigen' }).click();
     await expect(page.getByRole('treeitem', { name: 'demo, Demo Zugang' })).toBeVisible();
     const { scroll, width } = await page.evaluate(() => ({

@@ -107,8 +107,7 @@ test('a master adds a station, sees a taken id refused and an import that cannot
 });
 
 test('the master sets the station on a device and sees it in effect', async ({ page }) => {
-  await login(page, 'master');
-  await page.goto(`/devices/${DEVICE}/settings/metadata`);
+  await login(page, 'master', `/devices/${DEVICE}/settings/metadata`);
   const section = weatherSection(page);
   await expect(section.getByRole('heading', { name: 'Wetterstation für die Prognose' })).toBeVisible();
   // Never imported, the station is no "nearest" yet.
@@ -159,8 +158,7 @@ test('a user sees no weather stations tab but chooses the station of an own devi
 test('a viewer without EDIT sees the station in effect but cannot change it', async ({ page }) => {
   // Not baeckerei-korn: the sign-in journey changes that customer's password for good.
   await withAccess(api, DEVICE, 'spedition-nord', ['VIEW_STATUS', 'VIEW_CONFIGURATION'], async () => {
-    await login(page, 'spedition-nord');
-    await page.goto(`/devices/${DEVICE}/settings/metadata`);
+    await login(page, 'spedition-nord', `/devices/${DEVICE}/settings/metadata`);
     const section = weatherSection(page);
     await expect(section.getByTestId('weather-station-in-effect')).toBeVisible();
     await expect(section.getByRole('button', { name: 'Bearbeiten' })).toHaveCount(0);
@@ -178,8 +176,7 @@ test('the master deletes the station after confirming', async ({ page }) => {
   });
   expect(set.status()).toBe(200);
 
-  await login(page, 'master');
-  await page.goto('/system/weather-stations');
+  await login(page, 'master', '/system/weather-stations');
   const row = stationRow(page);
   await row.getByRole('button', { name: `Löschen: ${STATION.name}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Wetterstation löschen' });
