@@ -6,10 +6,14 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testFilesByDatabase } from './tests-by-database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
+// Node keeps the compiled server modules on disk for the processes the tests start (servers killed
+// and started again, several at once, the journeys' servers): an import of the server 2.6 s -> 2.0 s.
+process.env.NODE_COMPILE_CACHE ??= path.join(tmpdir(), 'tank-portal-node-compile-cache');
 const started = Date.now();
 const secondsSince = (start: number) => Math.round((Date.now() - start) / 1000);
 
