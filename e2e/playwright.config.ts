@@ -4,7 +4,7 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { deviceSideEnv } from './device-side.ts';
 
-// Each worker has a server of its own, on a fresh embedded database with the demo data (e2e/serve.ts): the
+// Each worker has a server of its own, on a fresh embedded database with the demo data: the
 // journeys that change or count the demo fleet see only their own worker's changes. Worker N
 // talks to the server on E2E_PORT + 10·N (the device side takes the next ports, device-side.ts).
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -53,7 +53,7 @@ export default defineConfig({
     },
   },
   webServer: Array.from({ length: WORKERS }, (_, worker) => ({
-    command: 'node e2e/serve.ts',
+    command: 'node packages/server/src/main/all-in-one.ts',
     cwd: path.resolve(import.meta.dirname, '..'),
     url: `http://127.0.0.1:${portOf(worker)}/api/v2/whitelabels/current`,
     reuseExistingServer: false,

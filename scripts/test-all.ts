@@ -4,7 +4,7 @@
 // duration beside its budget (the table under "Budgets" in docs/testing.md); a stage over its
 // budget is named in a warning line, so the suite cannot grow slow unnoticed.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -116,9 +116,6 @@ function answers(host: string, port: number): Promise<boolean> {
   });
 }
 
-const seededDataDir = path.join(mkdtempSync(path.join(tmpdir(), 'tp-e2e-seeded-')), 'data');
-process.on('exit', () => rmSync(path.dirname(seededDataDir), { recursive: true, force: true }));
-
 await stage('static checks', () =>
   sideBySide(
     [{ name: 'lint', command: 'npx', args: ['eslint', '.'] }],
@@ -127,11 +124,7 @@ await stage('static checks', () =>
       // The journeys' web app; built here, where a core would otherwise wait.
       { name: 'web build', command: 'npm', args: ['run', 'build'] },
     ],
-    [
-      { name: 'types', command: 'npm', args: ['run', 'typecheck'] },
-      // The demo data both journey servers start from, seeded once (e2e/seed-data.ts).
-      { name: "journeys' demo data", command: 'node', args: ['e2e/seed-data.ts', seededDataDir] },
-    ],
+    [{ name: 'types', command: 'npm', args: ['run', 'typecheck'] }],
   ),
 );
 
@@ -168,7 +161,6 @@ await stage('journeys', () =>
     name: 'browser journeys (Chromium)',
     command: 'npx',
     args: ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
-    env: { E2E_SEEDED_DATA_DIR: seededDataDir },
   }),
 );
 printDurations();
