@@ -57,7 +57,13 @@ export async function borrowTestDatabase(): Promise<{ database: Database; giveBa
   const snapshot = inject('pgliteSnapshot');
   if (process.env.TEST_DATABASE_URL || !snapshot) {
     const { database, drop } = await openTestDatabase();
-    return { database, giveBack: async () => (await database.close(), await drop()) };
+    return {
+      database,
+      async giveBack() {
+        await database.close();
+        await drop();
+      },
+    };
   }
   snapshotBlob ??= new Blob([readFileSync(snapshot)]);
   const pglite = idlePglites.pop() ?? new PGlite({ loadDataDir: snapshotBlob });
