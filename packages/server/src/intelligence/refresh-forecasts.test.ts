@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildDevice } from '../testing/factories.ts';
 
 import { measurements, messages, sensorForecasts, sensors, users } from '../db/schema.ts';
 import { buildContact, buildRecipient } from '../testing/contacts-factories.ts';
 import { refreshForecasts } from './refresh-forecasts.ts';
+import { runSensorChecks } from './sensor-checks.ts';
 import { deviceWithHistory } from '../testing/level-history.ts';
 
 const DAY_MS = 86_400_000;
@@ -80,6 +81,21 @@ describe('days-to-empty forecasts on the device', () => {
     expect(row!.basedOn.getTime()).toBe(later.getTime());
     // A day later it is forecast again even without a reading (a silent sensor's forecast ages).
     expect(await refreshForecasts(db, { now: new Date(later.getTime() + DAY_MS + 1) })).toBe(2);
+  });
+
+  it('are made once for a reading time with microseconds (imported by SQL), then left until the next reading', async () => {
+    const db = t.database.db;
+    const { sensor, now } = await deviceWithHistory(db, 'user', 7, 200);
+    await refreshForecasts(db, { now });
+    await runSensorChecks(db, { now });
+    // PostgreSQL keeps microseconds; a JS Date rounds them away.
+    await db.execute(
+      sql`UPDATE sensors SET last_measured_at = ${now.toISOString()}::timestamptz + interval '0.000123 seconds' WHERE id = ${sensor.id}`,
+    );
+    expect(await refreshForecasts(db, { now, limit: 10 })).toBe(1);
+    expect(await refreshForecasts(db, { now, limit: 10 })).toBe(0);
+    expect((await runSensorChecks(db, { now })).sensors).toBe(1);
+    expect((await runSensorChecks(db, { now })).sensors).toBe(0);
   });
 
   it('are only for whoever may see the device', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { FORECAST_NOTICE_DAYS } from '@tankportal/shared/notifications';
 import { devices, sensorForecasts, sensors } from '../db/schema.ts';
@@ -39,6 +39,12 @@ type StaleSensor = {
   threshold: number | null;
   contentType: string | null;
   lastMeasuredAt: Date;
+  /**
+   * The newest reading's time as the database holds it: PostgreSQL keeps microseconds (data
+   * imported by SQL), a JS Date only milliseconds, and a forecast based on the rounded-down time
+   * would look stale for ever.
+   */
+  lastMeasuredAtExact: string;
   errorDays: number | null;
   errorDaysAt: Date | null;
 };
@@ -72,7 +78,7 @@ async function refreshOne(db: Db, sensor: StaleSensor, now: Date, weather: Weath
     perDay: forecast?.perDay ?? null,
     model: forecast?.basis.model ?? null,
     ...error,
-    basedOn: sensor.lastMeasuredAt,
+    basedOn: sql<Date>`${sensor.lastMeasuredAtExact}::timestamptz`,
     computedAt: now,
   };
   const outbox = new NotificationOutbox();
@@ -130,6 +136,9 @@ export async function refreshForecasts(
   const started = Date.now();
   const weather = new WeatherLookup(db, now);
   let done = 0;
+  // One pass over the sensors by id: a sensor that is still stale after its refresh (its reading
+  // changed meanwhile, or a fault) waits for the next round instead of being done again and again.
+  let afterId = 0;
   while (done < limit && Date.now() - started < budgetMs) {
     const stale = await db
       .select({
@@ -152,6 +161,7 @@ export async function refreshForecasts(
         threshold: sensors.threshold,
         contentType: sensors.contentType,
         lastMeasuredAt: sql<Date>`${sensors.lastMeasuredAt}`.mapWith(sensors.lastMeasuredAt),
+        lastMeasuredAtExact: sql<string>`${sensors.lastMeasuredAt}::text`,
         errorDays: sensorForecasts.errorDays,
         errorDaysAt: sensorForecasts.errorDaysAt,
       })
@@ -161,6 +171,7 @@ export async function refreshForecasts(
       .where(
         and(
           eq(sensors.type, 'probe'),
+          gt(sensors.id, afterId),
           isNotNull(sensors.lastMeasuredAt),
           or(
             isNull(sensorForecasts.sensorId),
@@ -175,6 +186,7 @@ export async function refreshForecasts(
     if (stale.length === 0) break;
     for (const sensor of stale) {
       await refreshOne(db, sensor, now, weather);
+      afterId = sensor.id;
       done++;
       if (Date.now() - started >= budgetMs) break;
     }

@@ -4,7 +4,7 @@
  * check (or checked a day ago), silent devices and low batteries for every device. Each sensor's
  * findings, the alarm and the notifications they cause are written in one transaction.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { HealthKind } from '@tankportal/shared/schemas/tank-health';
 import type { Db, Tx } from '../db/client.ts';
 import {
@@ -92,10 +92,13 @@ async function refreshDeviceStatus(tx: Tx, deviceId: number) {
 
 type CheckedSensor = Awaited<ReturnType<typeof dueSensors>>[number];
 
-function dueSensors(db: Db, now: Date, limit: number) {
+function dueSensors(db: Db, now: Date, afterId: number, limit: number) {
   return db
     .select({
       sensor: sensors,
+      // As the database holds it (microseconds; a JS Date has milliseconds): the mark written from
+      // it must not look older than the reading it covers, or the sensor is due for ever.
+      lastMeasuredAtExact: sql<string>`${sensors.lastMeasuredAt}::text`,
       device: {
         id: devices.id,
         name: devices.name,
@@ -112,6 +115,7 @@ function dueSensors(db: Db, now: Date, limit: number) {
     .where(
       and(
         eq(sensors.type, 'probe'),
+        gt(sensors.id, afterId),
         sql`${sensors.capacity} > 0`,
         isNotNull(sensors.lastMeasuredAt),
         or(
@@ -126,7 +130,11 @@ function dueSensors(db: Db, now: Date, limit: number) {
     .limit(limit);
 }
 
-async function checkSensor(db: Db, { sensor, device, checkedUpTo, perDay }: CheckedSensor, now: Date) {
+async function checkSensor(
+  db: Db,
+  { sensor, lastMeasuredAtExact, device, checkedUpTo, perDay }: CheckedSensor,
+  now: Date,
+) {
   const capacity = sensor.capacity!;
   const from = checkedUpTo
     ? new Date(checkedUpTo.getTime() - RECHECK_DAYS * DAY_MS)
@@ -200,7 +208,11 @@ async function checkSensor(db: Db, { sensor, device, checkedUpTo, perDay }: Chec
       !openLeak !== !leak ||
       found.some((delivery) => !checkedUpTo || delivery.deliveredAt > checkedUpTo);
     if (changed) await announceDeviceReports(tx, [device.id]);
-    const mark = { sensorId: sensor.id, basedOn: sensor.lastMeasuredAt!, checkedAt: now };
+    const mark = {
+      sensorId: sensor.id,
+      basedOn: sql<Date>`${lastMeasuredAtExact}::timestamptz`,
+      checkedAt: now,
+    };
     await tx
       .insert(sensorChecks)
       .values(mark)
@@ -280,11 +292,14 @@ export async function runSensorChecks(
 ): Promise<{ sensors: number; devices: number }> {
   const started = Date.now();
   let checked = 0;
+  // One pass by id: a sensor still due after its check waits for the next round.
+  let afterId = 0;
   while (Date.now() - started < budgetMs) {
-    const due = await dueSensors(db, now, BATCH);
+    const due = await dueSensors(db, now, afterId, BATCH);
     if (due.length === 0) break;
     for (const entry of due) {
       await checkSensor(db, entry, now);
+      afterId = entry.sensor.id;
       checked++;
       if (Date.now() - started >= budgetMs) break;
     }
