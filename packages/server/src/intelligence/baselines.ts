@@ -130,7 +130,7 @@ export function baselineTimeToReach(model: BaselineModel, volume: number, factor
     const rate = factor * model.useOnDay(day);
     const piece = rate * (day + 1 - u);
     if (rate > 0 && piece >= remaining) return fromLocalDays(u + remaining / rate);
-    remaining -= Math.max(0, piece);
+    remaining -= piece;
     u = day + 1;
   }
   return null;
@@ -360,11 +360,9 @@ function lastYearUse(series: CleanSeries, uNow: number): Rule | null {
       ? use[index] / coverage[index]
       : recentMean;
   };
-  // A rise from noise counts as no use.
-  return {
-    future: (day) => Math.max(0, filled[(((day - start) % yearDays) + yearDays) % yearDays]),
-    past: (day) => Math.max(0, past(day)),
-  };
+  // Not clipped at 0: a day's use from noisy readings may come out negative, and clipping would
+  // add the noise up into too much use; over several days the readings' noise cancels.
+  return { future: (day) => filled[(((day - start) % yearDays) + yearDays) % yearDays], past };
 }
 
 // --- (c) Degree-day regression ---------------------------------------------------------------
