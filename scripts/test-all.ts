@@ -118,7 +118,12 @@ function answers(host: string, port: number): Promise<boolean> {
 
 await stage('static checks', () =>
   sideBySide(
-    [{ name: 'lint', command: 'npx', args: ['eslint', '.'] }],
+    [
+      { name: 'lint', command: 'npx', args: ['eslint', '.'] },
+      // The rest of `npm run lint` but Prettier, which runs beside it as 'format': Markdown links
+      // and citations of documents outside the repository (scripts/check-docs.ts).
+      { name: 'lint: docs', command: 'npm', args: ['run', 'lint:docs'] },
+    ],
     [
       { name: 'format', command: 'npx', args: ['prettier', '--check', '.'] },
       // The journeys' web app; built here, where a core would otherwise wait.
