@@ -1,0 +1,482 @@
+// Benchmark: the days-to-empty forecast against three simple rules on synthetic worlds it was not
+// built for (bench/forecast-worlds-sim.ts), with the truth as the distribution over many futures.
+//
+// Per world, tanks with 2–13 months of history before the evaluation year and readings through it.
+// In every month of that year one forecast origin per tank (a random day and hour). At an origin and
+// a horizon h (7, 14, 30, 60, 90 days) the question is: when will the level reach the volume the
+// tank has at origin + h on its realised path (no refill counted: the amount it uses in those h
+// days)? The truth: when each of FUTURES futures continued from the origin's state (same tank, same
+// weather state, fresh weather and day-to-day use) has used that amount. Error = forecast − the
+// futures' median (days; positive: too late); coverage = the share of futures within the forecast's
+// range; width = the range in days.
+//
+// Methods, each with only the readings up to the origin and the site's measured daily temperatures
+// before the origin's day: the product (learnConsumption + timeToReach + spread, exactly as
+// forecastLevel computes emptyAt and its range, for the target volume), and the baselines of
+// packages/server/src/intelligence/baselines.ts.
+//
+// W2's seed is held apart: fixed before the first run, not looked at while the bench and the
+// baselines were written (BENCH_WORLDS=W1,W3,W4 during development), reported in its own section.
+import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  baselineReach,
+  learnBaseline,
+  type BaselineKind,
+} from '../packages/server/src/intelligence/baselines.ts';
+import {
+  dayFromKey,
+  dayKey,
+  fromLocalDays,
+  localDays,
+} from '../packages/server/src/intelligence/degree-days.ts';
+import {
+  FORECAST_RULES,
+  learnConsumption,
+  timeToReach,
+  type ForecastInput,
+} from '../packages/server/src/intelligence/forecast.ts';
+import {
+  AFTER_LAST_ORIGIN,
+  EVALUATION_DAYS,
+  buildWorld,
+  futureCrossings,
+  realiseWeather,
+  simulateHistory,
+  trueLevel,
+  usedBetween,
+  type Content,
+  type SiteWeather,
+  type World,
+} from './forecast-worlds-sim.ts';
+import { mulberry32 } from '@tankportal/shared/random';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+type WorldName = 'W1' | 'W2' | 'W3' | 'W4';
+/** The seeds, fixed before the first run. W2's is the held-out one. */
+const SEEDS: Record<WorldName, number> = { W1: 1_101, W2: 73_019, W3: 3_303, W4: 4_404 };
+const HELD_OUT: WorldName = 'W2';
+const WORLDS = (process.env.BENCH_WORLDS ?? 'W1,W2,W3,W4').split(',') as WorldName[];
+const HEATING_TANKS = Number(process.env.BENCH_HEATING ?? 40);
+const PROCESS_TANKS = Number(process.env.BENCH_PROCESS ?? 40);
+const FUTURES = Number(process.env.BENCH_FUTURES ?? 100);
+const HORIZONS = [7, 14, 30, 60, 90];
+const EVALUATION_FROM = dayFromKey('2025-01-01');
+/** Futures that have not used the amount within this many days count as never (Infinity). */
+const FUTURE_MAX_DAYS = 400;
+const OUTPUT = process.env.BENCH_OUTPUT ?? 'bench/results/forecast-worlds.md';
+
+type Method = 'product' | BaselineKind;
+const METHODS: Method[] = ['product', 'last_30_days', 'last_year', 'degree_day_regression'];
+const METHOD_NAMES: Record<Method, string> = {
+  product: 'product',
+  last_30_days: 'last 30 days',
+  last_year: 'last year',
+  degree_day_regression: 'degree-day regr.',
+};
+
+interface Outcome {
+  error: number;
+  coverage: number;
+  width: number;
+}
+
+interface Case {
+  world: WorldName;
+  content: Content;
+  horizon: number;
+  tank: string;
+  origin: number;
+  results: Partial<Record<Method, Outcome | null>>;
+}
+
+/** The forecast's [at, low, high] in local days for reaching `volume`, or null (no answer). */
+type Reach = (volume: number) => [number, number, number];
+
+function productReach(input: ForecastInput): Reach | null {
+  const model = learnConsumption(input);
+  if (!model) return null;
+  const now = localDays(input.now);
+  const cap = now + FORECAST_RULES.horizonDays;
+  return (volume) => {
+    const at = timeToReach(model, volume);
+    const atU = at ? localDays(at) : cap;
+    const { low, high } = model.spread(atU - now);
+    const early = timeToReach(model, volume, high);
+    const late = timeToReach(model, volume, low);
+    return [atU, early ? localDays(early) : atU, late ? localDays(late) : cap];
+  };
+}
+
+function baselineReachOf(kind: BaselineKind, input: ForecastInput): Reach | null {
+  const model = learnBaseline(kind, input);
+  if (!model) return null;
+  const cap = localDays(input.now) + FORECAST_RULES.horizonDays;
+  return (volume) => {
+    const reach = baselineReach(model, volume);
+    if (!reach) return [cap, cap, cap];
+    return [localDays(reach.at), localDays(reach.low), localDays(reach.high)];
+  };
+}
+
+function median(values: ArrayLike<number>): number {
+  return quantile(values, 0.5);
+}
+
+function quantile(values: ArrayLike<number>, probability: number): number {
+  const sorted = Float64Array.from(values).sort();
+  if (sorted.length === 0) return Number.NaN;
+  const position = (sorted.length - 1) * probability;
+  const below = Math.floor(position);
+  const above = Math.min(sorted.length - 1, below + 1);
+  if (!Number.isFinite(sorted[below]) || !Number.isFinite(sorted[above])) return sorted[above];
+  return sorted[below] + (sorted[above] - sorted[below]) * (position - below);
+}
+
+interface WorldRun {
+  world: World;
+  cases: Case[];
+  origins: number;
+  seconds: number;
+}
+
+function runWorld(name: WorldName): WorldRun {
+  const started = performance.now();
+  const seed = SEEDS[name];
+  const world = buildWorld(name, {
+    seed,
+    heating: HEATING_TANKS,
+    process: PROCESS_TANKS,
+    evaluationFrom: EVALUATION_FROM,
+  });
+  const firstDay = Math.min(...world.tanks.map((tank) => tank.firstDay));
+  const lastDay = EVALUATION_FROM + EVALUATION_DAYS + AFTER_LAST_ORIGIN;
+  const weathers = new Map<string, SiteWeather>();
+  world.sites.forEach((site, i) =>
+    weathers.set(
+      site.name,
+      realiseWeather(site, firstDay, lastDay - firstDay + 1, mulberry32(seed * 31 + i)),
+    ),
+  );
+  const cases: Case[] = [];
+  let origins = 0;
+  world.tanks.forEach((spec, t) => {
+    const weather = weathers.get(spec.site.name)!;
+    const history = simulateHistory(spec, weather, lastDay - spec.firstDay, seed * 1_009 + t);
+    const random = mulberry32(seed * 7_919 + t);
+    for (let month = 0; month < 12; month++) {
+      const monthStart = Date.UTC(2025, month, 1) / 86_400_000;
+      const monthDays = Date.UTC(2025, month + 1, 1) / 86_400_000 - monthStart;
+      const origin = monthStart + Math.floor(random() * monthDays) + random();
+      const originDay = Math.floor(origin);
+      origins++;
+      const now = fromLocalDays(origin);
+      const temperatures = new Map<string, number>();
+      for (
+        let day = Math.max(weather.firstDay, originDay - FORECAST_RULES.historyDays);
+        day < originDay;
+        day++
+      )
+        temperatures.set(dayKey(day), Math.round(weather.temperature[day - weather.firstDay] * 10) / 10);
+      const input: ForecastInput = {
+        points: history.readings.filter((reading) => reading.at <= now),
+        capacity: spec.capacity,
+        reorderPct: null,
+        heating: spec.content === 'heating',
+        temperatures,
+        now,
+      };
+      const reaches: Partial<Record<Method, Reach | null>> = {
+        product: productReach(input),
+        last_30_days: baselineReachOf('last_30_days', input),
+        last_year: baselineReachOf('last_year', input),
+      };
+      if (spec.content === 'heating')
+        reaches.degree_day_regression = baselineReachOf('degree_day_regression', input);
+      const level = trueLevel(history, origin);
+      const amounts = HORIZONS.map((horizon) => usedBetween(history, origin, origin + horizon));
+      const crossings = futureCrossings(
+        history,
+        origin,
+        amounts,
+        FUTURES,
+        FUTURE_MAX_DAYS,
+        seed * 104_729 + t * 12 + month,
+      );
+      HORIZONS.forEach((horizon, h) => {
+        const truth = median(crossings[h]);
+        // More than half of the futures never use the amount within FUTURE_MAX_DAYS: no question.
+        if (!Number.isFinite(truth)) return;
+        const target = level - amounts[h];
+        const results: Case['results'] = {};
+        for (const [method, reach] of Object.entries(reaches) as [Method, Reach | null][]) {
+          if (!reach) {
+            results[method] = null;
+            continue;
+          }
+          const [at, low, high] = reach(target);
+          let inside = 0;
+          for (const day of crossings[h]) if (day >= low && day <= high) inside++;
+          results[method] = { error: at - truth, coverage: inside / crossings[h].length, width: high - low };
+        }
+        cases.push({ world: name, content: spec.content, horizon, tank: spec.name, origin, results });
+      });
+    }
+  });
+  return { world, cases, origins, seconds: (performance.now() - started) / 1000 };
+}
+
+// --- Summaries --------------------------------------------------------------------------------
+
+interface Summary {
+  n: number;
+  answered: number;
+  medianAbs: number;
+  p90Abs: number;
+  bias: number;
+  coverage: number;
+  width: number;
+}
+
+function summarise(cases: Case[], method: Method): Summary | null {
+  const outcomes = cases.map((c) => c.results[method]).filter((o): o is Outcome => !!o);
+  const asked = cases.filter((c) => method in c.results).length;
+  if (asked === 0) return null;
+  if (outcomes.length === 0)
+    return { n: 0, answered: 0, medianAbs: NaN, p90Abs: NaN, bias: NaN, coverage: NaN, width: NaN };
+  const absolute = outcomes.map((o) => Math.abs(o.error));
+  return {
+    n: outcomes.length,
+    answered: outcomes.length / asked,
+    medianAbs: median(absolute),
+    p90Abs: quantile(absolute, 0.9),
+    bias: median(outcomes.map((o) => o.error)),
+    coverage: outcomes.reduce((sum, o) => sum + o.coverage, 0) / outcomes.length,
+    width: median(outcomes.map((o) => o.width)),
+  };
+}
+
+const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+const signed = (value: number) =>
+  !Number.isFinite(value)
+    ? '–'
+    : `${value >= 0.05 ? '+' : value <= -0.05 ? '−' : ''}${Math.abs(value).toFixed(1)}`;
+const percent = (value: number) => (Number.isFinite(value) ? `${Math.round(100 * value)} %` : '–');
+
+const CONTENTS: Content[] = ['heating', 'process'];
+
+function cellCases(cases: Case[], content: Content, horizon: number): Case[] {
+  return cases.filter((c) => c.content === content && c.horizon === horizon);
+}
+
+function fullTable(cases: Case[]): string {
+  const lines = [
+    '| content | horizon | method | n (answered) | median \\|error\\| | p90 \\|error\\| | bias | coverage | median width |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const content of CONTENTS)
+    for (const horizon of HORIZONS) {
+      const cell = cellCases(cases, content, horizon);
+      for (const method of METHODS) {
+        const s = summarise(cell, method);
+        if (!s) continue;
+        lines.push(
+          `| ${content} | ${horizon} d | ${METHOD_NAMES[method]} | ${s.n} (${percent(s.answered)}) | ${fixed(s.medianAbs)} | ${fixed(s.p90Abs)} | ${signed(s.bias)} | ${percent(s.coverage)} | ${fixed(s.width)} |`,
+        );
+      }
+    }
+  return lines.join('\n');
+}
+
+interface Comparison {
+  method: BaselineKind;
+  /** Both on the origins both answered. */
+  product: Summary;
+  baseline: Summary;
+}
+
+interface Headline {
+  content: Content;
+  horizon: number;
+  product: Summary;
+  /** The baseline of the lowest median error on the origins both answered (at least 20). */
+  best: Comparison | null;
+  /** Baselines with a lower median or p90 than the product's on the origins both answered. */
+  beatenBy: Comparison[];
+}
+
+/**
+ * Per content and horizon: the product on all its answers, and each baseline held against the
+ * product on the origins both answered (at least 20 of them).
+ */
+function headlines(cases: Case[]): Headline[] {
+  const rows: Headline[] = [];
+  for (const content of CONTENTS)
+    for (const horizon of HORIZONS) {
+      const cell = cellCases(cases, content, horizon);
+      const product = summarise(cell, 'product');
+      if (!product || cell.length === 0) continue;
+      const comparisons: Comparison[] = [];
+      for (const method of METHODS.slice(1) as BaselineKind[]) {
+        const common = cell.filter((c) => c.results.product && c.results[method]);
+        if (common.length >= 20)
+          comparisons.push({
+            method,
+            product: summarise(common, 'product')!,
+            baseline: summarise(common, method)!,
+          });
+      }
+      const best = comparisons.reduce<Comparison | null>(
+        (winner, c) => (!winner || c.baseline.medianAbs < winner.baseline.medianAbs ? c : winner),
+        null,
+      );
+      const beatenBy = comparisons.filter(
+        (c) => c.baseline.medianAbs < c.product.medianAbs || c.baseline.p90Abs < c.product.p90Abs,
+      );
+      rows.push({ content, horizon, product, best, beatenBy });
+    }
+  return rows;
+}
+
+function beaten(c: Comparison): string {
+  const what = [
+    c.baseline.medianAbs < c.product.medianAbs ? 'median' : '',
+    c.baseline.p90Abs < c.product.p90Abs ? 'p90' : '',
+  ].filter(Boolean);
+  return `${METHOD_NAMES[c.method]} (${what.join(', ')}: ${fixed(c.baseline.medianAbs)} / ${fixed(c.baseline.p90Abs)} vs ${fixed(c.product.medianAbs)} / ${fixed(c.product.p90Abs)})`;
+}
+
+function headlineTable(rows: Headline[]): string {
+  const lines = [
+    '| content | horizon | product: n, median / p90 \\|error\\|, bias, coverage, width | best baseline (by median): n, median / p90, bias, coverage, width | product on the same origins | product worse than |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const { content, horizon, product, best, beatenBy } of rows) {
+    const summary = (s: Summary) =>
+      `${s.n}, ${fixed(s.medianAbs)} / ${fixed(s.p90Abs)}, ${signed(s.bias)}, ${percent(s.coverage)}, ${fixed(s.width)}`;
+    lines.push(
+      `| ${content} | ${horizon} d | ${summary(product)} | ${best ? `${METHOD_NAMES[best.method]}: ${summary(best.baseline)}` : '–'} | ${best ? `${fixed(best.product.medianAbs)} / ${fixed(best.product.p90Abs)}` : '–'} | ${beatenBy.length ? `**${beatenBy.map(beaten).join('; ')}**` : 'none'} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function verdictCounts(rows: Headline[]): { cells: number; worse: number; coverageOk: number } {
+  return {
+    cells: rows.length,
+    worse: rows.filter((row) => row.beatenBy.length > 0).length,
+    coverageOk: rows.filter((row) => row.product.coverage >= 0.75 && row.product.coverage <= 0.85).length,
+  };
+}
+
+function worldSection(run: WorldRun): string {
+  const { world, cases } = run;
+  const heating = world.tanks.filter((tank) => tank.content === 'heating').length;
+  const rows = headlines(cases);
+  const counts = verdictCounts(rows);
+  return `### ${world.title}
+
+${world.description}. ${heating} heating and ${world.tanks.length - heating} process tanks, ${run.origins} origins, seed ${SEEDS[world.name as WorldName]}; ${run.seconds.toFixed(0)} s.
+
+The product is worse than a baseline (median or p90, on the origins both answered) in ${counts.worse} of ${counts.cells} cells; its coverage is within 75–85 % in ${counts.coverageOk} of ${counts.cells}.
+
+${headlineTable(rows)}
+
+<details><summary>All methods</summary>
+
+${fullTable(cases)}
+
+</details>
+`;
+}
+
+// --- Main -------------------------------------------------------------------------------------
+
+function main() {
+  const loadBefore = loadavg();
+  const started = performance.now();
+  const runs: WorldRun[] = [];
+  for (const name of WORLDS) {
+    const run = runWorld(name);
+    runs.push(run);
+    console.log(`${name}: ${run.cases.length} cases in ${run.seconds.toFixed(1)} s`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const loadAfter = loadavg();
+  const development = runs.filter((run) => run.world.name !== HELD_OUT);
+  const heldOut = runs.filter((run) => run.world.name === HELD_OUT);
+  const allDevelopment = development.flatMap((run) => run.cases);
+  const developmentCounts = verdictCounts(development.flatMap((run) => headlines(run.cases)));
+  const report = `# Forecast accuracy on synthetic worlds, against three simple rules
+
+Generated by \`npm run bench:forecast-worlds\` (bench/forecast-worlds.ts, worlds in
+bench/forecast-worlds-sim.ts) on ${new Date().toISOString().slice(0, 10)}; Node ${process.version}, ${cpus().length} cores
+(${cpus()[0]?.model.trim()}), one of them used; load average ${loadBefore.map((value) => value.toFixed(2)).join(', ')} before,
+${loadAfter.map((value) => value.toFixed(2)).join(', ')} after; ${seconds.toFixed(0)} s in all.
+
+## How
+
+Four worlds, each written to stress a different assumption of the forecaster, generated by code of
+their own (bench/forecast-worlds-sim.ts: its own weather with a sinusoidal climate per site, spells
+and AR(1) day-to-day weather, its own use laws and calendar; not \`synthetic-series.ts\` and not the
+forecaster's degree days — of degree-days.ts only the calendar helpers are used). Per world
+${HEATING_TANKS} heating and ${PROCESS_TANKS} process tanks; each has 2–13 months of history before
+2025 and readings through 2025 (14–25 months at the last origin), readings every 4–24 h (±30 %),
+sensor noise 0.2–1 % of the capacity, a log-normal day-to-day use factor (8–30 %), refills 1–10 days
+after falling below 15–30 % to 85–97 %.
+
+Origins: one per tank in every month of 2025 (random day and hour). At an origin and a horizon h
+(${HORIZONS.join(', ')} days) the question is when the level reaches the volume the tank has at
+origin + h on its own path, counting no refill (i.e. when it has used what it used in those h days;
+the volume may lie below zero). Truth: ${FUTURES} futures continued from the origin's state (the same
+tank and its planned changes, the weather state of the origin's day, fresh weather and fresh
+day-to-day use); the day each has used that amount (not within ${FUTURE_MAX_DAYS} days: never). Error =
+forecast − the futures' median day (positive: too late); coverage = the share of the futures within
+the forecast's range [early, late], averaged; width = late − early (days).
+
+Methods, each with only the readings up to the origin and the site's measured daily means before the
+origin's day:
+
+- **product**: \`learnConsumption\` + \`timeToReach\` + \`spread\` of forecast.ts, exactly as
+  \`forecastLevel\` computes \`emptyAt\`, \`emptyAtLow\` and \`emptyAtHigh\`, for the target volume;
+- **last 30 days**, **last year**, **degree-day regr.** (heating only): the baselines of
+  packages/server/src/intelligence/baselines.ts. Their ranges are a fixed spread (25 % more use per
+  day for the early end, 20 % less for the late end), not learnt from their errors.
+
+"n (answered)": forecasts given and their share of the origins (a method says null with too little
+data: the last-year rule needs a year, the regression six weekly bins with some spread of the degree
+days). The headline shows the product on all its answers and the baseline of the lowest median
+error; "product worse than" lists every baseline with a lower median or p90 than the product's, both
+taken on the origins both answered (at least 20). Errors and widths in days.
+
+${developmentCounts.worse} of ${developmentCounts.cells} cells (world × content × horizon) of the development worlds have the product worse than a baseline in median or p90; its coverage is within 75–85 % in ${developmentCounts.coverageOk} of ${developmentCounts.cells}.
+
+## Reading the figures
+
+${READING}
+
+## Development worlds
+
+${development.map(worldSection).join('\n')}
+${
+  heldOut.length
+    ? `## Held out: ${HELD_OUT}
+
+The seed ${SEEDS[HELD_OUT]} was fixed before the first run, and this world's results were not looked at while the bench and
+the baselines were written.
+
+${heldOut.map(worldSection).join('\n')}`
+    : ''
+}
+All ${allDevelopment.length + heldOut.reduce((sum, run) => sum + run.cases.length, 0)} cases (origin × horizon) of ${runs.reduce((sum, run) => sum + run.world.tanks.length, 0)} tanks in ${seconds.toFixed(0)} s.
+`;
+  writeFileSync(path.resolve(ROOT, OUTPUT), report);
+  console.log(report);
+}
+
+/** Written after reading the figures of a full run. */
+const READING = `(to be written)`;
+
+main();
