@@ -98,6 +98,35 @@ describe('days-to-empty forecasts on the device', () => {
     expect((await runSensorChecks(db, { now })).sensors).toBe(0);
   });
 
+  it('come for every stale sensor before any accuracy backtest, which follows within the same budget', async () => {
+    const db = t.database.db;
+    const made = [];
+    for (const seed of [31, 32, 33]) made.push(await deviceWithHistory(db, 'admin', seed, 200));
+    const now = made[0]!.now;
+    const ids = made.map(({ sensor }) => sensor.id);
+    const kept = async () =>
+      (await db.select().from(sensorForecasts)).filter((row) => ids.includes(row.sensorId));
+    // Cut short after two forecasts (as a round's budget would): no backtest yet.
+    expect(await refreshForecasts(db, { now, limit: 2 })).toBe(2);
+    expect((await kept()).map((row) => row.errorDaysAt)).toEqual([null, null]);
+    // The next round forecasts the third, then measures all three.
+    expect(await refreshForecasts(db, { now })).toBe(1);
+    const rows = await kept();
+    expect(rows).toHaveLength(3);
+    for (const row of rows) {
+      expect(row.errorDaysAt?.getTime()).toBe(now.getTime());
+      expect(row.errorDays).toEqual(expect.any(Number));
+    }
+    // A new reading: a new forecast that keeps the day's accuracy figure.
+    const later = new Date(now.getTime() + 3_600_000);
+    await db.insert(measurements).values({ sensorId: ids[0]!, measuredAt: later, value: 1 });
+    await db.update(sensors).set({ lastMeasuredAt: later }).where(eq(sensors.id, ids[0]!));
+    expect(await refreshForecasts(db, { now: later })).toBe(1);
+    const [again] = await db.select().from(sensorForecasts).where(eq(sensorForecasts.sensorId, ids[0]!));
+    expect(again!.errorDaysAt?.getTime()).toBe(now.getTime());
+    expect(again!.errorDays).toBe(rows.find((row) => row.sensorId === ids[0])!.errorDays);
+  });
+
   it('are only for whoever may see the device', async () => {
     const db = t.database.db;
     const { device, now } = await deviceWithHistory(db, 'master', 9, 200);
