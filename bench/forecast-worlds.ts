@@ -465,7 +465,8 @@ ${
     ? `## Held out: ${HELD_OUT}
 
 The seed ${SEEDS[HELD_OUT]} was fixed before the first run, and this world's results were not looked at while the bench and
-the baselines were written.
+the baselines were written: they were first seen in the first full run, after which only the text of
+"Reading the figures" was written.
 
 ${heldOut.map(worldSection).join('\n')}`
     : ''
