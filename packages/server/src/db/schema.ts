@@ -408,6 +408,12 @@ export const sensorForecasts = pgTable(
     errorDays: integer('error_days'),
     /** When errorDays was measured: a backtest is ~50 forecasts, so once a day, not every report. */
     errorDaysAt: timestamp('error_days_at', { withTimezone: true }),
+    /**
+     * The tank's own backtest, measured with errorDays: per horizon the forecaster chosen and its
+     * errors, which the forecasts until the next backtest follow (intelligence/model-choice.ts
+     * writes it and reads it back with `readCalibration`).
+     */
+    calibration: jsonb('calibration').$type<unknown>(),
     model: text('model'),
     /** The newest measurement it learned from: a newer one makes it stale. */
     basedOn: timestamp('based_on', { withTimezone: true }).notNull(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backtest, errorDays, type BacktestSeries } from './backtest.ts';
+import { backtest, type BacktestSeries } from './backtest.ts';
 import { forecastLevel, type LevelPoint } from './forecast.ts';
 import { syntheticFleet } from './synthetic-series.ts';
 
@@ -102,31 +102,5 @@ describe('backtest on synthetic fleets (seeded)', () => {
     }
     expect(inside / count).toBeGreaterThan(0.7);
     expect(inside / count).toBeLessThan(0.92);
-  });
-});
-
-describe('errorDays', () => {
-  const tank = syntheticFleet({ seed: 11, count: 1, from: '2023-09-01', days: 730, heatingShare: 1 })[0];
-
-  it('is the 80th percentile of the weekly 30-day-ahead errors over the last 12 months, rounded up', () => {
-    const now = tank.input.now;
-    const { errors } = backtest(tank.input, {
-      targets: 'weekly',
-      from: new Date(now.getTime() - 365 * DAY),
-      to: now,
-    });
-    expect(errors.length).toBeGreaterThan(30);
-    const absolute = errors.map(Math.abs).sort((a, b) => a - b);
-    const position = (absolute.length - 1) * 0.8;
-    const p80 =
-      absolute[Math.floor(position)] +
-      (absolute[Math.ceil(position)] - absolute[Math.floor(position)]) * (position % 1);
-    expect(errorDays(tank.input, now)).toBe(Math.ceil(p80));
-  });
-
-  it('is null below two comparisons', () => {
-    const points = run('2025-01-06T00:00:00Z', 40, () => 100);
-    // The first weekly target would be forecast from the very first reading (too little data): one comparison.
-    expect(errorDays(steadySeries(points), points.at(-1)!.at)).toBeNull();
   });
 });

@@ -7,6 +7,9 @@
  * got there. So for every segment of at least 30 days, a forecast is made 30 days before its last
  * reading, asked when the level will reach that reading's volume, and compared with the reading's
  * time. On a series that runs to empty this is exactly the emptyAt error 30 days before empty.
+ *
+ * The benchmark's yardstick (bench/forecast-accuracy.ts). The portal's own backtest of each tank,
+ * which chooses its forecaster and its range, is model-choice.ts.
  */
 import { localDays } from './degree-days.ts';
 import {
@@ -22,13 +25,6 @@ export type BacktestSeries = Pick<ForecastInput, 'points' | 'capacity' | 'heatin
 export interface BacktestOptions {
   /** How long before the target the forecast is made (days). Default 30. */
   horizonDays?: number;
-  /**
-   * What to predict: the last reading before every refill whose segment is at least `horizonDays`
-   * long (default), or
-   * one reading a week (each at least `horizonDays` after its segment's start: the forecast then
-   * already knows the refill it must start from).
-   */
-  targets?: 'segment-end' | 'weekly';
   /** Only targets at or after `from` and before `to`. */
   from?: Date;
   to?: Date;
@@ -50,7 +46,7 @@ export function backtest(series: BacktestSeries, options: BacktestOptions = {}):
   const { points } = series;
   const errors: number[] = [];
   let inRange = 0;
-  for (const target of targetsOf(series, horizonDays, options.targets ?? 'segment-end')) {
+  for (const target of targetsOf(series, horizonDays)) {
     const actual = points[target].at;
     if ((options.from && actual < options.from) || (options.to && actual >= options.to)) continue;
     const now = new Date(actual.getTime() - horizonDays * DAY_MS);
@@ -81,47 +77,16 @@ export function backtest(series: BacktestSeries, options: BacktestOptions = {}):
   };
 }
 
-/**
- * The sensor's own accuracy for the UI: "the forecast 30 days ahead was off by at most N days in
- * 4 of 5 cases over the last 12 months" — the 80th percentile of the absolute errors of weekly
- * targets (see `backtest`), rounded up to whole days; null below 2 comparisons. About 50 forecasts
- * per sensor: a job's work, not a request's.
- */
-export function errorDays(series: BacktestSeries, now: Date): number | null {
-  const known = { ...series, points: series.points.slice(0, countUpTo(series.points, now)) };
-  const { errors } = backtest(known, {
-    targets: 'weekly',
-    from: new Date(now.getTime() - 365 * DAY_MS),
-    to: now,
-  });
-  if (errors.length < 2) return null;
-  return Math.ceil(
-    quantile(
-      errors.map(Math.abs).sort((a, b) => a - b),
-      0.8,
-    )!,
-  );
-}
-
-/** Indexes of the readings to predict. */
-function targetsOf(series: BacktestSeries, horizonDays: number, kind: 'segment-end' | 'weekly'): number[] {
+/** Indexes of the readings to predict: the last before every refill whose segment is at least `horizonDays` long. */
+function targetsOf(series: BacktestSeries, horizonDays: number): number[] {
   const { points, capacity } = series;
   const starts = segmentStarts(points, capacity);
   const targets: number[] = [];
   starts.forEach((start, s) => {
     const last = (s + 1 < starts.length ? starts[s + 1] : points.length) - 1;
     const earliest = localDays(points[start].at) + horizonDays;
-    if (kind === 'segment-end') {
-      // The open segment at the end has not ended yet: its last reading is no event.
-      if (s + 1 < starts.length && localDays(points[last].at) >= earliest) targets.push(last);
-      return;
-    }
-    let next = earliest;
-    for (let i = start; i <= last; i++)
-      if (localDays(points[i].at) >= next) {
-        targets.push(i);
-        next = localDays(points[i].at) + 7;
-      }
+    // The open segment at the end has not ended yet: its last reading is no event.
+    if (s + 1 < starts.length && localDays(points[last].at) >= earliest) targets.push(last);
   });
   return targets;
 }

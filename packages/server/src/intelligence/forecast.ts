@@ -21,6 +21,7 @@ import {
   normalDegreeDays,
   weekdayOf,
 } from './degree-days.ts';
+import type { BaselineKind } from './baselines.ts';
 
 export interface LevelPoint {
   at: Date;
@@ -52,7 +53,8 @@ export interface Forecast {
   emptyAtHigh: string;
   /** Expected consumption per day over the next 30 days (volume units). */
   perDay: number;
-  basis: { since: string; days: number; points: number; model: ModelKind };
+  /** The model (or, where a tank's own history chose one, the simple rule: model-choice.ts). */
+  basis: { since: string; days: number; points: number; model: ModelKind | BaselineKind };
 }
 
 export type ModelKind = 'degree_days' | 'daily_rate';

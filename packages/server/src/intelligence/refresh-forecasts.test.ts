@@ -7,6 +7,7 @@ import { measurements, messages, sensorForecasts, sensors, users } from '../db/s
 import { buildContact, buildRecipient } from '../testing/contacts-factories.ts';
 import { refreshForecasts } from './refresh-forecasts.ts';
 import { runSensorChecks } from './sensor-checks.ts';
+import { readCalibration } from './model-choice.ts';
 import { deviceWithHistory } from '../testing/level-history.ts';
 
 const DAY_MS = 86_400_000;
@@ -115,7 +116,11 @@ describe('days-to-empty forecasts on the device', () => {
     expect(rows).toHaveLength(3);
     for (const row of rows) {
       expect(row.errorDaysAt?.getTime()).toBe(now.getTime());
-      expect(row.errorDays).toEqual(expect.any(Number));
+      // The tank's own backtest: the forecaster per horizon, and errorDays its error 30 days ahead.
+      const calibration = readCalibration(row.calibration)!;
+      const month = calibration.horizons.find((choice) => choice.horizonDays === 30)!;
+      expect(calibration.at).toBe(now.toISOString());
+      expect(row.errorDays).toBe(Math.ceil(month.absQ80));
     }
     // A new reading: a new forecast that keeps the day's accuracy figure.
     const later = new Date(now.getTime() + 3_600_000);

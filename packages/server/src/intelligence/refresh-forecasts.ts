@@ -3,8 +3,8 @@ import type { Db } from '../db/client.ts';
 import { FORECAST_NOTICE_DAYS } from '@tankportal/shared/notifications';
 import { devices, sensorForecasts, sensors } from '../db/schema.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
-import { errorDays } from './backtest.ts';
-import { FORECAST_RULES, forecastLevel, type ForecastInput } from './forecast.ts';
+import { FORECAST_RULES, type ForecastInput } from './forecast.ts';
+import { calibrate, forecastCalibrated, readCalibration } from './model-choice.ts';
 import { WeatherLookup } from './weather/weather-stations.ts';
 import { levelReadings } from './level-readings.ts';
 
@@ -13,6 +13,8 @@ const DAY_MS = 86_400_000;
 const BATCH = 200;
 /** The backtest behind errorDays is ~50 forecasts: measured again once a day, not on every report. */
 const ERROR_DAYS_EVERY_MS = DAY_MS;
+/** errorDays speaks for this horizon (days): the page says "30 days ahead". */
+const ERROR_DAYS_HORIZON = 30;
 
 /** Contents that heat rooms: their consumption follows heating degree days. */
 export const isHeatingContent = (contentType: string | null) =>
@@ -47,6 +49,8 @@ type StaleSensor = {
   lastMeasuredAtExact: string;
   errorDays: number | null;
   errorDaysAt: Date | null;
+  /** As kept: checked by `readCalibration` before it is used. */
+  calibration: unknown;
 };
 
 /** What the forecast and its backtest read of a sensor: its readings and its temperatures. */
@@ -73,12 +77,14 @@ async function forecastInput(
 
 async function refreshOne(db: Db, sensor: StaleSensor, now: Date, weather: WeatherLookup) {
   const input = await forecastInput(db, sensor, now, weather);
-  const forecast = input.capacity > 0 ? forecastLevel(input) : null;
-  // The backtest behind errorDays is measured after every stale sensor has its forecast
-  // (`measureErrors`); here the last one is kept, or dropped with the forecast.
+  // As the tank's last backtest chose, with the range from its own errors (model-choice.ts).
+  const forecast = input.capacity > 0 ? forecastCalibrated(input, readCalibration(sensor.calibration)) : null;
+  // The backtest is measured after every stale sensor has its forecast (`measureErrors`); here the
+  // last one is kept, or dropped with the forecast.
   const error = {
     errorDays: forecast ? sensor.errorDays : null,
     errorDaysAt: forecast ? sensor.errorDaysAt : null,
+    calibration: forecast ? sensor.calibration : null,
   };
   const row = {
     sensorId: sensor.id,
@@ -178,6 +184,7 @@ export async function refreshForecasts(
         lastMeasuredAtExact: sql<string>`${sensors.lastMeasuredAt}::text`,
         errorDays: sensorForecasts.errorDays,
         errorDaysAt: sensorForecasts.errorDaysAt,
+        calibration: sensorForecasts.calibration,
       })
       .from(sensors)
       .innerJoin(devices, eq(devices.id, sensors.deviceId))
@@ -213,10 +220,12 @@ export async function refreshForecasts(
 }
 
 /**
- * errorDays of the forecasts whose backtest is missing or a day old, until `deadline` (epoch ms).
- * A backtest is about 50 forecasts (eight times a forecast's processor time): done after the
- * forecasts, so that a fleet that is new to the portal gets every forecast in its first rounds and
- * the accuracy figures in the rounds after.
+ * The backtest of the forecasts whose backtest is missing or a day old, until `deadline` (epoch
+ * ms): the tank's calibration (model-choice.ts: the forecaster per horizon and its errors, which
+ * the next forecasts follow) and errorDays, its error 30 days ahead. A backtest is about 50 origins
+ * of every candidate (tens of forecasts' processor time): done after the forecasts, so that a fleet
+ * that is new to the portal gets every forecast in its first rounds and the calibration in the
+ * rounds after.
  */
 async function measureErrors(db: Db, now: Date, weather: WeatherLookup, deadline: number) {
   let afterId = 0;
@@ -252,9 +261,11 @@ async function measureErrors(db: Db, now: Date, weather: WeatherLookup, deadline
     if (due.length === 0) return;
     for (const sensor of due) {
       const input = await forecastInput(db, sensor, now, weather);
+      const calibration = calibrate(input);
+      const month = calibration.horizons.find((choice) => choice.horizonDays === ERROR_DAYS_HORIZON);
       await db
         .update(sensorForecasts)
-        .set({ errorDays: errorDays(input, now), errorDaysAt: now })
+        .set({ errorDays: month ? Math.ceil(month.absQ80) : null, errorDaysAt: now, calibration })
         .where(eq(sensorForecasts.sensorId, sensor.id));
       afterId = sensor.id;
       if (Date.now() >= deadline) return;

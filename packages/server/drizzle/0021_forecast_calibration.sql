@@ -1,0 +1,1 @@
+ALTER TABLE "sensor_forecasts" ADD COLUMN "calibration" jsonb;

@@ -1,0 +1,341 @@
+/**
+ * Per tank, the forecaster that has been right most often on the tank's own history, and ranges
+ * from how wrong it really was: a rolling-origin backtest over the last year.
+ *
+ * Every 7 days of the last 365 (the origins), each candidate — the product's model (forecast.ts)
+ * and the simple rules (baselines.ts) — learns from the readings up to the origin only, and is asked
+ * when the level will reach the volume the tank really had 7, 14, 30, 60 and 90 days later (the
+ * reading nearest after, with no refill in between). Its error is the forecast's time minus the
+ * reading's, in days. Per horizon the candidate with the lowest mean absolute error is chosen;
+ * the product keeps the horizon unless a rule was clearly better (`CHOICE_RULES.margin`) on enough
+ * comparisons. A forecast for a horizon H then comes from the candidate chosen for the horizon
+ * nearest H, and its range from that candidate's own errors there (the 10th and 90th percentile,
+ * scaled from the horizon to H: a split conformal interval), not from a model's assumption.
+ */
+import {
+  BASELINE_KINDS,
+  baselineTimeToReach,
+  forecastBaseline,
+  learnBaseline,
+  type BaselineKind,
+} from './baselines.ts';
+import {
+  FORECAST_RULES,
+  forecastLevel,
+  learnConsumption,
+  segmentStarts,
+  timeToReach,
+  type Forecast,
+  type ForecastInput,
+  type LevelPoint,
+} from './forecast.ts';
+
+export type CandidateKind = 'model' | BaselineKind;
+
+/** One horizon's verdict: who forecasts it, and that candidate's errors there. */
+export interface HorizonChoice {
+  horizonDays: number;
+  kind: CandidateKind;
+  /** Comparisons of the chosen candidate at this horizon. */
+  n: number;
+  /** Percentiles of its signed errors per day of horizon (forecast − actual, days / days ahead). */
+  q10: number;
+  q90: number;
+  /** 80th percentile of its absolute errors (days): "off by at most this, 4 times in 5". */
+  absQ80: number;
+}
+
+export interface Calibration {
+  /** When the backtest was made (the forecast input's now). */
+  at: string;
+  horizons: HorizonChoice[];
+}
+
+export const CHOICE_RULES = {
+  horizonsDays: [7, 14, 30, 60, 90],
+  /** Origins: one every this many days … */
+  originEveryDays: 7,
+  /** … over this many days before now. */
+  lookBackDays: 365,
+  /** Fewer comparisons at a horizon: nothing is chosen there, the model's own range stays. */
+  minComparisons: 8,
+  /** A simple rule replaces the model only on at least this many comparisons. */
+  minComparisonsToSwitch: 12,
+  /** A rule replaces the model where its mean absolute error is below this share of the model's. */
+  margin: 0.8,
+  /** A reading counts as "h days later" within this many days after origin + h. */
+  targetSlackDays: 2,
+} as const;
+
+const DAY_MS = 86_400_000;
+
+/** When a candidate learnt at `input.now` says the level reaches `volume` (null: beyond its horizon). */
+type Reacher = (volume: number) => Date | null;
+
+function learn(kind: CandidateKind, input: ForecastInput): Reacher | null {
+  if (kind === 'model') {
+    const model = learnConsumption(input);
+    return model && ((volume) => timeToReach(model, volume));
+  }
+  const model = learnBaseline(kind, input);
+  return model && ((volume) => baselineTimeToReach(model, volume));
+}
+
+/**
+ * Who may forecast a tank. Heating: the model alone — on the bench's worlds a heating tank's year
+ * of backtest (summers and winters mixed) chose a simple rule more often wrongly than rightly.
+ */
+const candidatesFor = (input: Pick<ForecastInput, 'heating'>): CandidateKind[] =>
+  input.heating ? ['model'] : ['model', ...BASELINE_KINDS.filter((kind) => kind !== 'degree_day_regression')];
+
+/** The signed errors (days) of each candidate at each horizon, on the input's own history. */
+export function backtestCandidates(input: ForecastInput): Map<CandidateKind, number[][]> {
+  const { points, capacity } = input;
+  const now = input.now.getTime();
+  const horizons = CHOICE_RULES.horizonsDays;
+  const errors = new Map(
+    candidatesFor(input).map((kind) => [kind, horizons.map(() => [] as number[])] as const),
+  );
+  const known = points.filter((point) => point.at.getTime() <= now);
+  if (known.length < 2 || capacity <= 0) return errors;
+  // What the tank had used by each reading: the falls between readings, refills left out (the
+  // first reading after a refill starts from the same count), so a horizon may span refills.
+  const used = new Float64Array(known.length);
+  const refills = new Set(segmentStarts(known, capacity));
+  for (let i = 1; i < known.length; i++)
+    used[i] = used[i - 1] + (refills.has(i) ? 0 : known[i - 1].volume - known[i].volume);
+  const first = Math.max(known[0].at.getTime(), now - CHOICE_RULES.lookBackDays * DAY_MS);
+  for (
+    let origin =
+      now - CHOICE_RULES.originEveryDays * DAY_MS * Math.ceil(horizons[0] / CHOICE_RULES.originEveryDays);
+    origin >= first;
+    origin -= CHOICE_RULES.originEveryDays * DAY_MS
+  ) {
+    const upTo = countUpTo(known, origin);
+    if (upTo === 0) break;
+    const targets = horizons.map((h) => targetAfter(known, used, upTo - 1, origin + h * DAY_MS));
+    if (targets.every((target) => target === null)) continue;
+    const history: ForecastInput = { ...input, points: known.slice(0, upTo), now: new Date(origin) };
+    for (const [kind, byHorizon] of errors) {
+      const reach = learn(kind, history);
+      if (!reach) continue;
+      targets.forEach((target, h) => {
+        if (target === null) return;
+        const predicted = reach(target.volume);
+        // Beyond the forecaster's horizon: wrong by at least as much.
+        const at = predicted?.getTime() ?? origin + FORECAST_RULES.horizonDays * DAY_MS;
+        byHorizon[h].push((at - target.at.getTime()) / DAY_MS);
+      });
+    }
+  }
+  return errors;
+}
+
+/**
+ * The question a horizon asks at an origin (the reading `last`): when will the level be what the
+ * last reading's level less what the tank used until the first reading at or after `due` (within
+ * the slack) — and that reading's time is the answer. Null without such a reading or use.
+ */
+function targetAfter(
+  points: readonly LevelPoint[],
+  used: Float64Array,
+  last: number,
+  due: number,
+): LevelPoint | null {
+  const index = countUpTo(points, due - 1);
+  if (index >= points.length) return null;
+  const at = points[index].at;
+  if (at.getTime() > due + CHOICE_RULES.targetSlackDays * DAY_MS) return null;
+  const amount = used[index] - used[last];
+  // A tank that used nothing asks nothing of a forecaster of use.
+  return amount > 0 ? { at, volume: points[last].volume - amount } : null;
+}
+
+/** The choice per horizon from the tank's own backtest; horizons without enough comparisons are left out. */
+export function calibrate(input: ForecastInput): Calibration {
+  const errors = backtestCandidates(input);
+  const horizons: HorizonChoice[] = [];
+  CHOICE_RULES.horizonsDays.forEach((horizonDays, h) => {
+    const score = (kind: CandidateKind) => {
+      const list = errors.get(kind)?.[h] ?? [];
+      return list.length < CHOICE_RULES.minComparisons
+        ? Infinity
+        : list.reduce((sum, error) => sum + Math.abs(error), 0) / list.length;
+    };
+    const model = score('model');
+    let kind: CandidateKind = 'model';
+    let best = model;
+    for (const candidate of errors.keys()) {
+      if (candidate === 'model') continue;
+      if ((errors.get(candidate)?.[h].length ?? 0) < CHOICE_RULES.minComparisonsToSwitch) continue;
+      const value = score(candidate);
+      if (value < best && value < CHOICE_RULES.margin * model) [kind, best] = [candidate, value];
+    }
+    if (best === Infinity) return;
+    const list = errors.get(kind)![h];
+    const relative = list.map((error) => error / horizonDays).sort((a, b) => a - b);
+    const absolute = list.map(Math.abs).sort((a, b) => a - b);
+    // Split conformal: of n past errors, the ⌈(n + 1) · 0.9⌉-th from each end holds the next one
+    // within the ends at least 80 % of the time (the plain 10th/90th percentile of a few is too narrow).
+    const outer = Math.min(1, (0.9 * (list.length + 1)) / list.length);
+    horizons.push({
+      horizonDays,
+      kind,
+      n: list.length,
+      q10: quantile(relative, 1 - outer),
+      q90: quantile(relative, outer),
+      absQ80: quantile(absolute, 0.8),
+    });
+  });
+  return { at: input.now.toISOString(), horizons };
+}
+
+const CANDIDATE_KINDS: readonly CandidateKind[] = ['model', ...BASELINE_KINDS];
+
+/**
+ * A calibration as kept in the database, checked: one written by another release (other
+ * candidates, other fields) counts as none, and the model forecasts until the next backtest.
+ */
+export function readCalibration(stored: unknown): Calibration | null {
+  if (typeof stored !== 'object' || stored === null) return null;
+  const { at, horizons } = stored as Partial<Calibration>;
+  if (typeof at !== 'string' || !Array.isArray(horizons)) return null;
+  const valid = horizons.every(
+    (choice: Partial<HorizonChoice> | null) =>
+      typeof choice === 'object' &&
+      choice !== null &&
+      CANDIDATE_KINDS.includes(choice.kind as CandidateKind) &&
+      [choice.horizonDays, choice.n, choice.q10, choice.q90, choice.absQ80].every(
+        (value) => typeof value === 'number' && Number.isFinite(value),
+      ),
+  );
+  return valid ? { at, horizons } : null;
+}
+
+/** The calibrated horizon nearest `days` ahead (null: none calibrated). */
+export function nearestHorizon(calibration: Calibration, days: number): HorizonChoice | null {
+  let nearest: HorizonChoice | null = null;
+  for (const choice of calibration.horizons)
+    if (
+      !nearest ||
+      Math.abs(Math.log(choice.horizonDays / Math.max(days, 1))) <
+        Math.abs(Math.log(nearest.horizonDays / Math.max(days, 1)))
+    )
+      nearest = choice;
+  return nearest;
+}
+
+/** When the level reaches a volume, with its range: the product's model, or the calibrated choice. */
+export interface CalibratedReach {
+  at: Date;
+  low: Date;
+  high: Date;
+  kind: CandidateKind;
+}
+
+/**
+ * A reacher for any volume that follows the calibration: the horizon is first judged by the model
+ * (or, without one, by any candidate), then the candidate chosen for the nearest calibrated horizon
+ * answers, with the range from its errors there. Without a calibrated horizon: the model and its
+ * own range. Null when no candidate can forecast.
+ */
+export function calibratedReacher(
+  input: ForecastInput,
+  calibration: Calibration | null,
+): ((volume: number) => CalibratedReach | null) | null {
+  const now = input.now.getTime();
+  const latest = new Date(now + FORECAST_RULES.horizonDays * DAY_MS);
+  const learnt = new Map<CandidateKind, Reacher | null>();
+  const reacherOf = (kind: CandidateKind) => {
+    if (!learnt.has(kind)) learnt.set(kind, learn(kind, input));
+    return learnt.get(kind)!;
+  };
+  const model = learnConsumption(input);
+  const judge = model ? reacherOf('model') : candidatesFor(input).map(reacherOf).find(Boolean);
+  if (!judge) return null;
+  return (volume) => {
+    const judged = judge(volume);
+    const days = ((judged?.getTime() ?? latest.getTime()) - now) / DAY_MS;
+    const choice = calibration && nearestHorizon(calibration, days);
+    const kind = choice && reacherOf(choice.kind) ? choice.kind : model ? 'model' : null;
+    const reach = kind ? reacherOf(kind)! : judge;
+    const at = reach(volume);
+    if (!at) return null;
+    const ahead = (at.getTime() - now) / DAY_MS;
+    if (choice && kind === choice.kind) {
+      // actual = forecast − error: the early end takes the large errors (forecast too late).
+      let low = Math.max(now, at.getTime() - choice.q90 * ahead * DAY_MS);
+      let high = Math.min(latest.getTime(), at.getTime() - choice.q10 * ahead * DAY_MS);
+      // Heating: a year's errors mix summer and winter; where the model's own range (its use in
+      // weather unlike the normals) is wider, the ends lie halfway between the two.
+      if (model && input.heating && kind === 'model') {
+        const spread = model.spread(ahead);
+        const early = timeToReach(model, volume, spread.high)?.getTime() ?? low;
+        const late = timeToReach(model, volume, spread.low)?.getTime() ?? latest.getTime();
+        if (early < low) low = (low + early) / 2;
+        if (late > high) high = (high + late) / 2;
+      }
+      return {
+        at,
+        low: new Date(Math.min(low, at.getTime())),
+        high: new Date(Math.max(high, at.getTime())),
+        kind,
+      };
+    }
+    if (model) {
+      const { low, high } = model.spread(ahead);
+      return {
+        at,
+        low: timeToReach(model, volume, high) ?? at,
+        high: timeToReach(model, volume, low) ?? latest,
+        kind: 'model',
+      };
+    }
+    return { at, low: at, high: at, kind: kind ?? 'model' };
+  };
+}
+
+/** The days-to-empty forecast as `forecastLevel` gives it, following the tank's calibration. */
+export function forecastCalibrated(input: ForecastInput, calibration: Calibration | null): Forecast | null {
+  const modelled = forecastLevel(input);
+  const reacher = calibratedReacher(input, calibration);
+  const empty = reacher?.(0);
+  if (!reacher || !empty) return modelled;
+  if (empty.kind === 'model' && modelled) {
+    // The model's own forecast, with the range of its errors on this tank where calibrated.
+    return { ...modelled, emptyAtLow: empty.low.toISOString(), emptyAtHigh: empty.high.toISOString() };
+  }
+  const rule = empty.kind === 'model' ? null : forecastBaseline(empty.kind, input);
+  if (!rule) return modelled;
+  const reorderAt =
+    input.reorderPct === null || !Number.isFinite(input.reorderPct)
+      ? null
+      : (reacher((input.capacity * input.reorderPct) / 100)?.at ?? null);
+  return {
+    emptyAt: empty.at.toISOString(),
+    reorderAt: reorderAt?.toISOString() ?? null,
+    emptyAtLow: empty.low.toISOString(),
+    emptyAtHigh: empty.high.toISOString(),
+    perDay: rule.perDay,
+    basis: rule.basis,
+  };
+}
+
+/** How many readings lie at or before `at` (epoch ms; readings ascend). */
+function countUpTo(points: readonly LevelPoint[], at: number): number {
+  let low = 0;
+  let high = points.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (points[middle].at.getTime() <= at) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function quantile(sorted: readonly number[], probability: number): number {
+  const position = (sorted.length - 1) * probability;
+  const below = Math.floor(position);
+  const above = Math.min(sorted.length - 1, below + 1);
+  return sorted[below] + (sorted[above] - sorted[below]) * (position - below);
+}
