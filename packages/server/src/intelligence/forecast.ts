@@ -21,7 +21,6 @@ import {
   normalDegreeDays,
   weekdayOf,
 } from './degree-days.ts';
-import type { BaselineKind } from './baselines.ts';
 
 export interface LevelPoint {
   at: Date;
@@ -53,8 +52,7 @@ export interface Forecast {
   emptyAtHigh: string;
   /** Expected consumption per day over the next 30 days (volume units). */
   perDay: number;
-  /** The model (or, where a tank's own history chose one, the simple rule: model-choice.ts). */
-  basis: { since: string; days: number; points: number; model: ModelKind | BaselineKind };
+  basis: { since: string; days: number; points: number; model: ModelKind };
 }
 
 export type ModelKind = 'degree_days' | 'daily_rate';

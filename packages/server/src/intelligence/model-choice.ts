@@ -295,8 +295,16 @@ export function calibratedReacher(
   };
 }
 
+/** A forecast in `forecastLevel`'s shape whose basis names the model or the simple rule that made it. */
+export type CalibratedForecast = Omit<Forecast, 'basis'> & {
+  basis: Omit<Forecast['basis'], 'model'> & { model: Forecast['basis']['model'] | BaselineKind };
+};
+
 /** The days-to-empty forecast as `forecastLevel` gives it, following the tank's calibration. */
-export function forecastCalibrated(input: ForecastInput, calibration: Calibration | null): Forecast | null {
+export function forecastCalibrated(
+  input: ForecastInput,
+  calibration: Calibration | null,
+): CalibratedForecast | null {
   const modelled = forecastLevel(input);
   const reacher = calibratedReacher(input, calibration);
   const empty = reacher?.(0);
