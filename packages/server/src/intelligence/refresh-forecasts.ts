@@ -53,6 +53,20 @@ type StaleSensor = {
   calibration: unknown;
 };
 
+/** The columns `forecastInput` needs of a sensor and its device (the weather station's choice). */
+const forecastInputColumns = {
+  id: sensors.id,
+  capacity: sensors.capacity,
+  threshold: sensors.threshold,
+  contentType: sensors.contentType,
+  device: {
+    id: devices.id,
+    weatherStationId: devices.weatherStationId,
+    locationLat: devices.locationLat,
+    locationLng: devices.locationLng,
+  },
+};
+
 /** What the forecast and its backtest read of a sensor: its readings and its temperatures. */
 async function forecastInput(
   db: Db,
@@ -162,24 +176,14 @@ export async function refreshForecasts(
   while (done < limit && Date.now() - started < budgetMs) {
     const stale = await db
       .select({
-        id: sensors.id,
+        ...forecastInputColumns,
         deviceId: sensors.deviceId,
         sequence: sensors.sequence,
         name: sensors.name,
         unit: sensors.unit,
         value: sensors.value,
-        device: {
-          id: devices.id,
-          name: devices.name,
-          active: devices.active,
-          weatherStationId: devices.weatherStationId,
-          locationLat: devices.locationLat,
-          locationLng: devices.locationLng,
-        },
+        device: { ...forecastInputColumns.device, name: devices.name, active: devices.active },
         previous: { emptyAt: sensorForecasts.emptyAt, computedAt: sensorForecasts.computedAt },
-        capacity: sensors.capacity,
-        threshold: sensors.threshold,
-        contentType: sensors.contentType,
         lastMeasuredAt: sql<Date>`${sensors.lastMeasuredAt}`.mapWith(sensors.lastMeasuredAt),
         lastMeasuredAtExact: sql<string>`${sensors.lastMeasuredAt}::text`,
         errorDays: sensorForecasts.errorDays,
@@ -231,18 +235,7 @@ async function measureErrors(db: Db, now: Date, weather: WeatherLookup, deadline
   let afterId = 0;
   while (Date.now() < deadline) {
     const due = await db
-      .select({
-        id: sensors.id,
-        capacity: sensors.capacity,
-        threshold: sensors.threshold,
-        contentType: sensors.contentType,
-        device: {
-          id: devices.id,
-          weatherStationId: devices.weatherStationId,
-          locationLat: devices.locationLat,
-          locationLng: devices.locationLng,
-        },
-      })
+      .select(forecastInputColumns)
       .from(sensorForecasts)
       .innerJoin(sensors, eq(sensors.id, sensorForecasts.sensorId))
       .innerJoin(devices, eq(devices.id, sensors.deviceId))
