@@ -11,6 +11,7 @@ interface Forecast {
   emptyAtHigh: string;
   perDay: number;
   errorDays: number | null;
+  errorHorizonDays: number | null;
   doubts: string[];
 }
 interface Sensor {
@@ -86,6 +87,9 @@ test.describe('forecast on the status page', () => {
     const { device, sensor } = found!;
     const forecast = sensor.forecast!;
     const errorDays = Math.round(forecast.errorDays!);
+    // The accuracy speaks for the tank's own horizon, the calibrated one nearest its empty date.
+    const horizon = forecast.errorHorizonDays!;
+    expect([7, 14, 30, 60, 90]).toContain(horizon);
 
     await login(page, 'user', `/devices/${device.id}`);
     const section = page.getByTestId('forecast-section');
@@ -101,7 +105,7 @@ test.describe('forecast on the status page', () => {
       `Verbrauch ca. ${perDay(forecast.perDay, 'de')} l pro Tag (nächste 30 Tage)`,
     );
     await expect(block.getByTestId('forecast-accuracy')).toHaveText(
-      `Treffsicherheit 30 Tage vorher: ±${errorDays} ${errorDays === 1 ? 'Tag' : 'Tage'} (letzte 12 Monate)`,
+      `Treffsicherheit ${horizon} Tage vorher: ±${errorDays} ${errorDays === 1 ? 'Tag' : 'Tage'} (letzte 12 Monate)`,
     );
     // Every connected level sensor of the device has its block.
     const levels = device.sensors.filter((each) => each.type === 'probe' && each.isConnected);
@@ -120,7 +124,7 @@ test.describe('forecast on the status page', () => {
       `Use about ${perDay(forecast.perDay, 'en')} l per day (next 30 days)`,
     );
     await expect(block.getByTestId('forecast-accuracy')).toHaveText(
-      `Accuracy 30 days ahead: ±${errorDays} ${errorDays === 1 ? 'day' : 'days'} (last 12 months)`,
+      `Accuracy ${horizon} days ahead: ±${errorDays} ${errorDays === 1 ? 'day' : 'days'} (last 12 months)`,
     );
     await page.getByRole('button', { name: 'DE', exact: true }).click();
     await expect(section.getByRole('heading', { name: 'Prognose' })).toBeVisible();

@@ -406,6 +406,8 @@ export const sensorForecasts = pgTable(
     perDay: doublePrecision('per_day'),
     /** The model's error in days over the sensor's last 12 months (backtest); null: not measurable yet. */
     errorDays: integer('error_days'),
+    /** The horizon errorDays speaks for (days ahead): the calibrated one nearest the forecast's. */
+    errorHorizonDays: integer('error_horizon_days'),
     /** When errorDays was measured: a backtest is ~50 forecasts, so once a day, not every report. */
     errorDaysAt: timestamp('error_days_at', { withTimezone: true }),
     /**

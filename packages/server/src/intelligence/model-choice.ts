@@ -225,6 +225,21 @@ export function nearestHorizon(calibration: Calibration, days: number): HorizonC
   return nearest;
 }
 
+/**
+ * How far off the tank's forecaster has been at the calibrated horizon nearest `days` ahead: the
+ * 80th percentile of its absolute errors there, rounded up ("off by at most N days in 4 of 5
+ * cases"), and that horizon. Nulls without a calibrated horizon.
+ */
+export function accuracyAt(
+  calibration: Calibration | null,
+  days: number,
+): { errorDays: number | null; errorHorizonDays: number | null } {
+  const choice = calibration && nearestHorizon(calibration, days);
+  return choice
+    ? { errorDays: Math.ceil(choice.absQ80), errorHorizonDays: choice.horizonDays }
+    : { errorDays: null, errorHorizonDays: null };
+}
+
 /** When the level reaches a volume, with its range: the product's model, or the calibrated choice. */
 export interface CalibratedReach {
   at: Date;

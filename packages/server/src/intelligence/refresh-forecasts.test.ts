@@ -116,11 +116,16 @@ describe('days-to-empty forecasts on the device', () => {
     expect(rows).toHaveLength(3);
     for (const row of rows) {
       expect(row.errorDaysAt?.getTime()).toBe(now.getTime());
-      // The tank's own backtest: the forecaster per horizon, and errorDays its error 30 days ahead.
+      // The tank's own backtest: the forecaster per horizon; errorDays its error at the horizon
+      // nearest the forecast's days to empty.
       const calibration = readCalibration(row.calibration)!;
-      const month = calibration.horizons.find((choice) => choice.horizonDays === 30)!;
       expect(calibration.at).toBe(now.toISOString());
-      expect(row.errorDays).toBe(Math.ceil(month.absQ80));
+      const days = (row.emptyAt!.getTime() - now.getTime()) / DAY_MS;
+      const nearest = [...calibration.horizons].sort(
+        (a, b) => Math.abs(Math.log(a.horizonDays / days)) - Math.abs(Math.log(b.horizonDays / days)),
+      )[0]!;
+      expect(row.errorHorizonDays).toBe(nearest.horizonDays);
+      expect(row.errorDays).toBe(Math.ceil(nearest.absQ80));
     }
     // A new reading: a new forecast that keeps the day's accuracy figure.
     const later = new Date(now.getTime() + 3_600_000);

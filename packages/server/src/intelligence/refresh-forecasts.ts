@@ -4,17 +4,15 @@ import { FORECAST_NOTICE_DAYS } from '@tankportal/shared/notifications';
 import { devices, sensorForecasts, sensors } from '../db/schema.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
 import { FORECAST_RULES, type ForecastInput } from './forecast.ts';
-import { calibrate, forecastCalibrated, readCalibration } from './model-choice.ts';
+import { accuracyAt, calibrate, forecastCalibrated, readCalibration } from './model-choice.ts';
 import { WeatherLookup } from './weather/weather-stations.ts';
 import { levelReadings } from './level-readings.ts';
 
 const DAY_MS = 86_400_000;
 /** Sensors forecast per round: one query for the stale ones, one per sensor for its readings. */
 const BATCH = 200;
-/** The backtest behind errorDays is ~50 forecasts: measured again once a day, not on every report. */
+/** The backtest (the calibration, errorDays) is ~50 origins of each candidate: once a day, not on every report. */
 const ERROR_DAYS_EVERY_MS = DAY_MS;
-/** errorDays speaks for this horizon (days): the page says "30 days ahead". */
-const ERROR_DAYS_HORIZON = 30;
 
 /** Contents that heat rooms: their consumption follows heating degree days. */
 export const isHeatingContent = (contentType: string | null) =>
@@ -47,7 +45,6 @@ type StaleSensor = {
    * would look stale for ever.
    */
   lastMeasuredAtExact: string;
-  errorDays: number | null;
   errorDaysAt: Date | null;
   /** As kept: checked by `readCalibration` before it is used. */
   calibration: unknown;
@@ -92,14 +89,17 @@ async function forecastInput(
 async function refreshOne(db: Db, sensor: StaleSensor, now: Date, weather: WeatherLookup) {
   const input = await forecastInput(db, sensor, now, weather);
   // As the tank's last backtest chose, with the range from its own errors (model-choice.ts).
-  const forecast = input.capacity > 0 ? forecastCalibrated(input, readCalibration(sensor.calibration)) : null;
+  const calibration = readCalibration(sensor.calibration);
+  const forecast = input.capacity > 0 ? forecastCalibrated(input, calibration) : null;
   // The backtest is measured after every stale sensor has its forecast (`measureErrors`); here the
-  // last one is kept, or dropped with the forecast.
-  const error = {
-    errorDays: forecast ? sensor.errorDays : null,
-    errorDaysAt: forecast ? sensor.errorDaysAt : null,
-    calibration: forecast ? sensor.calibration : null,
-  };
+  // last one is kept, or dropped with the forecast; the accuracy is read at the new forecast's horizon.
+  const error = forecast
+    ? {
+        ...accuracyAt(calibration, (Date.parse(forecast.emptyAt) - now.getTime()) / DAY_MS),
+        errorDaysAt: sensor.errorDaysAt,
+        calibration: sensor.calibration,
+      }
+    : { errorDays: null, errorHorizonDays: null, errorDaysAt: null, calibration: null };
   const row = {
     sensorId: sensor.id,
     deviceId: sensor.deviceId,
@@ -186,7 +186,6 @@ export async function refreshForecasts(
         previous: { emptyAt: sensorForecasts.emptyAt, computedAt: sensorForecasts.computedAt },
         lastMeasuredAt: sql<Date>`${sensors.lastMeasuredAt}`.mapWith(sensors.lastMeasuredAt),
         lastMeasuredAtExact: sql<string>`${sensors.lastMeasuredAt}::text`,
-        errorDays: sensorForecasts.errorDays,
         errorDaysAt: sensorForecasts.errorDaysAt,
         calibration: sensorForecasts.calibration,
       })
@@ -226,7 +225,7 @@ export async function refreshForecasts(
 /**
  * The backtest of the forecasts whose backtest is missing or a day old, until `deadline` (epoch
  * ms): the tank's calibration (model-choice.ts: the forecaster per horizon and its errors, which
- * the next forecasts follow) and errorDays, its error 30 days ahead. A backtest is about 50 origins
+ * the next forecasts follow) and errorDays, its error at the horizon nearest the forecast's. A backtest is about 50 origins
  * of every candidate (tens of forecasts' processor time): done after the forecasts, so that a fleet
  * that is new to the portal gets every forecast in its first rounds and the calibration in the
  * rounds after.
@@ -235,7 +234,7 @@ async function measureErrors(db: Db, now: Date, weather: WeatherLookup, deadline
   let afterId = 0;
   while (Date.now() < deadline) {
     const due = await db
-      .select(forecastInputColumns)
+      .select({ ...forecastInputColumns, emptyAt: sensorForecasts.emptyAt })
       .from(sensorForecasts)
       .innerJoin(sensors, eq(sensors.id, sensorForecasts.sensorId))
       .innerJoin(devices, eq(devices.id, sensors.deviceId))
@@ -255,10 +254,10 @@ async function measureErrors(db: Db, now: Date, weather: WeatherLookup, deadline
     for (const sensor of due) {
       const input = await forecastInput(db, sensor, now, weather);
       const calibration = calibrate(input);
-      const month = calibration.horizons.find((choice) => choice.horizonDays === ERROR_DAYS_HORIZON);
+      const days = (sensor.emptyAt!.getTime() - now.getTime()) / DAY_MS;
       await db
         .update(sensorForecasts)
-        .set({ errorDays: month ? Math.ceil(month.absQ80) : null, errorDaysAt: now, calibration })
+        .set({ ...accuracyAt(calibration, days), errorDaysAt: now, calibration })
         .where(eq(sensorForecasts.sensorId, sensor.id));
       afterId = sensor.id;
       if (Date.now() >= deadline) return;

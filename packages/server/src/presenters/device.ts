@@ -62,6 +62,7 @@ export function presentForecast(
     emptyAtHigh: row.emptyAtHigh,
     perDay: row.perDay,
     errorDays: row.errorDays,
+    errorHorizonDays: row.errorDays === null ? null : row.errorHorizonDays,
     doubts: [...doubts],
   };
 }

@@ -102,8 +102,8 @@ export type SensorTotals = z.infer<typeof sensorTotalsSchema>;
 /**
  * A level sensor's days-to-empty forecast (docs/forecast.md): the median date the tank is
  * empty with its ~80 % range, the date it reaches its threshold (the reorder point), the expected
- * use per day over the next 30 days, and the model's error in days over the sensor's last year
- * (null until measurable). Null where there is too little data: no forecast beats a wrong one.
+ * use per day over the next 30 days, and the forecaster's error in days over the sensor's last
+ * year at the horizon nearest this forecast's (null until measurable). Null where there is too little data: no forecast beats a wrong one.
  */
 export const sensorForecastSchema = z.object({
   emptyAt: z.date(),
@@ -112,6 +112,8 @@ export const sensorForecastSchema = z.object({
   emptyAtHigh: z.date(),
   perDay: z.number(),
   errorDays: z.number().nullable(),
+  /** The horizon errorDays speaks for: days ahead (null with errorDays). */
+  errorHorizonDays: z.number().int().nullable(),
   /**
    * The open doubts about the sensor's readings (stuck, jump). While there is one, the forecast
    * is unreliable: the dates are what the doubtful readings say. The status page shows none of

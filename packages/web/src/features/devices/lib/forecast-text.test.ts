@@ -18,6 +18,7 @@ const forecast: ForecastView = {
   emptyAtHigh: day(2027, 3, 15),
   perDay: 18.2,
   errorDays: 3,
+  errorHorizonDays: 14,
   doubts: [],
 };
 
@@ -27,7 +28,7 @@ describe('forecastLines', () => {
       { key: 'empty', text: 'device.forecast.emptyAt {"date":"12.03.2027","range":"10.–15.03.2027"}' },
       { key: 'reorder', text: 'device.forecast.reorderBy {"date":"01.03.2027"}' },
       { key: 'use', text: 'device.forecast.perDay {"quantity":"18 l"}' },
-      { key: 'accuracy', text: 'device.forecast.accuracy {"count":3,"days":"3"}' },
+      { key: 'accuracy', text: 'device.forecast.accuracy {"count":3,"days":"3","horizon":"14"}' },
     ]);
   });
 
@@ -64,7 +65,7 @@ describe('forecastLines', () => {
 
   it('rounds the accuracy to whole days', () => {
     expect(forecastLines({ ...forecast, errorDays: 0.6 }, 'l', 'de', t, NOW)[3].text).toBe(
-      'device.forecast.accuracy {"count":1,"days":"1"}',
+      'device.forecast.accuracy {"count":1,"days":"1","horizon":"14"}',
     );
   });
 

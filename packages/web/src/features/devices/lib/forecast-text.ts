@@ -87,7 +87,11 @@ export function forecastLines(
     const days = Math.round(forecast.errorDays);
     lines.push({
       key: 'accuracy',
-      text: t('device.forecast.accuracy', { count: days, days: formatNumber(days, locale) }),
+      text: t('device.forecast.accuracy', {
+        count: days,
+        days: formatNumber(days, locale),
+        horizon: formatNumber(forecast.errorHorizonDays ?? 30, locale),
+      }),
     });
   }
   return lines;

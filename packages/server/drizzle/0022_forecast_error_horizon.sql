@@ -1,0 +1,1 @@
+ALTER TABLE "sensor_forecasts" ADD COLUMN "error_horizon_days" integer;
