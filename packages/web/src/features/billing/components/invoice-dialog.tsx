@@ -38,7 +38,7 @@ import { accountingErrorText } from '../lib/accounting-error.ts';
 import { AccountingChip, AccountingFailureNote } from './accounting-state.tsx';
 import { formatDay, formatMoney } from '../lib/billing-format.ts';
 import { InvoiceExportButtons } from './invoice-export-buttons.tsx';
-import { StatusChip } from './invoices-tab.tsx';
+import { StatusChip } from './invoice-status.tsx';
 
 /** A quantity as counted (pro rata periods have decimals). */
 const formatQuantity = (quantity: number, locale: 'de' | 'en') =>

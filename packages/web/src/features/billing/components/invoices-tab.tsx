@@ -1,7 +1,6 @@
 import { Link as RouterLink, Route, Routes, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -21,6 +20,7 @@ import { useInvoices, type Invoice } from '../api/billing.ts';
 import { formatDay, formatMoney, invoiceYears } from '../lib/billing-format.ts';
 import { AccountingChip } from './accounting-state.tsx';
 import { InvoiceDialog } from './invoice-dialog.tsx';
+import { StatusChip } from './invoice-status.tsx';
 import { InvoicingRun } from './invoicing-run.tsx';
 
 const BASE = '/system/billing/invoices';
@@ -74,18 +74,6 @@ export function InvoicesTab() {
         <Route path=":invoiceId" element={<InvoiceDialog onClose={back} closeTo={BASE} />} />
       </Routes>
     </Stack>
-  );
-}
-
-export function StatusChip({ status }: { status: Invoice['status'] }) {
-  const { t } = useTranslation();
-  return (
-    <Chip
-      size="small"
-      label={t(`billing.invoice.statuses.${status}`)}
-      color={status === 'handled' ? 'success' : 'warning'}
-      variant="outlined"
-    />
   );
 }
 
