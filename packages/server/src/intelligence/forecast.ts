@@ -132,8 +132,11 @@ export interface ConsumptionModel extends ConsumptionRates {
 
 // --- The forecast -----------------------------------------------------------------------------
 
-export function forecastLevel(input: ForecastInput): Forecast | null {
-  const model = learnConsumption(input);
+/** `model`: what `learnConsumption(input)` answers, when the caller has learnt it already. */
+export function forecastLevel(
+  input: ForecastInput,
+  model: ConsumptionModel | null = learnConsumption(input),
+): Forecast | null {
   if (!model) return null;
   const emptyAt = timeToReach(model, 0);
   if (!emptyAt) return null;

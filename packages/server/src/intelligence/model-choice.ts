@@ -25,6 +25,7 @@ import {
   learnConsumption,
   segmentStarts,
   timeToReach,
+  type ConsumptionModel,
   type Forecast,
   type ForecastInput,
   type LevelPoint,
@@ -252,20 +253,23 @@ export interface CalibratedReach {
  * A reacher for any volume that follows the calibration: the horizon is first judged by the model
  * (or, without one, by any candidate), then the candidate chosen for the nearest calibrated horizon
  * answers, with the range from its errors there. Without a calibrated horizon: the model and its
- * own range. Null when no candidate can forecast.
+ * own range. Null when no candidate can forecast. `model`: the input's model, when learnt already.
  */
 export function calibratedReacher(
   input: ForecastInput,
   calibration: Calibration | null,
+  model: ConsumptionModel | null = learnConsumption(input),
 ): ((volume: number) => CalibratedReach | null) | null {
   const now = input.now.getTime();
   const latest = new Date(now + FORECAST_RULES.horizonDays * DAY_MS);
-  const learnt = new Map<CandidateKind, Reacher | null>();
+  // Each candidate learns once, the model not again.
+  const learnt = new Map<CandidateKind, Reacher | null>([
+    ['model', model && ((volume: number) => timeToReach(model, volume))],
+  ]);
   const reacherOf = (kind: CandidateKind) => {
     if (!learnt.has(kind)) learnt.set(kind, learn(kind, input));
     return learnt.get(kind)!;
   };
-  const model = learnConsumption(input);
   const judge = model ? reacherOf('model') : candidatesFor(input).map(reacherOf).find(Boolean);
   if (!judge) return null;
   return (volume) => {
@@ -320,8 +324,11 @@ export function forecastCalibrated(
   input: ForecastInput,
   calibration: Calibration | null,
 ): CalibratedForecast | null {
-  const modelled = forecastLevel(input);
-  const reacher = calibratedReacher(input, calibration);
+  // The model learns once, for its own forecast and for the choice.
+  const model = learnConsumption(input);
+  const modelled = forecastLevel(input, model);
+  if (!calibration) return modelled;
+  const reacher = calibratedReacher(input, calibration, model);
   const empty = reacher?.(0);
   if (!reacher || !empty) return modelled;
   if (empty.kind === 'model' && modelled) {
