@@ -10,7 +10,7 @@ import { startPortal, stopProcess } from '../testing/server-process.ts';
  * Several server processes started at once on an empty PostgreSQL database, as after a release
  * with a migration or a first deployment of several machines: each migrates and seeds what is
  * missing, and all must come up (without the migration lock two of three ended on a duplicate
- * key). PostgreSQL only: PGlite is one process's database.
+ * key) and answer `/readyz` 200. PostgreSQL only: PGlite is one process's database.
  */
 const adminUrl = process.env.TEST_DATABASE_URL;
 const journal = JSON.parse(
@@ -27,6 +27,20 @@ async function adminQuery(text: string) {
   }
 }
 
+/**
+ * `/readyz` of the process on `port`, once it names the broker too (the API answers a moment
+ * before the embedded broker listens): asked every 100 ms, 10 s at most.
+ */
+async function readiness(port: number) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+    const answer = { port, status: response.status, body: await response.json() };
+    if (answer.body.checks?.mqtt || Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe.skipIf(!adminUrl)('three processes started at once on an empty database', () => {
   const name = `tp_test_${randomBytes(6).toString('hex')}`;
   let started: ChildProcess[] = [];
@@ -35,7 +49,7 @@ describe.skipIf(!adminUrl)('three processes started at once on an empty database
     await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   });
 
-  it('all migrate, seed and answer', async () => {
+  it('all migrate, seed, answer and are ready', async () => {
     await adminQuery(`CREATE DATABASE ${name}`);
     const url = new URL(adminUrl!);
     url.pathname = `/${name}`;
@@ -56,6 +70,23 @@ describe.skipIf(!adminUrl)('three processes started at once on an empty database
       'up',
       'up',
     ]);
+    // Each tells a load balancer it is ready: the database answers at the code's migration, its
+    // broker listens, it is not stopping.
+    for (const port of ports) {
+      expect(await readiness(port)).toEqual({
+        port,
+        status: 200,
+        body: {
+          status: 'ready',
+          checks: {
+            database: { ok: true },
+            migrations: { ok: true },
+            mqtt: { ok: true },
+            shutdown: { ok: true },
+          },
+        },
+      });
+    }
     // Migrated once: each migration of the code recorded once.
     const migrated = new pg.Client({ connectionString: url.toString() });
     await migrated.connect();

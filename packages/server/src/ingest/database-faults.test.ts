@@ -26,7 +26,9 @@ import { postgresInstalled, TestPostgres } from '../testing/test-postgres.ts';
  * the servers is cut (`pg_terminate_backend`, as a failover or a proxy's idle cut does), and, on a
  * PostgreSQL server of the test's own, while that server crashes and starts again. No process may
  * end, no acknowledged report may be lost or stored twice, and the service is back within seconds
- * of the database. PostgreSQL only (PGlite is in the process: nothing can cut it).
+ * of the database; while the crashed server is down every process's `/readyz` answers 503 naming
+ * the database, and 200 again once it is back. PostgreSQL only (PGlite is in the process: nothing
+ * can cut it).
  */
 
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -50,6 +52,12 @@ async function adminQuery(url: string, text: string, values: unknown[] = []) {
   } finally {
     await client.end();
   }
+}
+
+interface ReadyAnswer {
+  status: number;
+  retryAfter: string | null;
+  body: { status: string; checks: Record<string, { ok: boolean; reason?: string }> };
 }
 
 /** A database of its own on the PostgreSQL server at `adminUrl`, the devices, Mosquitto, three servers. */
@@ -178,6 +186,30 @@ class Installation {
   }
 
   /**
+   * Asks every process's `/readyz` (every 100 ms, 20 s at most) until its answer fits; answers the
+   * fitting answer of each.
+   */
+  readiness(fits: (answer: ReadyAnswer) => boolean): Promise<ReadyAnswer[]> {
+    return Promise.all(
+      this.servers.map(async ({ port }) => {
+        const deadline = Date.now() + 20_000;
+        for (;;) {
+          const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+          const answer: ReadyAnswer = {
+            status: response.status,
+            retryAfter: response.headers.get('retry-after'),
+            body: await response.json(),
+          };
+          if (fits(answer)) return answer;
+          if (Date.now() > deadline)
+            throw new Error(`/readyz on ${port} did not fit in time; the last: ${JSON.stringify(answer)}`);
+          await sleep(100);
+        }
+      }),
+    );
+  }
+
+  /**
    * Devices report over MQTT and HTTP while `fault` happens (it resolves with the moment the
    * database is there again); then what the devices and an operator would notice is checked.
    */
@@ -252,18 +284,52 @@ describe.skipIf(!adminUrl || !mosquittoInstalled || !postgresInstalled)(
       await server?.dispose();
     });
 
-    it('no process ends, every acknowledged report is stored once, and the API is back within 5 s of the database', async () => {
+    it('no process ends, every acknowledged report is stored once, readiness follows the database, and the API is back within 5 s of it', async () => {
       let downMs = 0;
+      let unready: ReadyAnswer[] = [];
+      let readyAgain: Promise<ReadyAnswer[]> | undefined;
       const { recovered, answers } = await installation!.reportThrough(async () => {
         await sleep(1_500);
         const down = Date.now();
         // Stopped without a checkpoint and started again a second later: recovery, as after a crash.
-        await server!.restart('immediate', 1_000);
+        await server!.stop('immediate');
+        // Meanwhile every process tells a load balancer that its database is away.
+        [unready] = await Promise.all([
+          installation!.readiness((answer) => answer.status === 503),
+          sleep(1_000),
+        ]);
+        await server!.restart('immediate', 0);
         downMs = Date.now() - down;
+        // ... and that it is ready again once the database is back.
+        readyAgain = installation!.readiness((answer) => answer.status === 200);
+        // Awaited below, once the reports are in: a failure meanwhile is no unhandled rejection.
+        readyAgain.catch(() => {});
         return Date.now();
       });
+      for (const answer of unready) {
+        expect(answer.retryAfter).toMatch(/^\d+$/);
+        expect(answer.body).toEqual({
+          status: 'not ready',
+          checks: {
+            database: { ok: false, reason: expect.any(String) },
+            migrations: { ok: false, reason: 'not checked: the database does not answer' },
+            mqtt: { ok: true },
+            shutdown: { ok: true },
+          },
+        });
+      }
+      for (const answer of await readyAgain!)
+        expect(answer.body).toEqual({
+          status: 'ready',
+          checks: {
+            database: { ok: true },
+            migrations: { ok: true },
+            mqtt: { ok: true },
+            shutdown: { ok: true },
+          },
+        });
       console.info(
-        `PostgreSQL down ${downMs} ms; API back after ${recovered.join(', ')} ms; HTTP answers ${JSON.stringify(answers)}`,
+        `PostgreSQL down ${downMs} ms (readiness: ${unready.map((answer) => answer.body.checks.database.reason).join(', ')}); API back after ${recovered.join(', ')} ms; HTTP answers ${JSON.stringify(answers)}`,
       );
     }, 120_000);
   },
