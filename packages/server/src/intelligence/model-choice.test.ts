@@ -22,10 +22,16 @@ const shortened = (input: ForecastInput, days: number): ForecastInput => ({
   points: input.points.filter((point) => point.at.getTime() >= input.now.getTime() - days * DAY_MS),
 });
 
+/** The input as it was `days` from its end (negative: earlier), with only the readings known then. */
+const atDay = (input: ForecastInput, days: number): ForecastInput => {
+  const now = new Date(input.now.getTime() + days * DAY_MS);
+  return { ...input, now, points: input.points.filter((point) => point.at.getTime() <= now.getTime()) };
+};
+
 describe('the per-tank choice of a forecaster', () => {
   it('backtests every candidate at every horizon on the same origins, with only the data before each', () => {
     const input = processTank(11);
-    const errors = backtestCandidates(input);
+    const { errors } = backtestCandidates(input);
     expect([...errors.keys()]).toEqual(['model', 'last_30_days', 'last_year']);
     const model = errors.get('model')!;
     expect(model).toHaveLength(CHOICE_RULES.horizonsDays.length);
@@ -36,8 +42,32 @@ describe('the per-tank choice of a forecaster', () => {
     const month = model[2]!.map(Math.abs).sort((a, b) => a - b);
     expect(month[Math.floor(month.length / 2)]).toBeLessThan(3);
     // A rule that needs a year of history answers only where it had one.
-    const shorter = backtestCandidates(shortened(input, 500));
+    const shorter = backtestCandidates(shortened(input, 500)).errors;
     expect(shorter.get('last_year')![0]!.length).toBeLessThan(shorter.get('model')![0]!.length / 2);
+  });
+
+  it('goes on from the day before: learns only where a horizon came due, and finds what a backtest from scratch finds', () => {
+    const full = processTank(14);
+    let state = backtestCandidates(atDay(full, -10)).state;
+    const learnt: number[] = [];
+    for (let day = -9; day <= 0; day++) {
+      const input = atDay(full, day);
+      const continued = backtestCandidates(input, state);
+      const fresh = backtestCandidates(input);
+      // The same errors in the same order: kept answers do not change once due.
+      expect(continued.errors).toEqual(fresh.errors);
+      learnt.push(continued.learntOrigins);
+      expect(fresh.learntOrigins).toBeGreaterThan(40);
+      state = continued.state;
+    }
+    // Five horizons a week come due (two on one weekday): under one origin a day to learn, never the year.
+    expect(learnt.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(2 * 5);
+    expect(Math.max(...learnt)).toBeLessThanOrEqual(2);
+    // Another tank's (or a changed tank's) state is not continued: everything is learnt again.
+    expect(backtestCandidates({ ...full, capacity: full.capacity + 1 }, state).learntOrigins).toBeGreaterThan(
+      40,
+    );
+    expect(backtestCandidates(full, { ...(state as object), version: 0 }).learntOrigins).toBeGreaterThan(40);
   });
 
   it('keeps the model for heating tanks and gives each horizon the errors its range comes from', () => {

@@ -2,7 +2,7 @@
  * Per tank, the forecaster that has been right most often on the tank's own history, and ranges
  * from how wrong it really was: a rolling-origin backtest over the last year.
  *
- * Every 7 days of the last 365 (the origins), each candidate — the product's model (forecast.ts)
+ * Every 7 days of the last 365 (the origins, on a weekly grid of calendar days), each candidate — the product's model (forecast.ts)
  * and the simple rules (baselines.ts) — learns from the readings up to the origin only, and is asked
  * when the level will reach the volume the tank really had 7, 14, 30, 60 and 90 days later (the
  * reading nearest after, with no refill in between). Its error is the forecast's time minus the
@@ -11,6 +11,8 @@
  * comparisons. A forecast for a horizon H then comes from the candidate chosen for the horizon
  * nearest H, and its range from that candidate's own errors there (the 10th and 90th percentile,
  * scaled from the horizon to H: a split conformal interval), not from a model's assumption.
+ * An answer, once due, is kept (`BacktestState`): the daily backtest learns only where a horizon
+ * came due since the day before.
  */
 import {
   BASELINE_KINDS,
@@ -50,6 +52,8 @@ export interface Calibration {
   /** When the backtest was made (the forecast input's now). */
   at: string;
   horizons: HorizonChoice[];
+  /** What the next day's backtest goes on from (checked when used: `backtestContinues`). */
+  backtest: unknown;
 }
 
 export const CHOICE_RULES = {
@@ -89,47 +93,140 @@ function learn(kind: CandidateKind, input: ForecastInput): Reacher | null {
 const candidatesFor = (input: Pick<ForecastInput, 'heating'>): CandidateKind[] =>
   input.heating ? ['model'] : ['model', ...BASELINE_KINDS.filter((kind) => kind !== 'degree_day_regression')];
 
-/** The signed errors (days) of each candidate at each horizon, on the input's own history. */
-export function backtestCandidates(input: ForecastInput): Map<CandidateKind, number[][]> {
+/**
+ * What a backtest keeps for the next day's: per origin (an epoch day on the weekly grid, so that
+ * origins stay put as the days pass), each candidate's errors (days) at the horizons already due,
+ * in `CHOICE_RULES.horizonsDays` order — null where nothing was asked (no reading then, no use) or
+ * the candidate could not forecast. A horizon is due once its reading's slack has passed, and its
+ * answer does not change afterwards: the next backtest learns only at the origins with a horizon
+ * that came due since (about five a week instead of every origin every day).
+ */
+export interface BacktestState {
+  version: number;
+  /** Kept errors are reused only for the same tank: capacity and first reading unchanged. */
+  capacity: number;
+  firstReadingAt: number;
+  origins: Record<string, Partial<Record<CandidateKind, (number | null)[]>>>;
+}
+
+/** Raised when the candidates or the way errors are measured change: kept errors are then redone. */
+const BACKTEST_VERSION = 1;
+
+export interface Backtest {
+  /** The signed errors (days) of each candidate at each horizon. */
+  errors: Map<CandidateKind, number[][]>;
+  /** Null without readings to backtest. */
+  state: BacktestState | null;
+  /** Origins at which the candidates learnt this time (the rest was kept). */
+  learntOrigins: number;
+}
+
+const roundedDays = (days: number) => Math.round(days * 100) / 100;
+
+/** The kept origins of `previous` when they belong to this tank and this release, else none. */
+function keptOrigins(
+  previous: unknown,
+  input: Pick<ForecastInput, 'capacity' | 'heating'>,
+  firstReadingAt: number,
+): BacktestState['origins'] {
+  if (typeof previous !== 'object' || previous === null) return {};
+  const state = previous as Partial<BacktestState>;
+  const sameTank =
+    state.version === BACKTEST_VERSION &&
+    state.capacity === input.capacity &&
+    state.firstReadingAt === firstReadingAt &&
+    typeof state.origins === 'object' &&
+    state.origins !== null;
+  return sameTank ? state.origins! : {};
+}
+
+/** Whether a backtest can go on from `previous` (learning at a few origins), or must start afresh. */
+export function backtestContinues(previous: unknown, input: ForecastInput): boolean {
+  const first = input.points[0]?.at.getTime();
+  return first !== undefined && Object.keys(keptOrigins(previous, input, first)).length > 0;
+}
+
+/** A kept origin's errors when they are whole (every candidate, the same horizons), else null. */
+function keptEntry(
+  entry: Partial<Record<CandidateKind, (number | null)[]>> | undefined,
+  kinds: readonly CandidateKind[],
+): Record<string, (number | null)[]> | null {
+  if (typeof entry !== 'object' || entry === null) return null;
+  const settled = entry.model?.length;
+  if (settled === undefined || settled > CHOICE_RULES.horizonsDays.length) return null;
+  const whole = kinds.every((kind) => {
+    const errors = entry[kind];
+    return (
+      Array.isArray(errors) &&
+      errors.length === settled &&
+      errors.every((error) => error === null || (typeof error === 'number' && Number.isFinite(error)))
+    );
+  });
+  return whole ? (entry as Record<string, (number | null)[]>) : null;
+}
+
+/**
+ * Each candidate's errors at each horizon on the input's own history: at every origin on the
+ * weekly grid of the last year, learnt from the readings up to the origin only. With the state of
+ * an earlier backtest of the same tank, only horizons that came due since are asked.
+ */
+export function backtestCandidates(input: ForecastInput, previous: unknown = null): Backtest {
   const { points, capacity } = input;
   const now = input.now.getTime();
   const horizons = CHOICE_RULES.horizonsDays;
-  const errors = new Map(
-    candidatesFor(input).map((kind) => [kind, horizons.map(() => [] as number[])] as const),
-  );
+  const kinds = candidatesFor(input);
+  const errors = new Map(kinds.map((kind) => [kind, horizons.map(() => [] as number[])] as const));
   const known = points.filter((point) => point.at.getTime() <= now);
-  if (known.length < 2 || capacity <= 0) return errors;
+  if (known.length < 2 || capacity <= 0) return { errors, state: null, learntOrigins: 0 };
   // What the tank had used by each reading: the falls between readings, refills left out (the
   // first reading after a refill starts from the same count), so a horizon may span refills.
   const used = new Float64Array(known.length);
   const refills = new Set(segmentStarts(known, capacity));
   for (let i = 1; i < known.length; i++)
     used[i] = used[i - 1] + (refills.has(i) ? 0 : known[i - 1].volume - known[i].volume);
-  const first = Math.max(known[0].at.getTime(), now - CHOICE_RULES.lookBackDays * DAY_MS);
-  for (
-    let origin =
-      now - CHOICE_RULES.originEveryDays * DAY_MS * Math.ceil(horizons[0] / CHOICE_RULES.originEveryDays);
-    origin >= first;
-    origin -= CHOICE_RULES.originEveryDays * DAY_MS
-  ) {
-    const upTo = countUpTo(known, origin);
-    if (upTo === 0) break;
-    const targets = horizons.map((h) => targetAfter(known, used, upTo - 1, origin + h * DAY_MS));
-    if (targets.every((target) => target === null)) continue;
-    const history: ForecastInput = { ...input, points: known.slice(0, upTo), now: new Date(origin) };
-    for (const [kind, byHorizon] of errors) {
-      const reach = learn(kind, history);
-      if (!reach) continue;
-      targets.forEach((target, h) => {
-        if (target === null) return;
-        const predicted = reach(target.volume);
-        // Beyond the forecaster's horizon: wrong by at least as much.
-        const at = predicted?.getTime() ?? origin + FORECAST_RULES.horizonDays * DAY_MS;
-        byHorizon[h].push((at - target.at.getTime()) / DAY_MS);
-      });
+  const firstReadingAt = known[0].at.getTime();
+  const kept = keptOrigins(previous, input, firstReadingAt);
+  const origins: BacktestState['origins'] = {};
+  let learntOrigins = 0;
+  const step = CHOICE_RULES.originEveryDays;
+  const first = Math.max(firstReadingAt, now - CHOICE_RULES.lookBackDays * DAY_MS);
+  for (let day = Math.floor(now / DAY_MS / step) * step; day * DAY_MS >= first; day -= step) {
+    const origin = day * DAY_MS;
+    const due = horizons.filter((h) => origin + (h + CHOICE_RULES.targetSlackDays) * DAY_MS <= now).length;
+    if (due === 0) continue;
+    const entry: Record<string, (number | null)[]> = { ...keptEntry(kept[day], kinds) };
+    const settled = entry.model?.length ?? 0;
+    if (settled < due) {
+      const upTo = countUpTo(known, origin);
+      const targets = horizons
+        .slice(settled, due)
+        .map((h) => targetAfter(known, used, upTo - 1, origin + h * DAY_MS));
+      const history: ForecastInput | null = targets.some(Boolean)
+        ? { ...input, points: known.slice(0, upTo), now: new Date(origin) }
+        : null;
+      if (history) learntOrigins++;
+      for (const kind of kinds) {
+        const reach = history && learn(kind, history);
+        const found = targets.map((target) => {
+          if (!target || !reach) return null;
+          // Beyond the forecaster's horizon: wrong by at least as much.
+          const at = reach(target.volume)?.getTime() ?? origin + FORECAST_RULES.horizonDays * DAY_MS;
+          return roundedDays((at - target.at.getTime()) / DAY_MS);
+        });
+        entry[kind] = [...(entry[kind] ?? []).slice(0, settled), ...found];
+      }
     }
+    origins[day] = entry;
+    for (const kind of kinds)
+      entry[kind].forEach((error, h) => {
+        if (error !== null) errors.get(kind)![h].push(error);
+      });
   }
-  return errors;
+  return {
+    errors,
+    state: { version: BACKTEST_VERSION, capacity, firstReadingAt, origins },
+    learntOrigins,
+  };
 }
 
 /**
@@ -153,8 +250,8 @@ function targetAfter(
 }
 
 /** The choice per horizon from the tank's own backtest; horizons without enough comparisons are left out. */
-export function calibrate(input: ForecastInput): Calibration {
-  const errors = backtestCandidates(input);
+export function calibrate(input: ForecastInput, previous: unknown = null): Calibration {
+  const { errors, state } = backtestCandidates(input, previous);
   const horizons: HorizonChoice[] = [];
   CHOICE_RULES.horizonsDays.forEach((horizonDays, h) => {
     const score = (kind: CandidateKind) => {
@@ -188,7 +285,7 @@ export function calibrate(input: ForecastInput): Calibration {
       absQ80: quantile(absolute, 0.8),
     });
   });
-  return { at: input.now.toISOString(), horizons };
+  return { at: input.now.toISOString(), horizons, backtest: state };
 }
 
 const CANDIDATE_KINDS: readonly CandidateKind[] = ['model', ...BASELINE_KINDS];
@@ -199,7 +296,7 @@ const CANDIDATE_KINDS: readonly CandidateKind[] = ['model', ...BASELINE_KINDS];
  */
 export function readCalibration(stored: unknown): Calibration | null {
   if (typeof stored !== 'object' || stored === null) return null;
-  const { at, horizons } = stored as Partial<Calibration>;
+  const { at, horizons, backtest = null } = stored as Partial<Calibration>;
   if (typeof at !== 'string' || !Array.isArray(horizons)) return null;
   const valid = horizons.every(
     (choice: Partial<HorizonChoice> | null) =>
@@ -210,7 +307,7 @@ export function readCalibration(stored: unknown): Calibration | null {
         (value) => typeof value === 'number' && Number.isFinite(value),
       ),
   );
-  return valid ? { at, horizons } : null;
+  return valid ? { at, horizons, backtest } : null;
 }
 
 /** The calibrated horizon nearest `days` ahead (null: none calibrated). */

@@ -135,6 +135,16 @@ describe('days-to-empty forecasts on the device', () => {
     const [again] = await db.select().from(sensorForecasts).where(eq(sensorForecasts.sensorId, ids[0]!));
     expect(again!.errorDaysAt?.getTime()).toBe(now.getTime());
     expect(again!.errorDays).toBe(rows.find((row) => row.sensorId === ids[0])!.errorDays);
+    // A day on, the backtest goes on from yesterday's within the forecast's own pass (one read of
+    // the readings), even in a round cut short before the backtests.
+    const nextDay = new Date(now.getTime() + 25 * 3_600_000);
+    await db.insert(measurements).values({ sensorId: ids[0]!, measuredAt: nextDay, value: 1 });
+    await db.update(sensors).set({ lastMeasuredAt: nextDay }).where(eq(sensors.id, ids[0]!));
+    expect(await refreshForecasts(db, { now: nextDay, limit: 1 })).toBe(1);
+    const byId = new Map((await kept()).map((row) => [row.sensorId, row]));
+    expect(byId.get(ids[0]!)!.errorDaysAt?.getTime()).toBe(nextDay.getTime());
+    expect(readCalibration(byId.get(ids[0]!)!.calibration)!.at).toBe(nextDay.toISOString());
+    expect(byId.get(ids[1]!)!.errorDaysAt?.getTime()).toBe(now.getTime());
   });
 
   it('are only for whoever may see the device', async () => {

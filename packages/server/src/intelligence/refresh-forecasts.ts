@@ -4,7 +4,14 @@ import { FORECAST_NOTICE_DAYS } from '@tankportal/shared/notifications';
 import { devices, sensorForecasts, sensors } from '../db/schema.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
 import { FORECAST_RULES, type ForecastInput } from './forecast.ts';
-import { accuracyAt, calibrate, forecastCalibrated, readCalibration } from './model-choice.ts';
+import {
+  accuracyAt,
+  backtestContinues,
+  calibrate,
+  forecastCalibrated,
+  readCalibration,
+  type Calibration,
+} from './model-choice.ts';
 import { WeatherLookup } from './weather/weather-stations.ts';
 import { levelReadings } from './level-readings.ts';
 
@@ -86,18 +93,28 @@ async function forecastInput(
   };
 }
 
+/** A backtest is due once a day (it learns where a horizon came due since the last one). */
+const backtestDue = (errorDaysAt: Date | null, now: Date) =>
+  errorDaysAt === null || errorDaysAt.getTime() < now.getTime() - ERROR_DAYS_EVERY_MS;
+
 async function refreshOne(db: Db, sensor: StaleSensor, now: Date, weather: WeatherLookup) {
   const input = await forecastInput(db, sensor, now, weather);
+  const kept = readCalibration(sensor.calibration);
+  // The day's backtest rides on this read when it can go on from yesterday's (a few origins to
+  // learn); a backtest from scratch waits until every stale sensor has its forecast (`measureErrors`).
+  const continued: Calibration | null =
+    input.capacity > 0 && backtestDue(sensor.errorDaysAt, now) && backtestContinues(kept?.backtest, input)
+      ? calibrate(input, kept!.backtest)
+      : null;
+  const calibration = continued ?? kept;
   // As the tank's last backtest chose, with the range from its own errors (model-choice.ts).
-  const calibration = readCalibration(sensor.calibration);
   const forecast = input.capacity > 0 ? forecastCalibrated(input, calibration) : null;
-  // The backtest is measured after every stale sensor has its forecast (`measureErrors`); here the
-  // last one is kept, or dropped with the forecast; the accuracy is read at the new forecast's horizon.
+  // The accuracy is read at the new forecast's horizon; a calibration is written only when made
+  // (it is the largest column: rewriting it with every reading would cost more than the forecast).
   const error = forecast
     ? {
         ...accuracyAt(calibration, (Date.parse(forecast.emptyAt) - now.getTime()) / DAY_MS),
-        errorDaysAt: sensor.errorDaysAt,
-        calibration: sensor.calibration,
+        ...(continued && { errorDaysAt: now, calibration: continued }),
       }
     : { errorDays: null, errorHorizonDays: null, errorDaysAt: null, calibration: null };
   const row = {
@@ -225,16 +242,21 @@ export async function refreshForecasts(
 /**
  * The backtest of the forecasts whose backtest is missing or a day old, until `deadline` (epoch
  * ms): the tank's calibration (model-choice.ts: the forecaster per horizon and its errors, which
- * the next forecasts follow) and errorDays, its error at the horizon nearest the forecast's. A backtest is about 50 origins
- * of every candidate (tens of forecasts' processor time): done after the forecasts, so that a fleet
- * that is new to the portal gets every forecast in its first rounds and the calibration in the
- * rounds after.
+ * the next forecasts follow) and errorDays, its error at the horizon nearest the forecast's. A
+ * backtest from scratch is about 50 origins of every candidate (tens of forecasts' processor time):
+ * done after the forecasts, so that a fleet that is new to the portal gets every forecast in its
+ * first rounds and the calibration in the rounds after. Most days a sensor's backtest goes on from
+ * yesterday's with its forecast (`refreshOne`), and this finds nothing left to do.
  */
 async function measureErrors(db: Db, now: Date, weather: WeatherLookup, deadline: number) {
   let afterId = 0;
   while (Date.now() < deadline) {
     const due = await db
-      .select({ ...forecastInputColumns, emptyAt: sensorForecasts.emptyAt })
+      .select({
+        ...forecastInputColumns,
+        emptyAt: sensorForecasts.emptyAt,
+        calibration: sensorForecasts.calibration,
+      })
       .from(sensorForecasts)
       .innerJoin(sensors, eq(sensors.id, sensorForecasts.sensorId))
       .innerJoin(devices, eq(devices.id, sensors.deviceId))
@@ -253,7 +275,7 @@ async function measureErrors(db: Db, now: Date, weather: WeatherLookup, deadline
     if (due.length === 0) return;
     for (const sensor of due) {
       const input = await forecastInput(db, sensor, now, weather);
-      const calibration = calibrate(input);
+      const calibration = calibrate(input, readCalibration(sensor.calibration)?.backtest);
       const days = (sensor.emptyAt!.getTime() - now.getTime()) / DAY_MS;
       await db
         .update(sensorForecasts)
