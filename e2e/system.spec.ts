@@ -48,18 +48,25 @@ test.describe('system area', () => {
     await other.close();
   });
 
-  test('a master removes an unassigned device after typing its ident', async ({ page, request }) => {
+  test('a master removes an unassigned device after typing its ident, in German and English', async ({
+    page,
+    request,
+  }) => {
     const identCode = `NET-FREMD-${Date.now()}`;
-    const report = await request.post('/ingest/net/v1', {
-      data: {
-        identCode,
-        secret: 'anything',
-        messageId: `e2e-system-${identCode}`,
-        measuredAt: new Date().toISOString(),
-        sensors: [{ sequence: 1, value: 1000 }],
-      },
-    });
-    expect(report.status()).toBe(404);
+    // A second unknown sender, removed in English.
+    const englishIdent = `NET-FOREIGN-${Date.now()}`;
+    for (const ident of [identCode, englishIdent]) {
+      const report = await request.post('/ingest/net/v1', {
+        data: {
+          identCode: ident,
+          secret: 'anything',
+          messageId: `e2e-system-${ident}`,
+          measuredAt: new Date().toISOString(),
+          sensors: [{ sequence: 1, value: 1000 }],
+        },
+      });
+      expect(report.status()).toBe(404);
+    }
 
     await login(page, 'master', '/system/unassigned-devices');
     await expect(page.getByRole('button', { name: 'Netzwerk' })).toHaveAttribute('aria-pressed', 'true');
@@ -81,6 +88,27 @@ test.describe('system area', () => {
     // The notice says what the dialog did.
     await expect(page.getByText('Gerät aus der Liste entfernt.')).toBeVisible();
     await expect(row).toHaveCount(0);
+
+    // In English: the same question for the ident, the same notice.
+    await page.getByRole('button', { name: 'EN', exact: true }).click();
+    const englishRow = page
+      .getByTestId('unassigned-table')
+      .getByRole('row')
+      .filter({ hasText: englishIdent });
+    await englishRow.getByRole('button', { name: `Remove: ${englishIdent}` }).click();
+    const question = page.getByRole('dialog', { name: 'Remove' });
+    const remove = question.getByRole('button', { name: 'Remove' });
+    await expect(question).toContainText(
+      `${englishIdent} is removed from the list of unassigned devices. It is listed again when it reports again.`,
+    );
+    await expect(remove).toBeDisabled();
+    const typedInEnglish = question.getByLabel(`“${englishIdent}”`, { exact: false });
+    await typedInEnglish.fill(identCode);
+    await expect(remove).toBeDisabled();
+    await typedInEnglish.fill(englishIdent);
+    await remove.click();
+    await expect(page.getByText('Device removed from the list.')).toBeVisible();
+    await expect(englishRow).toHaveCount(0);
     // The other lists are there too.
     await page.getByRole('button', { name: 'LX-IoT' }).click();
     await expect(page.getByRole('button', { name: 'LX-IoT' })).toHaveAttribute('aria-pressed', 'true');
