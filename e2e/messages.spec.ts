@@ -19,7 +19,7 @@ test.describe('a send that no gateway takes', () => {
   // The browser in English, the portal in German: dates and times follow the portal.
   test.use({ locale: 'en-US' });
 
-  test('the dialog says in German that the SMS was not sent and why; the log shows it failed, in German', async ({
+  test('the dialog says that the SMS was not sent and why (gateway unreachable, none configured), in German and English; the log shows it failed', async ({
     page,
   }) => {
     await login(page, 'admin', `/devices/${UNREACHABLE_DEVICE}/messages`);
@@ -39,6 +39,29 @@ test.describe('a send that no gateway takes', () => {
     await expect(notSent.getByText(/gateway not reachable/)).toBeHidden();
     await notSent.getByRole('button', { name: 'Technische Details' }).click();
     await expect(notSent.getByText(/gateway not reachable/)).toBeVisible();
+
+    // No gateway configured for the device's provider: the server logs the SMS as not sent and
+    // answers 201 with that status and why (raw-messages.test.ts). This server has both providers'
+    // APIs (other journeys use them), so the journey hands the dialog that answer: the server's
+    // own row, with the reason a server without Lionel's API gives.
+    await page.route('**/api/v2/messages', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      const response = await route.fetch();
+      const message = (await response.json()) as Record<string, unknown>;
+      expect(message.status).toBe('sending_failed');
+      await route.fulfill({
+        response,
+        json: { ...message, report: 'the lionel gateway API is not configured' },
+      });
+    });
+    await dialog.getByRole('button', { name: 'Senden' }).click();
+    await expect(notSent).toContainText(
+      'Das SMS-Gateway (Lionel) ist in diesem Portal nicht eingerichtet. Bitte wenden Sie sich an den Betreiber des Portals.',
+    );
+    await expect(notSent).not.toContainText('nicht erreichbar');
+    await expect(notSent).toContainText('Die Nachricht wurde nicht gesendet.');
+    await expect(page.getByText('Nachricht gesendet.')).toHaveCount(0);
+    await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Abbrechen' }).click();
     await expect(dialog).toBeHidden();
 
@@ -58,6 +81,24 @@ test.describe('a send that no gateway takes', () => {
     await expect(page.getByText('Dieses Gerät hat keine solche Nachricht.')).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/devices/${SMS_DEVICE}/messages$`));
     await expect(page.getByRole('dialog')).toHaveCount(0);
+
+    // In English: the same failure, and its reason, in English.
+    await page.goto(`/devices/${UNREACHABLE_DEVICE}/messages`);
+    await page.getByRole('button', { name: 'EN', exact: true }).click();
+    await log.getByRole('button', { name: 'Send SMS' }).click();
+    const english = page.getByRole('dialog', { name: 'Send SMS' });
+    await english.getByLabel(/^Content/).fill('STATUS?');
+    await english.getByRole('button', { name: 'Send' }).click();
+    const failed = english.getByRole('alert');
+    await expect(failed).toContainText('The message was not sent.');
+    await expect(failed).toContainText(
+      'The SMS gateway (Lionel) is not set up on this portal. Please contact the portal operator.',
+    );
+    await expect(page.getByText('Message sent.')).toHaveCount(0);
+    await failed.getByRole('button', { name: 'Technical details' }).click();
+    await expect(failed.getByText('the lionel gateway API is not configured')).toBeVisible();
+    await english.getByRole('button', { name: 'Cancel' }).click();
+    await expect(english).toBeHidden();
   });
 
   test('the time of a reference-date query is typed as the portal writes it, not as the browser does', async ({
@@ -159,6 +200,26 @@ test.describe('messages', () => {
     await page.getByRole('option', { name: 'Neueste zuerst' }).click();
     await expect(rows.first()).toContainText('ABFRAGE');
 
+    // In English: the order, and the days as the English portal writes them.
+    await page.getByRole('button', { name: 'EN', exact: true }).click();
+    await log.getByRole('combobox', { name: 'Order' }).click();
+    await page.getByRole('option', { name: 'Oldest first' }).click();
+    await expect(rows.first()).toContainText('STATUS?');
+    const until = log.getByLabel('To', { exact: true });
+    await expect(until).toHaveValue(/^\d{2}\/\d{2}\/\d{4}$/);
+    const todayInEnglish = await until.inputValue();
+    await until.fill('12/31/2099');
+    await expect(log.getByText('The date is in the future.')).toBeVisible();
+    await expect(rows).toHaveCount(3);
+    await until.fill('31.12.2026');
+    await expect(log.getByText('Please enter a date as MM/DD/YYYY.')).toBeVisible();
+    await until.fill(todayInEnglish);
+    await expect(log.getByText('The date is in the future.')).toHaveCount(0);
+    await log.getByRole('combobox', { name: 'Order' }).click();
+    await page.getByRole('option', { name: 'Newest first' }).click();
+    await expect(rows.first()).toContainText('ABFRAGE');
+    await page.getByRole('button', { name: 'DE', exact: true }).click();
+
     // The detail walks the loaded list, its ends disabled.
     await rows.first().click();
     const detail = page.getByRole('dialog', { name: /^Nachricht \d+$/ });
@@ -211,6 +272,10 @@ test.describe('messages', () => {
     await expect(rows.first()).toContainText('Rundruf 5');
     await log.getByRole('button', { name: 'Zurück' }).click();
     await expect(rows.first()).toContainText('Rundruf 55');
+    // In English, one heading too.
+    await page.getByRole('button', { name: 'EN', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Messages', exact: true })).toHaveCount(1);
+    await expect(log.getByRole('combobox', { name: 'Order' })).toHaveText('Newest first');
 
     await page.context().clearCookies();
     await login(page, 'user');
