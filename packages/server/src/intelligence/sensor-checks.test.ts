@@ -235,6 +235,89 @@ describe('sensor health', () => {
     expect((await forecastOf()).doubts).toEqual([]);
   });
 
+  it('finds a jump, says the forecast resting on it is unreliable on the device, in the list and the dispatch view, and lets it age out', async () => {
+    const db = t.database.db;
+    const now = new Date();
+    // Daily readings at 40 l a day; the one two days ago is 1,500 l below both its neighbours
+    // (more than a tenth of the 10,000 l tank), which agree.
+    const volumes = Array.from({ length: 40 }, (_, i) => 6000 - 40 * i - (i === 37 ? 1500 : 0));
+    const { device, sensor } = await tankWith(db, 'user', volumes, now);
+    const jumpedAt = new Date(now.getTime() - 2 * DAY_MS);
+    const contact = await buildContact(db, await userId(db, 'user'), {
+      email: 'werkstatt@example.com',
+      language: 'de',
+    });
+    await buildRecipient(db, device.id, contact!.id, [
+      { name: 'sensor_health', channels: ['mail'], notifyOnceIn: null },
+    ]);
+    await runSensorChecks(db, { now });
+    expect(await openIssues(db, device.id)).toEqual([{ kind: 'jump' }]);
+    // The dip came back: no leak alarm.
+    expect(await db.select().from(alarms).where(eq(alarms.deviceId, device.id))).toEqual([]);
+    const [mail] = await mailsOf(db, device.id);
+    expect(mail!.content).toContain('Unplausibler Sprung');
+    expect(mail!.content).toContain('Der Messwert 3.020 l vom');
+
+    const user = await t.signIn('user');
+    const detail = (await user.get(`/api/v2/devices/${device.id}`)).json();
+    expect(detail.health).toEqual([
+      expect.objectContaining({
+        kind: 'jump',
+        sequence: 1,
+        detail: expect.objectContaining({ value: 3020, from: 4520, at: jumpedAt.toISOString() }),
+      }),
+    ]);
+    expect(Date.parse(detail.health[0].since)).toBe(jumpedAt.getTime());
+
+    // Its forecast: unreliable on the device, in the list (filtered by the doubt) and in the
+    // dispatch view and its export, which names the doubt with its time.
+    const inDays = (days: number) => new Date(now.getTime() + days * DAY_MS);
+    await db.insert(sensorForecasts).values({
+      sensorId: sensor.id,
+      deviceId: device.id,
+      emptyAt: inDays(10),
+      emptyAtLow: inDays(8),
+      emptyAtHigh: inDays(12),
+      perDay: 40,
+      basedOn: now,
+      computedAt: now,
+    });
+    const forecastOf = async () =>
+      (await user.get(`/api/v2/devices/${device.id}`)).json().sensors[0].forecast;
+    expect(await forecastOf()).toMatchObject({ perDay: 40, doubts: ['jump'] });
+    const listed = (await user.get('/api/v2/devices?per_page=100&health=jump')).json();
+    expect(
+      listed.every((row: { health: { kind: string }[] }) => row.health.some((h) => h.kind === 'jump')),
+    ).toBe(true);
+    expect(listed.find((row: { id: number }) => row.id === device.id).sensors[0].forecast.doubts).toEqual([
+      'jump',
+    ]);
+    const stuckOnes = (await user.get('/api/v2/devices?per_page=100&health=stuck')).json();
+    expect(stuckOnes.map((row: { id: number }) => row.id)).not.toContain(device.id);
+    const due = (await user.get('/api/v2/dispatch?within_days=30')).json().rows;
+    expect(due.find((row: { sensorId: number }) => row.sensorId === sensor.id)).toMatchObject({
+      forecastDoubts: ['jump'],
+      health: [expect.objectContaining({ kind: 'jump', sequence: 1 })],
+    });
+    for (const [locale, separator, texts] of [
+      ['de', ';', ['Prognose unsicher', 'Unplausibler Sprung seit']],
+      ['en', ',', ['Forecast unreliable', 'Implausible jump since']],
+    ] as const) {
+      const sheet = await user.get(`/api/v2/dispatch/export?within_days=30&format=csv&locale=${locale}`);
+      expect(sheet.statusCode).toBe(200);
+      const line = sheet.body
+        .split('\r\n')
+        .find((each) => each.includes(`${separator}${device.id}${separator}${device.name}${separator}`));
+      for (const text of texts) expect(line).toContain(text);
+    }
+
+    // Eight days on, the jump is out of the days a jump is looked for in: the doubt closes, the
+    // forecast is no longer in doubt.
+    await runSensorChecks(db, { now: inDays(8) });
+    expect((await openIssues(db, device.id)).map((issue) => issue.kind)).not.toContain('jump');
+    expect((await forecastOf()).doubts).toEqual([]);
+  });
+
   it('finds a silent device and a low battery, and closes them when it reports again', async () => {
     const db = t.database.db;
     const now = new Date();
