@@ -10,6 +10,8 @@ import {
   localDays,
   normalDegreeDays,
   normalTemperature,
+  siteNormalTemperature,
+  siteNormalsFrom,
   weekdayOf,
 } from './degree-days.ts';
 
@@ -103,5 +105,34 @@ describe('German calendar days', () => {
   it('knows the weekday (2024-01-01 was a Monday)', () => {
     expect(weekdayOf(dayFromKey('2024-01-01'))).toBe(1);
     expect(weekdayOf(dayFromKey('2024-01-07'))).toBe(0);
+  });
+});
+
+describe('a site’s own normals', () => {
+  const from = dayFromKey('2023-06-01');
+  // A continental site: 3 K colder than Germany's normal in winter, 1 K warmer in summer.
+  const climate = (day: number) =>
+    normalTemperature(day) - 1 - 2 * Math.cos((2 * Math.PI * (day - 15)) / 365.2425);
+  const station = new Map<string, number>();
+  for (let day = from; day < from + 730; day++)
+    station.set(dayKey(day), climate(day) + 3 * Math.sin(day / 7) + (day === from + 400 ? 40 : 0));
+
+  it('are learnt from the station’s days before the forecast’s day only, with their season', () => {
+    const site = siteNormalsFrom(station, from + 700)!;
+    for (const iso of ['2025-01-16', '2025-04-16', '2025-07-16', '2025-10-16']) {
+      const day = dayFromKey(iso);
+      expect(siteNormalTemperature(day, site)).toBeCloseTo(climate(day), 0);
+    }
+    // Days on or after the asked day are not seen: the same fit with them cut off.
+    const cut = new Map([...station].filter(([key]) => dayFromKey(key) < from + 700));
+    expect(siteNormalsFrom(cut, from + 700)).toMatchObject({ a: site.a, b: site.b, c: site.c });
+  });
+
+  it('need two months of measured days, and half a year’s record gives an offset without a season', () => {
+    expect(siteNormalsFrom(station, from + 50)).toBeNull();
+    expect(siteNormalsFrom(new Map(), from + 700)).toBeNull();
+    const short = siteNormalsFrom(station, from + 180)!;
+    expect(short.b).toBe(0);
+    expect(short.c).toBe(0);
   });
 });

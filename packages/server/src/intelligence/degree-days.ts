@@ -180,13 +180,164 @@ export function normalDegreeDays(day: number): number {
   return value;
 }
 
-/** Degree days of one day: measured when its mean temperature is known, otherwise the normal's. */
-export function degreeDaysOfDay(day: number, temperatures: ReadonlyMap<string, number>): number {
+// --- A site's own normals ---------------------------------------------------------------------
+
+/**
+ * A site's own climate as an offset from Germany's normal (K): a + b·cos + c·sin over the year
+ * (phase 0 on 16 January, the coldest normal day), so that a mountain or an eastern site is
+ * projected as cold as it is. Learnt from the site's measured daily means (its weather station);
+ * the same basis the heating model learnt its use per degree day from.
+ */
+export interface SiteNormals {
+  a: number;
+  b: number;
+  c: number;
+  /** Expected degree days by day number, filled as asked. */
+  cache: Map<number, number>;
+}
+
+export const SITE_NORMAL_RULES = {
+  /** Fewer measured days: Germany's normals. */
+  minDays: 60,
+  /** The seasonal terms need measured days spread over most of a year. */
+  minSpanDaysForSeason: 540,
+  /**
+   * Pulls towards Germany's normal, as this many days measured on it: a little for the offset (a
+   * mountain site is colder, whatever the year), more for the season's shape, which a year or two
+   * of weather in spells tells only roughly.
+   */
+  shrinkDays: 30,
+  shrinkSeasonDays: 120,
+  /** At most this far from Germany's normal (K): the range of German sites. */
+  maxOffsetC: 8,
+} as const;
+
+const TAU = 2 * Math.PI;
+const JANUARY_16 = 15;
+
+const seasonAngle = (day: number) => (TAU * (day - JANUARY_16)) / 365.2425;
+
+/**
+ * A temperature map's measured days in order, with running sums of the normal equations' terms
+ * (1, cos, sin against each other and against the offset): any "days before D" fit is then a
+ * difference of two sums. Kept per map, because a backtest asks for the same map at fifty origins.
+ */
+interface MeasuredDays {
+  days: Int32Array;
+  /** sums[k * 9 + t]: term t summed over the first k days (t: xx 0..5, xy 6..8). */
+  sums: Float64Array;
+}
+
+const measuredDaysOf = new WeakMap<ReadonlyMap<string, number>, MeasuredDays>();
+
+function measuredDays(temperatures: ReadonlyMap<string, number>): MeasuredDays {
+  let kept = measuredDaysOf.get(temperatures);
+  if (kept) return kept;
+  const entries: [number, number][] = [];
+  for (const [key, measured] of temperatures)
+    if (Number.isFinite(measured)) entries.push([dayFromKey(key), measured]);
+  entries.sort((x, y) => x[0] - y[0]);
+  const days = Int32Array.from(entries, ([day]) => day);
+  const sums = new Float64Array((entries.length + 1) * 9);
+  entries.forEach(([day, measured], k) => {
+    const angle = seasonAngle(day);
+    const cos = Math.cos(angle);
+    const sin = Math.sin(angle);
+    const y = measured - normalTemperature(day);
+    const terms = [1, cos, sin, cos * cos, cos * sin, sin * sin, y, cos * y, sin * y];
+    for (let t = 0; t < 9; t++) sums[(k + 1) * 9 + t] = sums[k * 9 + t] + terms[t];
+  });
+  kept = { days, sums };
+  measuredDaysOf.set(temperatures, kept);
+  return kept;
+}
+
+/**
+ * The site's offset from Germany's normals by least squares over its days measured before
+ * `beforeDay` (shrunk towards no offset), or null with too few measured days.
+ */
+export function siteNormalsFrom(
+  temperatures: ReadonlyMap<string, number>,
+  beforeDay: number,
+): SiteNormals | null {
+  if (temperatures.size < SITE_NORMAL_RULES.minDays) return null;
+  const { days, sums } = measuredDays(temperatures);
+  let count = 0;
+  for (let high = days.length; count < high;) {
+    const middle = (count + high) >> 1;
+    if (days[middle] < beforeDay) count = middle + 1;
+    else high = middle;
+  }
+  if (count < SITE_NORMAL_RULES.minDays) return null;
+  const sum = (t: number) => sums[count * 9 + t];
+  const { shrinkDays: shrink, shrinkSeasonDays: shrinkSeason } = SITE_NORMAL_RULES;
+  const seasonal = days[count - 1] - days[0] >= SITE_NORMAL_RULES.minSpanDaysForSeason;
+  const [a, b, c] = seasonal
+    ? solve3(
+        [
+          [sum(0) + shrink, sum(1), sum(2)],
+          [sum(1), sum(3) + shrinkSeason / 2, sum(4)],
+          [sum(2), sum(4), sum(5) + shrinkSeason / 2],
+        ],
+        [sum(6), sum(7), sum(8)],
+      )
+    : [sum(6) / (sum(0) + shrink), 0, 0];
+  const clamp = (value: number) =>
+    Math.max(-SITE_NORMAL_RULES.maxOffsetC, Math.min(SITE_NORMAL_RULES.maxOffsetC, value));
+  return { a: clamp(a), b: clamp(b), c: clamp(c), cache: new Map() };
+}
+
+/** Gaussian elimination of a 3 × 3 system (positive definite here: the shrinkage is on its diagonal). */
+function solve3(matrix: number[][], vector: number[]): number[] {
+  const m = matrix.map((row, i) => [...row, vector[i]]);
+  for (let col = 0; col < 3; col++) {
+    for (let row = col + 1; row < 3; row++) {
+      const factor = m[row][col] / m[col][col];
+      for (let k = col; k < 4; k++) m[row][k] -= factor * m[col][k];
+    }
+  }
+  const x = [0, 0, 0];
+  for (let row = 2; row >= 0; row--) {
+    let sum = m[row][3];
+    for (let k = row + 1; k < 3; k++) sum -= m[row][k] * x[k];
+    x[row] = sum / m[row][row];
+  }
+  return x;
+}
+
+/** The site's normal mean temperature of a day (Germany's without site normals). */
+export function siteNormalTemperature(day: number, site: SiteNormals | null): number {
+  const normal = normalTemperature(day);
+  if (!site) return normal;
+  const angle = seasonAngle(day);
+  return normal + site.a + site.b * Math.cos(angle) + site.c * Math.sin(angle);
+}
+
+/** Degree days to expect of a day at the site (Germany's normals without site normals). */
+export function siteNormalDegreeDays(day: number, site: SiteNormals | null): number {
+  if (!site) return normalDegreeDays(day);
+  let value = site.cache.get(day);
+  if (value === undefined) {
+    value = expectedDegreeDays(siteNormalTemperature(day, site));
+    site.cache.set(day, value);
+  }
+  return value;
+}
+
+/**
+ * Degree days of one day: measured when its mean temperature is known, otherwise the normal's (the
+ * site's own when given).
+ */
+export function degreeDaysOfDay(
+  day: number,
+  temperatures: ReadonlyMap<string, number>,
+  site: SiteNormals | null = null,
+): number {
   if (temperatures.size > 0) {
     const measured = temperatures.get(dayKey(day));
     if (measured !== undefined && Number.isFinite(measured)) return heatingDegreeDays(measured);
   }
-  return normalDegreeDays(day);
+  return siteNormalDegreeDays(day, site);
 }
 
 /**

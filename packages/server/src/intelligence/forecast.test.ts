@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDays, normalDegreeDays } from './degree-days.ts';
+import { dayKey, heatingDegreeDays, localDays, normalDegreeDays, normalTemperature } from './degree-days.ts';
 import {
   FORECAST_RULES,
   forecastLevel,
@@ -192,6 +192,42 @@ describe('forecastLevel: heating follows degree days', () => {
     const earlier = (Date.parse(normal.emptyAt) - Date.parse(cold.emptyAt)) / DAY;
     expect(earlier).toBeGreaterThan(4);
     expect(earlier).toBeLessThan(12);
+  });
+});
+
+describe('forecastLevel: a site with its own climate', () => {
+  // A mountain site 5 K colder than Germany's normal all year, with its weather station's daily means
+  // (a slow wiggle of weather around its own normal); the house uses 2 l + 1.2 l per degree day.
+  const siteTemperature = (day: number) => normalTemperature(day) - 5 + 2 * Math.sin(day / 9);
+  const law = (day: number) => 2 + 1.2 * heatingDegreeDays(siteTemperature(day));
+  const points = simulate({
+    from: '2023-10-01T00:00:00Z',
+    to: '2025-10-01T00:00:00Z',
+    everyHours: 12,
+    start: 7_500,
+    refillBelow: 1_500,
+    refillTo: 7_600,
+    perDay: law,
+  });
+  const now = points.at(-1)!.at;
+  const measured = new Map<string, number>();
+  for (let day = Math.floor(localDays(points[0]!.at)); day < Math.floor(localDays(now)); day++)
+    measured.set(dayKey(day), Math.round(siteTemperature(day) * 10) / 10);
+
+  it('is projected with the site’s own normals learnt from its station, not Germany’s', () => {
+    const forecast = forecastLevel(
+      input(points, { capacity: 8_000, heating: true, temperatures: measured }),
+    )!;
+    // The day the law empties the tank from the last reading on.
+    let day = Math.floor(localDays(now));
+    let level = points.at(-1)!.volume;
+    while (level > 0) level -= law(++day);
+    const trueDays = day - localDays(now);
+    const forecastDays = (Date.parse(forecast.emptyAt) - now.getTime()) / DAY;
+    // Projected with Germany’s normals (5 K too warm) it came out 76 days late.
+    // 168 days ahead, through the winter.
+    expect(trueDays).toBeGreaterThan(150);
+    expect(Math.abs(forecastDays - trueDays)).toBeLessThan(3);
   });
 });
 

@@ -9,7 +9,8 @@
  *   (per weekday when the data shows a weekly rhythm). One weighted, robust least-squares fit over
  *   all segments (each with its own intercept) learns the rates; recent data and the same season of
  *   earlier years weigh most;
- * - the projection walks day by day from now with the normal degree days, until the level reaches
+ * - the projection walks day by day from now with the normal degree days (the site's own normals
+ *   where its measured days tell them, degree-days.ts `siteNormalsFrom`), until the level reaches
  *   the asked volume; the range scales the consumption by how much real stretches of this sensor's
  *   history used compared with what the model, fed with the normals, would have predicted.
  */
@@ -18,8 +19,10 @@ import {
   fromLocalDays,
   germanDayNumber,
   localDays,
-  normalDegreeDays,
+  siteNormalDegreeDays,
+  siteNormalsFrom,
   weekdayOf,
+  type SiteNormals,
 } from './degree-days.ts';
 
 export interface LevelPoint {
@@ -113,6 +116,8 @@ export interface ConsumptionRates {
   weekdayFactors: readonly number[] | null;
   /** Measured daily means by German day (degree_days); the normals fill what is missing. */
   temperatures: ReadonlyMap<string, number>;
+  /** The site's own normals, learnt from the same measured days (null: Germany's). */
+  site: SiteNormals | null;
 }
 
 /** What `learnConsumption` learnt: the rates, and the level now. */
@@ -197,7 +202,10 @@ function useBetween(rates: ConsumptionRates, from: number, to: number, today: nu
 /** Expected use on a German day; the temperature measured that day counts only before `today`. */
 function consumptionOnDay(rates: ConsumptionRates, day: number, today: number): number {
   if (rates.model === 'degree_days') {
-    const degreeDays = day < today ? degreeDaysOfDay(day, rates.temperatures) : normalDegreeDays(day);
+    const degreeDays =
+      day < today
+        ? degreeDaysOfDay(day, rates.temperatures, rates.site)
+        : siteNormalDegreeDays(day, rates.site);
     return rates.basePerDay + rates.perDegreeDay * degreeDays;
   }
   return rates.basePerDay * (rates.weekdayFactors ? rates.weekdayFactors[weekdayOf(day)] : 1);
@@ -274,7 +282,12 @@ function learnHeating(
   temperatures: ReadonlyMap<string, number>,
 ): { rates: ConsumptionRates; scale: number } | null {
   const days = today - firstDay + 1;
-  const clocks = [constantDays(days), fillDays(firstDay, days, (day) => degreeDaysOfDay(day, temperatures))];
+  // The site's climate from its measured days: days without a measurement and the projection use it.
+  const site = siteNormalsFrom(temperatures, today);
+  const clocks = [
+    constantDays(days),
+    fillDays(firstDay, days, (day) => degreeDaysOfDay(day, temperatures, site)),
+  ];
   const fit = fitLevels(
     series.v,
     clockColumns(series.u, firstDay, clocks),
@@ -285,7 +298,7 @@ function learnHeating(
   const [basePerDay, perDegreeDay] = fit.beta;
   if (!(basePerDay > 0 || perDegreeDay > 0)) return null;
   return {
-    rates: { model: 'degree_days', basePerDay, perDegreeDay, weekdayFactors: null, temperatures },
+    rates: { model: 'degree_days', basePerDay, perDegreeDay, weekdayFactors: null, temperatures, site },
     scale: fit.scale,
   };
 }
@@ -322,7 +335,14 @@ function learnDailyRate(
   const basePerDay = medianWeeklyRate(series, weights, paceDays, firstDay) ?? flat.beta[0];
   if (!(basePerDay > 0)) return null;
   return {
-    rates: { model: 'daily_rate', basePerDay, perDegreeDay: 0, weekdayFactors, temperatures: new Map() },
+    rates: {
+      model: 'daily_rate',
+      basePerDay,
+      perDegreeDay: 0,
+      weekdayFactors,
+      temperatures: new Map(),
+      site: null,
+    },
     scale: flat.scale,
   };
 }
@@ -728,7 +748,7 @@ function rangeOfUse(
   const days = Math.ceil(u[n - 1]) - firstDay + 1;
   const normalUse = fillDays(firstDay, days, (day) =>
     model.model === 'degree_days'
-      ? model.basePerDay + model.perDegreeDay * normalDegreeDays(day)
+      ? model.basePerDay + model.perDegreeDay * siteNormalDegreeDays(day, model.site)
       : model.basePerDay * (model.weekdayFactors ? model.weekdayFactors[weekdayOf(day)] : 1),
   );
   const totals = runningTotals(normalUse);
