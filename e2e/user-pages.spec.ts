@@ -116,6 +116,13 @@ test.describe('user pages', () => {
     await expect(actAs).toHaveAccessibleDescription(
       `${customer} ist gesperrt und kann sich nicht anmelden. Entsperren Sie den Benutzer zuerst (Login: „Aktiv“).`,
     );
+    await page.getByRole('button', { name: 'EN', exact: true }).click();
+    const actAsInEnglish = page.getByRole('button', { name: 'Impersonate user' });
+    await expect(actAsInEnglish).toBeDisabled();
+    await expect(actAsInEnglish).toHaveAccessibleDescription(
+      `${customer} is locked and cannot sign in. Unlock the user first (Login: “Active”).`,
+    );
+    await page.getByRole('button', { name: 'DE', exact: true }).click();
 
     // Base data: a wrong e-mail is named on its field; the saved parts show on the page.
     await page.getByTestId('user-basedata').getByRole('button', { name: 'Bearbeiten' }).click();
@@ -158,19 +165,38 @@ test.describe('user pages', () => {
     );
     await confirm.getByRole('button', { name: 'Abbrechen' }).click();
 
-    // The sub-user first, then the customer.
-    for (const [id, username] of [
-      [subId, sub],
-      [customerId, customer],
+    // The sub-user first, in German, then the customer, in English.
+    for (const [id, username, texts] of [
+      [
+        subId,
+        sub,
+        {
+          title: 'Benutzer löschen',
+          typed: `„${sub}“`,
+          deleted: 'Benutzer gelöscht.',
+          notFound: 'Diesen Benutzer gibt es nicht (mehr)',
+        },
+      ],
+      [
+        customerId,
+        customer,
+        {
+          title: 'Delete user',
+          typed: `“${customer}”`,
+          deleted: 'User deleted.',
+          notFound: 'This user does not exist (any more)',
+        },
+      ],
     ] as const) {
+      if (username === customer) await page.getByRole('button', { name: 'EN', exact: true }).click();
       await page.goto(`/users/${id}/account/delete`);
-      confirm = page.getByRole('dialog', { name: 'Benutzer löschen' });
-      await confirm.getByLabel(`„${username}“`, { exact: false }).fill(username);
-      await confirm.getByRole('button', { name: 'Benutzer löschen' }).click();
-      await expect(page.getByText('Benutzer gelöscht.').last()).toBeVisible();
+      confirm = page.getByRole('dialog', { name: texts.title });
+      await confirm.getByLabel(texts.typed, { exact: false }).fill(username);
+      await confirm.getByRole('button', { name: texts.title }).click();
+      await expect(page.getByText(texts.deleted).last()).toBeVisible();
       await expect(page).toHaveURL(/\/users$/);
       // The deleted user is not asked for again: no "not found" beside "deleted".
-      await expect(page.getByText('Diesen Benutzer gibt es nicht (mehr)', { exact: false })).toHaveCount(0);
+      await expect(page.getByText(texts.notFound, { exact: false })).toHaveCount(0);
     }
     await page.goto(`/users/${customerId}/account`);
     await expect(page).toHaveURL(/\/users$/);
@@ -287,6 +313,36 @@ test.describe('user pages', () => {
     await expect(history.getByRole('row')).toHaveCount(3);
     await expect(history.getByRole('row').nth(1)).toContainText('angemeldet');
     await expect(history.getByRole('row').nth(2)).toContainText('falsches Passwort');
+
+    // In English: the picker's hint, both syncs' counts (copied; nothing copied, entries removed)
+    // and the login history.
+    await page.getByRole('button', { name: 'EN', exact: true }).click();
+    await page.getByRole('link', { name: 'Device access' }).click();
+    await expect(page.getByTestId('user-access-empty')).toBeVisible();
+    await page.getByRole('button', { name: 'Add access' }).click();
+    const add = page.getByRole('dialog', { name: `Access for ${target}` });
+    await expect(add.getByText(`Only devices ${target} has no access to yet.`)).toBeVisible();
+    await add.getByRole('button', { name: 'Cancel' }).click();
+    const copy = page.getByRole('dialog', { name: `Copy access rights to ${target}` });
+    for (const [from, outcome] of [
+      [source, `2 access rights copied from ${source}.`],
+      [
+        empty,
+        `${empty} has no access rights on other users' devices (own devices are not copied): ` +
+          `nothing was copied. The previous 2 access rights of ${target} were removed.`,
+      ],
+    ] as const) {
+      await page.getByRole('button', { name: 'Copy from another user' }).click();
+      await copy.getByRole('combobox', { name: /Copy the access rights of/ }).fill(from);
+      await page.getByRole('option', { name: new RegExp(`^${from}`) }).click();
+      await copy.getByLabel(`“${target}”`, { exact: false }).fill(target);
+      await copy.getByRole('button', { name: 'Copy access rights' }).click();
+      await expect(page.getByText(outcome, { exact: true })).toBeVisible();
+    }
+    await expect(page.getByTestId('user-access-empty')).toBeVisible();
+    await page.getByRole('link', { name: 'Login history' }).click();
+    await expect(history.getByRole('row').nth(1)).toContainText('signed in');
+    await expect(history.getByRole('row').nth(2)).toContainText('wrong password');
     await api.context.dispose();
   });
 
@@ -344,6 +400,10 @@ test.describe('user pages', () => {
     await expect(actAs).toBeDisabled();
     await expect(actAs).toHaveAccessibleDescription(
       'Als Sie selbst können Sie nicht handeln: Sie sind schon angemeldet.',
+    );
+    await page.getByRole('button', { name: 'EN', exact: true }).click();
+    await expect(page.getByRole('button', { name: 'Impersonate user' })).toHaveAccessibleDescription(
+      'You cannot act as yourself: you are signed in already.',
     );
   });
 
