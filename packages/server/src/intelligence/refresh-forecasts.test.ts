@@ -147,6 +147,37 @@ describe('days-to-empty forecasts on the device', () => {
     expect(byId.get(ids[1]!)!.errorDaysAt?.getTime()).toBe(now.getTime());
   });
 
+  it('go on past a sensor whose forecast the database refuses, and try it again in the next round', async () => {
+    const db = t.database.db;
+    const made = [];
+    for (const seed of [41, 42, 43]) made.push(await deviceWithHistory(db, 'admin', seed, 120));
+    const now = made[0]!.now;
+    const [bad, ...good] = made.map(({ sensor }) => sensor.id);
+    const forecastOf = async (id: number) =>
+      (await db.select().from(sensorForecasts).where(eq(sensorForecasts.sensorId, id)))[0];
+    // A fault in one sensor's write (as a broken value would cause), injected where PostgreSQL refuses it.
+    await db.execute(
+      sql.raw(`CREATE FUNCTION refuse_forecast() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'refused for the test'; END $$`),
+    );
+    await db.execute(
+      sql.raw(`CREATE TRIGGER refuse_forecast BEFORE INSERT OR UPDATE ON sensor_forecasts
+        FOR EACH ROW WHEN (NEW.sensor_id = ${bad}) EXECUTE FUNCTION refuse_forecast()`),
+    );
+    const logged: string[] = [];
+    try {
+      await refreshForecasts(db, { now, log: (message) => logged.push(message) });
+      expect(await forecastOf(bad!)).toBeUndefined();
+      for (const id of good) expect((await forecastOf(id))?.emptyAt).not.toBeNull();
+      expect(logged.join('\n')).toContain(`sensor ${bad} failed, the round goes on: refused for the test`);
+    } finally {
+      await db.execute(sql.raw('DROP TRIGGER refuse_forecast ON sensor_forecasts'));
+      await db.execute(sql.raw('DROP FUNCTION refuse_forecast()'));
+    }
+    await refreshForecasts(db, { now });
+    expect((await forecastOf(bad!))?.emptyAt).not.toBeNull();
+  });
+
   it('are only for whoever may see the device', async () => {
     const db = t.database.db;
     const { device, now } = await deviceWithHistory(db, 'master', 9, 200);

@@ -14,6 +14,7 @@ import {
 } from './model-choice.ts';
 import { WeatherLookup } from './weather/weather-stations.ts';
 import { levelReadings } from './level-readings.ts';
+import { runIsolated } from './sensor-failure.ts';
 
 const DAY_MS = 86_400_000;
 /** Sensors forecast per round: one query for the stale ones, one per sensor for its readings. */
@@ -182,7 +183,12 @@ export function entersNoticeWindow(
  */
 export async function refreshForecasts(
   db: Db,
-  { now = new Date(), limit = Infinity, budgetMs = Infinity } = {},
+  {
+    now = new Date(),
+    limit = Infinity,
+    budgetMs = Infinity,
+    log = (message: string) => console.warn(message),
+  } = {},
 ): Promise<number> {
   const started = Date.now();
   const weather = new WeatherLookup(db, now);
@@ -226,11 +232,11 @@ export async function refreshForecasts(
       .limit(Math.min(BATCH, limit - done));
     if (stale.length === 0) {
       // Every stale sensor has its forecast: the backtests with what is left of the budget.
-      await measureErrors(db, now, weather, started + budgetMs);
+      await measureErrors(db, now, weather, started + budgetMs, log);
       break;
     }
     for (const sensor of stale) {
-      await refreshOne(db, sensor, now, weather);
+      await runIsolated('The forecast', sensor, () => refreshOne(db, sensor, now, weather), log);
       afterId = sensor.id;
       done++;
       if (Date.now() - started >= budgetMs) break;
@@ -248,7 +254,13 @@ export async function refreshForecasts(
  * first rounds and the calibration in the rounds after. Most days a sensor's backtest goes on from
  * yesterday's with its forecast (`refreshOne`), and this finds nothing left to do.
  */
-async function measureErrors(db: Db, now: Date, weather: WeatherLookup, deadline: number) {
+async function measureErrors(
+  db: Db,
+  now: Date,
+  weather: WeatherLookup,
+  deadline: number,
+  log: (message: string) => void,
+) {
   let afterId = 0;
   while (Date.now() < deadline) {
     const due = await db
@@ -274,13 +286,20 @@ async function measureErrors(db: Db, now: Date, weather: WeatherLookup, deadline
       .limit(BATCH);
     if (due.length === 0) return;
     for (const sensor of due) {
-      const input = await forecastInput(db, sensor, now, weather);
-      const calibration = calibrate(input, readCalibration(sensor.calibration)?.backtest);
-      const days = (sensor.emptyAt!.getTime() - now.getTime()) / DAY_MS;
-      await db
-        .update(sensorForecasts)
-        .set({ ...accuracyAt(calibration, days), errorDaysAt: now, calibration })
-        .where(eq(sensorForecasts.sensorId, sensor.id));
+      await runIsolated(
+        'The accuracy backtest',
+        sensor,
+        async () => {
+          const input = await forecastInput(db, sensor, now, weather);
+          const calibration = calibrate(input, readCalibration(sensor.calibration)?.backtest);
+          const days = (sensor.emptyAt!.getTime() - now.getTime()) / DAY_MS;
+          await db
+            .update(sensorForecasts)
+            .set({ ...accuracyAt(calibration, days), errorDaysAt: now, calibration })
+            .where(eq(sensorForecasts.sensorId, sensor.id));
+        },
+        log,
+      );
       afterId = sensor.id;
       if (Date.now() >= deadline) return;
     }

@@ -7,6 +7,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { HealthKind } from '@tankportal/shared/schemas/tank-health';
 import type { Db, Tx } from '../db/client.ts';
+import { runIsolated } from './sensor-failure.ts';
 import {
   alarms,
   deliveries,
@@ -288,7 +289,7 @@ async function checkDevices(db: Db, now: Date): Promise<number> {
  */
 export async function runSensorChecks(
   db: Db,
-  { now = new Date(), budgetMs = Infinity } = {},
+  { now = new Date(), budgetMs = Infinity, log = (message: string) => console.warn(message) } = {},
 ): Promise<{ sensors: number; devices: number }> {
   const started = Date.now();
   let checked = 0;
@@ -298,7 +299,7 @@ export async function runSensorChecks(
     const due = await dueSensors(db, now, afterId, BATCH);
     if (due.length === 0) break;
     for (const entry of due) {
-      await checkSensor(db, entry, now);
+      await runIsolated('The checks', entry.sensor, () => checkSensor(db, entry, now), log);
       afterId = entry.sensor.id;
       checked++;
       if (Date.now() - started >= budgetMs) break;
