@@ -230,6 +230,35 @@ test.describe('reference-date queries', () => {
     await expect(page.getByText('Die Stichtagsabfrage wurde gelöscht.')).toHaveCount(0);
     await expect(member).toHaveCount(0);
 
+    // Its last device stays in the query: the notice says to delete the query instead, in German
+    // and English.
+    await page.goto(`/devices/${MEMBERS[1]}/settings/metadata`);
+    const last = section.getByTestId(`device-ref-date-query-${queryId}`);
+    for (const [language, remove, confirmLabel, refusal] of [
+      [
+        'DE',
+        'Aus der Stichtagsabfrage entfernen',
+        'Entfernen',
+        'Das Gerät ist das einzige der Stichtagsabfrage und bleibt darin: Eine Stichtagsabfrage braucht ' +
+          'mindestens ein Gerät. Löschen Sie stattdessen die Abfrage (in der Geräteliste unter „Stichtagsabfragen“).',
+      ],
+      [
+        'EN',
+        'Remove from the reference-date query',
+        'Remove',
+        'The device is the only one of the reference-date query and stays in it: a query needs at least ' +
+          'one device. Delete the query instead (in the device list, under “Reference-date queries”).',
+      ],
+    ] as const) {
+      if (language === 'EN') await page.getByRole('button', { name: 'EN', exact: true }).click();
+      await last.getByRole('button', { name: new RegExp(`^${remove}`) }).click();
+      await page.getByRole('dialog', { name: remove }).getByRole('button', { name: confirmLabel }).click();
+      await expect(notice(page, refusal)).toBeVisible();
+      await expect(page.getByRole('dialog', { name: remove })).toHaveCount(0);
+      await expect(last).toBeVisible();
+    }
+    await page.getByRole('button', { name: 'DE', exact: true }).click();
+
     // The query keeps its other device; then it is deleted from the list, after a question.
     await page.goto('/devices/ref-date-queries');
     const remaining = page.getByTestId(`ref-date-query-${queryId}`);

@@ -101,12 +101,17 @@ export function useDeviceRefDateQueries(deviceId: number, enabled = true) {
   });
 }
 
-/** DELETE /v2/devices/{id}/ref-date-queries/{queryId}: takes the device out of that query. */
+/**
+ * DELETE /v2/devices/{id}/ref-date-queries/{queryId}: takes the device out of that query; the
+ * query's last device is refused (409, reason `last_device`): the query is deleted instead.
+ */
 export function useRemoveDeviceFromRefDateQuery(deviceId: number) {
   const onSuccess = useInvalidateAll();
   return useMutation({
     mutationFn: (queryId: number) =>
       api<void>('DELETE', `/v2/devices/${deviceId}/ref-date-queries/${queryId}`),
     onSuccess,
+    // The dialog says why it failed.
+    meta: { errorToast: false },
   });
 }

@@ -225,6 +225,23 @@ describe("a device's reference-date queries (metadata tab)", () => {
     expect((await user.delete(`/api/v2/devices/${ids.sms0}/ref-date-queries/${query.id}`)).statusCode).toBe(
       404,
     );
-    await user.delete(`/api/v2/ref-date-queries/${query.id}`);
+
+    // The last device is not taken out: the query would be left with none. The answer says why;
+    // the query keeps its device.
+    const last = await user.delete(`/api/v2/devices/${ids.sms1}/ref-date-queries/${query.id}`);
+    expect(last.statusCode).toBe(409);
+    expect(last.json()).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: 'The device is the only one of the reference-date query: delete the query instead.',
+      fieldErrors: [{ path: 'refDateQueryId', code: 'invalid', args: { reason: 'last_device' } }],
+    });
+    expect((await user.get(`/api/v2/ref-date-queries/${query.id}`)).json().deviceIds).toEqual([ids.sms1]);
+    expect((await user.get(`/api/v2/devices/${ids.sms1}/ref-date-queries`)).json()).toHaveLength(1);
+    // A query that is gone: 404.
+    expect((await user.delete(`/api/v2/ref-date-queries/${query.id}`)).statusCode).toBe(204);
+    expect((await user.delete(`/api/v2/devices/${ids.sms1}/ref-date-queries/${query.id}`)).statusCode).toBe(
+      404,
+    );
   });
 });

@@ -11,7 +11,7 @@ import type { Api, AppContext } from '../../../context.ts';
 import type { Db } from '../../../db/client.ts';
 import { refDateQueries, refDateQueryDevices, users } from '../../../db/schema.ts';
 import { nextRunAfter } from '../../../commands/ref-date-schedule.ts';
-import { notFound } from '../../../http-error.ts';
+import { HttpError, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { requireQueryableDevices } from '../../../policies/queryable-devices.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
@@ -241,25 +241,53 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
       schema: {
         tags: ['ref-date-queries'],
         summary: 'Takes the device out of a reference-date query',
+        description:
+          "The query's last device is not taken out (409, `refDateQueryId` `invalid {reason: last_device}`): a query has at least one device; delete the query instead.",
         params: deviceRefDateQueryParams,
-        response: { 204: z.null(), 403: errorSchema, 404: errorSchema },
+        response: { 204: z.null(), 403: errorSchema, 404: errorSchema, 409: errorSchema },
       },
     },
     async (request, reply) => {
       const actor = requireRole(request.actor, 'ROLE_USER').user;
       const { id: deviceId, refDateQueryId } = request.params;
       await requireDevicePermission(db, actor, deviceId, 'DELETE');
-      const [row] = await db
-        .delete(refDateQueryDevices)
-        .where(
-          and(
-            eq(refDateQueryDevices.deviceId, deviceId),
-            eq(refDateQueryDevices.refDateQueryId, refDateQueryId),
-          ),
-        )
-        .returning({ deviceId: refDateQueryDevices.deviceId });
-      if (!row) throw notFound();
+      await db.transaction(async (tx) => {
+        // The query's row locked: two devices taken out at once cannot both leave it without one.
+        const [query] = await tx
+          .select({ id: refDateQueries.id })
+          .from(refDateQueries)
+          .where(eq(refDateQueries.id, refDateQueryId))
+          .for('update');
+        if (!query) throw notFound();
+        const [members] = await tx
+          .select({
+            count: sql<number>`count(*)::int`,
+            isMember: sql<boolean>`coalesce(bool_or(${refDateQueryDevices.deviceId} = ${deviceId}), false)`,
+          })
+          .from(refDateQueryDevices)
+          .where(eq(refDateQueryDevices.refDateQueryId, refDateQueryId));
+        if (!members?.isMember) throw notFound();
+        if (members.count <= 1) throw lastDevice();
+        await tx
+          .delete(refDateQueryDevices)
+          .where(
+            and(
+              eq(refDateQueryDevices.deviceId, deviceId),
+              eq(refDateQueryDevices.refDateQueryId, refDateQueryId),
+            ),
+          );
+      });
       return reply.code(204).send(null);
     },
   );
 }
+
+/**
+ * A query keeps at least one device (as it is saved with one at least): its last device is not
+ * taken out on the device's page, which could not say what then became of the query; the person
+ * deletes the query instead, in the list of reference-date queries.
+ */
+const lastDevice = () =>
+  new HttpError(409, 'The device is the only one of the reference-date query: delete the query instead.', [
+    { path: 'refDateQueryId', code: 'invalid', args: { reason: 'last_device' } },
+  ]);

@@ -20,12 +20,15 @@ import {
   useRemoveDeviceFromRefDateQuery,
   type DeviceRefDateQueryView,
 } from '../../../../lib/api/ref-date-queries.ts';
+import { ApiError } from '../../../../lib/api-client.ts';
+import { errorText } from '../../../../lib/error-texts.ts';
 import { intervalsText, intervalTypeText } from '../../../../lib/ref-date-texts.ts';
 
 /**
  * The reference-date queries the device belongs to (on the metadata tab; shown with the
  * access-managing permission): who set each up and when it runs. Deleting a row takes the device
- * out of that query; the query itself and its other devices stay.
+ * out of that query; the query itself and its other devices stay. A query's last device stays: the
+ * server refuses, and the notice says to delete the query instead.
  */
 export function RefDateQueriesSection({ deviceId }: { deviceId: number }) {
   const { t } = useTranslation();
@@ -133,6 +136,16 @@ function RemoveDialog({
             // The query stays: only this device left it.
             enqueueSnackbar(t('refDateQueries.responses.deviceRemoved'), { variant: 'success' });
             onClose();
+          },
+          onError: (error) => {
+            // Its last device stays in the query: the query is deleted instead, in its list.
+            const reason = error instanceof ApiError ? error.body?.fieldErrors?.[0]?.args?.reason : undefined;
+            if (reason === 'last_device') {
+              enqueueSnackbar(t('refDateQueries.errors.lastDevice'), { variant: 'error' });
+              onClose();
+              return;
+            }
+            enqueueSnackbar(errorText(error, t), { variant: 'error' });
           },
         })
       }
