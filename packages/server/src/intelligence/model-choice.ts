@@ -64,8 +64,11 @@ export const CHOICE_RULES = {
   lookBackDays: 365,
   /** Fewer comparisons at a horizon: nothing is chosen there, the model's own range stays. */
   minComparisons: 8,
-  /** A simple rule replaces the model only on at least this many comparisons. */
-  minComparisonsToSwitch: 12,
+  /**
+   * A simple rule replaces the model only on at least this many comparisons ("last year" has few:
+   * only origins with a year of history before them answer).
+   */
+  minComparisonsToSwitch: 6,
   /** A rule replaces the model where its mean absolute error is below this share of the model's. */
   margin: 0.8,
   /** A reading counts as "h days later" within this many days after origin + h. */
