@@ -15,20 +15,28 @@ function generate(points: number, now: number): ProcessSeries[] {
   return [1, 2].map((sequence) => {
     const start = now - 2 * YEAR;
     const step = (2 * YEAR) / points;
-    const data = Array.from({ length: points }, (_, i) => {
+    const series: ProcessSeries = {
+      sensorId: sequence,
+      sequence,
+      name: `Tank ${sequence}`,
+      type: 'probe',
+      unit: 'l',
+      times: [],
+      values: [],
+      percents: [],
+      temperatures: [],
+    };
+    for (let i = 0; i < points; i++) {
       const at = start + i * step;
       const season = Math.cos(((at / DAY - 14) / 365.25) * 2 * Math.PI);
       const used = (i * step * (1 + 0.9 * season)) / (90 * DAY);
       const percent = Math.round((92 - ((used * 70 + sequence * 20) % 70) + Math.random()) * 10) / 10;
-      return {
-        id: `${sequence}-${Math.floor(at)}`,
-        timestamp: new Date(at).toISOString(),
-        value: percent * 60,
-        percent,
-        temperature: Math.round((10 - 8 * season + Math.random() * 2) * 10) / 10,
-      };
-    });
-    return { sensorId: sequence, sequence, name: `Tank ${sequence}`, type: 'probe', unit: 'l', data };
+      series.times.push(Math.floor(at));
+      series.values.push(percent * 60);
+      series.percents.push(percent);
+      series.temperatures.push(Math.round((10 - 8 * season + Math.random() * 2) * 10) / 10);
+    }
+    return series;
   });
 }
 

@@ -17,6 +17,7 @@ import type { AppContext } from './context.ts';
 import { databaseKind, type Db } from './db/client.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerCaseConversion } from './plugins/case-conversion.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { registerCsrf } from './plugins/csrf.ts';
 import {
   portalSecurityHeaders,
@@ -155,6 +156,7 @@ export async function buildApp(
   registerAuth(app, { db, sessions, secureCookies: config.secureCookies });
   registerCaseConversion(app);
   registerConditionalGet(app);
+  await registerCompression(app);
 
   await app.register(swagger, {
     openapi: {

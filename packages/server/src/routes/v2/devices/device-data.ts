@@ -1,9 +1,16 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { moment, pathId, queryInteger } from '@tankportal/shared/schemas/common';
+import {
+  PROCESS_FORMATS,
+  processColumnsSchema,
+  processPointsSchema,
+} from '@tankportal/shared/schemas/process';
 import type { Api, AppContext } from '../../../context.ts';
 import { measurements, monthlyConsumption, sensors, unassignedDevices } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
+import { LARGE_JSON_COMPRESSION } from '../../../plugins/compression.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
@@ -11,23 +18,13 @@ import { deviceIdParams } from './devices.ts';
 
 const MAX_PROCESS_ROWS = 25_000;
 
-const processSeries = z.object({
-  sensorId: z.number(),
-  sequence: z.number(),
-  name: z.string(),
-  type: z.enum(['probe', 'counter']),
-  unit: z.string(),
-  data: z.array(
-    z.object({
-      /** Opaque id of the data point, for hiding it (`DELETE /v2/sensor-data/{id}`). */
-      id: z.string(),
-      timestamp: z.iso.datetime(),
-      value: z.number().nullable(),
-      percent: z.number().nullable(),
-      temperature: z.number().nullable(),
-    }),
-  ),
-});
+/** One sensor's curve in columns: each column a JSON array as text, made by the database. */
+interface ProcessColumnsRow extends Record<string, unknown> {
+  times: string;
+  values: string;
+  percents: string;
+  temperatures: string;
+}
 
 interface ProcessRow extends Record<string, unknown> {
   /** bigint: a string from node-postgres, a number from PGlite. */
@@ -46,15 +43,21 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
       schema: {
         tags: ['devices'],
         summary:
-          'Process curve per sensor, newest `limit` rows each; x-process-start names the first measurement',
+          'Process curve per sensor, newest `limit` rows each, as point objects or (`format=columns`) as parallel arrays; x-process-start names the first measurement',
         params: deviceIdParams,
         querystring: z.object({
           limit: queryInteger({ min: 1, max: MAX_PROCESS_ROWS }).default(MAX_PROCESS_ROWS),
           from: moment().optional(),
           to: moment().optional(),
+          format: z.enum(PROCESS_FORMATS).default('points'),
         }),
-        response: { 200: z.array(processSeries), 403: errorSchema, 404: errorSchema },
+        response: {
+          200: z.union([z.array(processPointsSchema), z.array(processColumnsSchema)]),
+          403: errorSchema,
+          404: errorSchema,
+        },
       },
+      compress: LARGE_JSON_COMPRESSION,
       // Megabytes of points built right here from typed rows: checking each of them against the
       // schema on the way out would cost more than the query. The schema stays for types and docs.
       serializerCompiler: () => (data) => JSON.stringify(data),
@@ -63,57 +66,95 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
       const actor = requireRole(request.actor, 'ROLE_DEMO').user;
       const deviceId = request.params.id;
       await requireDevicePermission(db, actor, deviceId, 'VIEW_PROCESS');
-      const { limit, from, to } = request.query;
+      const { limit, from, to, format } = request.query;
       const deviceSensors = await db
         .select()
         .from(sensors)
         .where(eq(sensors.deviceId, deviceId))
         .orderBy(asc(sensors.sequence));
-      let start: Date | null = null;
-      const series = [];
-      for (const sensor of deviceSensors) {
-        const visible = and(eq(measurements.sensorId, sensor.id), eq(measurements.hidden, false));
-        const [first] = await db
-          .select({ at: measurements.measuredAt })
-          .from(measurements)
-          .where(visible)
-          .orderBy(asc(measurements.measuredAt))
-          .limit(1);
-        if (first && (!start || first.at < start)) start = first.at;
-        // Newest rows first through the (sensor, time) key, then in time order for the chart. With
-        // up to 25,000 rows per sensor, per-cell mapping and Date objects (parsed on the way in,
-        // serialised one by one on the way out) would cost more than the query: plain SQL, the time
-        // as ISO text and epoch milliseconds.
-        const { rows } = await db.execute<ProcessRow>(sql`
-          SELECT floor(extract(epoch FROM measured_at) * 1000)::bigint AS epoch_ms,
-            to_char(measured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp,
-            value, percent, temperature
-          FROM ${measurements}
-          WHERE ${and(
+      const epochMs = sql`floor(extract(epoch FROM measured_at) * 1000)::bigint`;
+      // Each sensor's statements on a connection of their own (PGlite runs them one after the other).
+      const curves = await Promise.all(
+        deviceSensors.map(async (sensor) => {
+          const visible = and(eq(measurements.sensorId, sensor.id), eq(measurements.hidden, false));
+          const [first] = await db
+            .select({ at: measurements.measuredAt })
+            .from(measurements)
+            .where(visible)
+            .orderBy(asc(measurements.measuredAt))
+            .limit(1);
+          const inRange = and(
             visible,
             from ? gte(measurements.measuredAt, from) : undefined,
             to ? lte(measurements.measuredAt, to) : undefined,
-          )}
-          ORDER BY measured_at DESC
-          LIMIT ${limit}`);
-        rows.reverse();
-        series.push({
-          sensorId: sensor.id,
-          sequence: sensor.sequence,
-          name: sensor.name,
-          type: sensor.type,
-          unit: sensor.unit,
-          data: rows.map((row) => ({
-            id: `${sensor.id}-${row.epoch_ms}`,
-            timestamp: row.timestamp,
-            value: row.value,
-            percent: row.percent,
-            temperature: row.temperature,
-          })),
-        });
-      }
+          );
+          if (format === 'columns') {
+            // The database writes each column as a JSON array: the same number texts node-postgres
+            // or PGlite would have parsed and JSON.stringify written again, with nothing per point
+            // left to do here. The newest `limit` rows as a time range (from the limit-th newest
+            // time on) read in time order through the (sensor, time) key, without a sort; the
+            // aggregates take them in that order (a subquery with ORDER BY is not flattened).
+            const {
+              rows: [row],
+            } = await db.execute<ProcessColumnsRow>(sql`
+              SELECT coalesce(json_agg(${epochMs}), '[]')::text AS times,
+                coalesce(json_agg(value), '[]')::text AS values,
+                coalesce(json_agg(percent), '[]')::text AS percents,
+                coalesce(json_agg(temperature), '[]')::text AS temperatures
+              FROM (
+                SELECT measured_at, value, percent, temperature FROM ${measurements}
+                WHERE ${inRange} AND measured_at >= coalesce((
+                  SELECT measured_at FROM ${measurements} WHERE ${inRange}
+                  ORDER BY measured_at DESC OFFSET ${limit - 1} LIMIT 1
+                ), '-infinity')
+                ORDER BY measured_at
+              ) AS curve`);
+            const text =
+              `{"sensorId":${sensor.id},"sequence":${sensor.sequence},"name":${JSON.stringify(sensor.name)},` +
+              `"type":${JSON.stringify(sensor.type)},"unit":${JSON.stringify(sensor.unit)},` +
+              `"times":${row.times},"values":${row.values},"percents":${row.percents},` +
+              `"temperatures":${row.temperatures}}`;
+            return { first: first?.at, text, points: null };
+          }
+          // Newest rows first through the (sensor, time) key, then in time order for the chart.
+          // With up to 25,000 rows per sensor, per-cell mapping and Date objects (parsed on the way
+          // in, serialised one by one on the way out) would cost more than the query: plain SQL,
+          // the time as ISO text and epoch milliseconds.
+          const { rows } = await db.execute<ProcessRow>(sql`
+            SELECT ${epochMs} AS epoch_ms,
+              to_char(measured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp,
+              value, percent, temperature
+            FROM ${measurements}
+            WHERE ${inRange}
+            ORDER BY measured_at DESC
+            LIMIT ${limit}`);
+          rows.reverse();
+          const points = {
+            sensorId: sensor.id,
+            sequence: sensor.sequence,
+            name: sensor.name,
+            type: sensor.type,
+            unit: sensor.unit,
+            data: rows.map((row) => ({
+              id: `${sensor.id}-${row.epoch_ms}`,
+              timestamp: row.timestamp,
+              value: row.value,
+              percent: row.percent,
+              temperature: row.temperature,
+            })),
+          };
+          return { first: first?.at, text: '', points };
+        }),
+      );
+      let start: Date | null = null;
+      for (const { first } of curves) if (first && (!start || first < start)) start = first;
       if (start) reply.header('x-process-start', start.toISOString());
-      return series;
+      // Already JSON (the answer's schema describes it for the documentation).
+      if (format === 'columns')
+        return (reply as FastifyReply)
+          .type('application/json')
+          .send(`[${curves.map((curve) => curve.text).join(',')}]`);
+      return curves.map((curve) => curve.points!);
     },
   );
 

@@ -1,29 +1,19 @@
 import { useEffect } from 'react';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SensorType } from '@tankportal/shared/devices';
+import type { ProcessColumnsSeries } from '@tankportal/shared/schemas/process';
 import { apiResponse, api } from '../../../lib/api-client.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 
 /** The process curve loads at most this many rows per sensor. */
 export const PROCESS_ROW_LIMIT = 25_000;
 
-export interface ProcessPoint {
-  /** Opaque id of the data point, for hiding it. */
-  id: string;
-  timestamp: string;
-  value: number | null;
-  percent: number | null;
-  temperature: number | null;
-}
+export type { ProcessPoint } from '@tankportal/shared/schemas/process';
 
-export interface ProcessSeries {
-  sensorId: number;
-  sequence: number;
-  name: string;
-  type: SensorType;
-  unit: string;
-  data: ProcessPoint[];
-}
+/**
+ * One sensor's curve as the chart reads it: parallel arrays of times (epoch ms, ascending) and
+ * values, one entry per point (docs/decisions/057-process-curve-in-columns.md).
+ */
+export type ProcessSeries = ProcessColumnsSeries;
 
 export interface ProcessData {
   series: ProcessSeries[];
@@ -34,7 +24,7 @@ export interface ProcessData {
 /** How long a loaded curve counts as current. */
 const PROCESS_FRESH_MS = 30_000;
 
-/** `GET /v2/devices/{id}/process`; a failure counts as "no data" (swallowed). */
+/** `GET /v2/devices/{id}/process?format=columns`; a failure counts as "no data" (swallowed). */
 const processQuery = (deviceId: number) =>
   queryOptions({
     queryKey: deviceKeys.process(deviceId),
@@ -44,7 +34,7 @@ const processQuery = (deviceId: number) =>
           'GET',
           `/v2/devices/${deviceId}/process`,
           {
-            query: { limit: PROCESS_ROW_LIMIT },
+            query: { limit: PROCESS_ROW_LIMIT, format: 'columns' },
             signal,
           },
         );

@@ -21,19 +21,18 @@ function series(
   days: number,
   unit = 'l',
 ): ProcessSeries {
+  const points = Array.from({ length: days }, (_, i) => i);
   return {
     sensorId,
     sequence,
     name: `Sensor ${sequence}`,
     type,
     unit,
-    data: Array.from({ length: days }, (_, i) => ({
-      id: `${sensorId}-${i}`,
-      timestamp: new Date(now.getTime() - (days - i) * DAY).toISOString(),
-      value: 1000 + i,
-      percent: type === 'probe' ? 50 + (i % 10) : null,
-      temperature: type === 'probe' ? 10 + (i % 5) : null,
-    })),
+    // One reading a day, the last one a day ago.
+    times: points.map((i) => now.getTime() - (days - i) * DAY),
+    values: points.map((i) => 1000 + i),
+    percents: points.map((i) => (type === 'probe' ? 50 + (i % 10) : null)),
+    temperatures: points.map((i) => (type === 'probe' ? 10 + (i % 5) : null)),
   };
 }
 
@@ -91,19 +90,19 @@ describe('process chart', () => {
     expect(pickable[0].times).toHaveLength(drawn.length);
     // A picked index leads back to the process point drawn there (its id is what gets hidden).
     const last = pickable[0].pointAt(drawn.length - 1);
-    expect(last.id).toBe('11-399');
+    expect(last.id).toBe(`11-${now.getTime() - DAY}`);
     expect([Date.parse(last.timestamp), last.percent]).toEqual(drawn.at(-1));
   });
 
   it('leaves out points without the value and keeps picking the right point', () => {
     const sensor = series(11, 1, 'probe', 20);
-    sensor.data[18] = { ...sensor.data[18], percent: null };
+    sensor.percents[18] = null;
     const { option, pickable } = processChartOption(input({ series: [sensor] }));
     const drawn = pairs((option as unknown as Option).series[0].data);
     expect(drawn).toHaveLength(19);
     expect(drawn.some(([, value]) => Number.isNaN(value))).toBe(false);
-    expect(pickable[0].pointAt(18).id).toBe('11-19');
-    expect(pickable[0].values[18]).toBe(sensor.data[19].percent);
+    expect(pickable[0].pointAt(18).id).toBe(`11-${sensor.times[19]}`);
+    expect(pickable[0].values[18]).toBe(sensor.percents[19]);
   });
 
   it('hands ECharts curves it reads as time/value pairs and thins with LTTB', () => {
@@ -130,10 +129,7 @@ describe('process chart', () => {
       expect(data.count()).toBeGreaterThan(100);
       expect(data.count()).toBeLessThan(1000);
       const rawIndex = data.getRawIndex(1);
-      expect(data.getValues(1)).toEqual([
-        Date.parse(sensor.data[rawIndex].timestamp),
-        sensor.data[rawIndex].percent,
-      ]);
+      expect(data.getValues(1)).toEqual([sensor.times[rawIndex], sensor.percents[rawIndex]]);
     } finally {
       chart.dispose();
     }

@@ -1,6 +1,7 @@
 import { startOfYear, subMonths, subYears } from 'date-fns';
 import type { EChartsCoreOption } from 'echarts/core';
 import { sensorColor } from '@tankportal/shared/chart-colors';
+import { pointOfColumns } from '@tankportal/shared/schemas/process';
 import type { ProcessPoint, ProcessSeries } from '../../../api/process.ts';
 import { curveColumns, curveFrom, interleaved, lowerBound, type CurveColumns } from './process-columns.ts';
 
@@ -194,7 +195,7 @@ export function processChartOption(input: ProcessChartInput): {
       name: sensor.name,
       times: curve.times,
       values: curve.values,
-      pointAt: (index) => sensor.data[curve.indices[index]],
+      pointAt: (index) => pointOfColumns(sensor, curve.indices[index]),
     });
     const drawn: Record<string, unknown> = line(
       sensor.name,
@@ -225,7 +226,7 @@ export function processChartOption(input: ProcessChartInput): {
       isProbe
         ? // The level as drawn, and what it means in the tank: litres or kg (the sensor's unit).
           (percent, time) => {
-            const quantity = sensor.data[curve.indices[lowerBound(curve.times, time)]]?.value;
+            const quantity = sensor.values[curve.indices[lowerBound(curve.times, time)]];
             const text = `${input.formatNumber(percent, 1)} %`;
             return quantity == null ? text : `${text} (${input.formatNumber(quantity, 0)} ${unit})`;
           }
