@@ -17,9 +17,25 @@ const HOUR_MS = 3_600_000;
 export const ROOM_TEMPERATURE_C = 20;
 export const HEATING_LIMIT_C = 15;
 
-/** GTZ 20/15 of one day from its mean outdoor temperature (K·d). */
-export function heatingDegreeDays(meanTemperatureC: number): number {
-  return meanTemperatureC < HEATING_LIMIT_C ? ROOM_TEMPERATURE_C - meanTemperatureC : 0;
+/**
+ * How a building's heating follows the outdoor temperature: below `limitC` a day counts
+ * `baseC` − its mean (K·d), above it nothing. GTZ 20/15 (VDI 4710) is base 20, limit 15, with its
+ * jump of 5 K·d at the limit; a building heated in proportion to how far the day stays below its own
+ * heating limit L is base = limit = L (no jump).
+ */
+export interface HeatingShape {
+  limitC: number;
+  baseC: number;
+}
+
+export const GTZ_20_15: HeatingShape = { limitC: HEATING_LIMIT_C, baseC: ROOM_TEMPERATURE_C };
+
+/** Linear below a heating limit, the shapes a heating forecast tries besides GTZ 20/15 (°C). */
+export const HEATING_LIMITS_C: readonly number[] = [12, 13.5, 15, 16.5, 18];
+
+/** Degree days of one day from its mean outdoor temperature (K·d), GTZ 20/15 unless another shape. */
+export function heatingDegreeDays(meanTemperatureC: number, shape: HeatingShape = GTZ_20_15): number {
+  return meanTemperatureC < shape.limitC ? shape.baseC - meanTemperatureC : 0;
 }
 
 // --- German calendar days -------------------------------------------------------------------
@@ -161,10 +177,10 @@ function standardNormalCdf(z: number): number {
  * E[(20 − T) · 1(T < 15)] for T ~ N(μ, σ²) = (20 − μ) · Φ(z) + σ · φ(z), z = (15 − μ) / σ.
  * In midwinter that is 20 − μ; around the heating limit it is what an average year really counts.
  */
-function expectedDegreeDays(normalC: number): number {
-  const z = (HEATING_LIMIT_C - normalC) / DAILY_SPREAD_C;
+function expectedDegreeDays(normalC: number, shape: HeatingShape = GTZ_20_15): number {
+  const z = (shape.limitC - normalC) / DAILY_SPREAD_C;
   const density = Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI);
-  return (ROOM_TEMPERATURE_C - normalC) * standardNormalCdf(z) + DAILY_SPREAD_C * density;
+  return (shape.baseC - normalC) * standardNormalCdf(z) + DAILY_SPREAD_C * density;
 }
 
 const normalDegreeDayCache = new Float64Array(CACHE_DAYS).fill(Number.NaN);
@@ -192,8 +208,6 @@ export interface SiteNormals {
   a: number;
   b: number;
   c: number;
-  /** Expected degree days by day number, filled as asked. */
-  cache: Map<number, number>;
 }
 
 export const SITE_NORMAL_RULES = {
@@ -284,7 +298,7 @@ export function siteNormalsFrom(
     : [sum(6) / (sum(0) + shrink), 0, 0];
   const clamp = (value: number) =>
     Math.max(-SITE_NORMAL_RULES.maxOffsetC, Math.min(SITE_NORMAL_RULES.maxOffsetC, value));
-  return { a: clamp(a), b: clamp(b), c: clamp(c), cache: new Map() };
+  return { a: clamp(a), b: clamp(b), c: clamp(c) };
 }
 
 /** Gaussian elimination of a 3 × 3 system (positive definite here: the shrinkage is on its diagonal). */
@@ -313,31 +327,51 @@ export function siteNormalTemperature(day: number, site: SiteNormals | null): nu
   return normal + site.a + site.b * Math.cos(angle) + site.c * Math.sin(angle);
 }
 
-/** Degree days to expect of a day at the site (Germany's normals without site normals). */
-export function siteNormalDegreeDays(day: number, site: SiteNormals | null): number {
-  if (!site) return normalDegreeDays(day);
-  let value = site.cache.get(day);
-  if (value === undefined) {
-    value = expectedDegreeDays(siteNormalTemperature(day, site));
-    site.cache.set(day, value);
+/**
+ * A heating forecast's degree days: a site's normals (Germany's without) and a building's shape,
+ * measured where a day's mean is known, expected from the normals otherwise. Keeps the expected
+ * degree days it has computed: a forecast asks for the same days again and again.
+ */
+export class DegreeDayBasis {
+  readonly site: SiteNormals | null;
+  readonly shape: HeatingShape;
+  private readonly expectedByDay = new Map<number, number>();
+  private readonly national: boolean;
+
+  constructor(site: SiteNormals | null, shape: HeatingShape = GTZ_20_15) {
+    this.site = site;
+    this.shape = shape;
+    this.national = site === null && shape === GTZ_20_15;
   }
-  return value;
+
+  /** Degree days to expect of a day when nothing is measured. */
+  expected(day: number): number {
+    if (this.national) return normalDegreeDays(day);
+    let value = this.expectedByDay.get(day);
+    if (value === undefined) {
+      value = expectedDegreeDays(siteNormalTemperature(day, this.site), this.shape);
+      this.expectedByDay.set(day, value);
+    }
+    return value;
+  }
+
+  /** Degree days of a day: measured when its mean temperature is known, else expected. */
+  ofDay(day: number, temperatures: ReadonlyMap<string, number>): number {
+    if (temperatures.size > 0) {
+      const measured = temperatures.get(dayKey(day));
+      if (measured !== undefined && Number.isFinite(measured)) return heatingDegreeDays(measured, this.shape);
+    }
+    return this.expected(day);
+  }
 }
 
-/**
- * Degree days of one day: measured when its mean temperature is known, otherwise the normal's (the
- * site's own when given).
- */
-export function degreeDaysOfDay(
-  day: number,
-  temperatures: ReadonlyMap<string, number>,
-  site: SiteNormals | null = null,
-): number {
+/** GTZ 20/15 of one day: measured when its mean temperature is known, otherwise the normal's. */
+export function degreeDaysOfDay(day: number, temperatures: ReadonlyMap<string, number>): number {
   if (temperatures.size > 0) {
     const measured = temperatures.get(dayKey(day));
     if (measured !== undefined && Number.isFinite(measured)) return heatingDegreeDays(measured);
   }
-  return siteNormalDegreeDays(day, site);
+  return normalDegreeDays(day);
 }
 
 /**

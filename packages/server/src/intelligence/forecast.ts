@@ -15,14 +15,15 @@
  *   history used compared with what the model, fed with the normals, would have predicted.
  */
 import {
-  degreeDaysOfDay,
+  DegreeDayBasis,
+  GTZ_20_15,
+  HEATING_LIMITS_C,
   fromLocalDays,
   germanDayNumber,
   localDays,
-  siteNormalDegreeDays,
   siteNormalsFrom,
   weekdayOf,
-  type SiteNormals,
+  type HeatingShape,
 } from './degree-days.ts';
 
 export interface LevelPoint {
@@ -116,8 +117,11 @@ export interface ConsumptionRates {
   weekdayFactors: readonly number[] | null;
   /** Measured daily means by German day (degree_days); the normals fill what is missing. */
   temperatures: ReadonlyMap<string, number>;
-  /** The site's own normals, learnt from the same measured days (null: Germany's). */
-  site: SiteNormals | null;
+  /**
+   * degree_days: the site's own normals (learnt from the same measured days; Germany's without) and
+   * the building's heating shape; null for daily_rate.
+   */
+  degreeDays: DegreeDayBasis | null;
 }
 
 /** What `learnConsumption` learnt: the rates, and the level now. */
@@ -202,10 +206,8 @@ function useBetween(rates: ConsumptionRates, from: number, to: number, today: nu
 /** Expected use on a German day; the temperature measured that day counts only before `today`. */
 function consumptionOnDay(rates: ConsumptionRates, day: number, today: number): number {
   if (rates.model === 'degree_days') {
-    const degreeDays =
-      day < today
-        ? degreeDaysOfDay(day, rates.temperatures, rates.site)
-        : siteNormalDegreeDays(day, rates.site);
+    const basis = rates.degreeDays!;
+    const degreeDays = day < today ? basis.ofDay(day, rates.temperatures) : basis.expected(day);
     return rates.basePerDay + rates.perDegreeDay * degreeDays;
   }
   return rates.basePerDay * (rates.weekdayFactors ? rates.weekdayFactors[weekdayOf(day)] : 1);
@@ -284,21 +286,34 @@ function learnHeating(
   const days = today - firstDay + 1;
   // The site's climate from its measured days: days without a measurement and the projection use it.
   const site = siteNormalsFrom(temperatures, today);
-  const clocks = [
-    constantDays(days),
-    fillDays(firstDay, days, (day) => degreeDaysOfDay(day, temperatures, site)),
-  ];
-  const fit = fitLevels(
-    series.v,
-    clockColumns(series.u, firstDay, clocks),
-    series.starts,
-    weights,
-    HEATING_PRIOR,
-  );
+  // The building's heating shape: GTZ 20/15, or linear below its own heating limit, whichever the
+  // readings follow best (the spread of the residuals of a plain fit, without the robust rounds,
+  // which only the chosen shape gets).
+  const clocksFor = (basis: DegreeDayBasis) =>
+    clockColumns(series.u, firstDay, [
+      constantDays(days),
+      fillDays(firstDay, days, (day) => basis.ofDay(day, temperatures)),
+    ]);
+  let best: { scale: number; basis: DegreeDayBasis; columns: Float64Array[] } | null = null;
+  for (const shape of HEATING_SHAPES) {
+    const basis = new DegreeDayBasis(site, shape);
+    const columns = clocksFor(basis);
+    const { scale } = fitLevels(series.v, columns, series.starts, weights, HEATING_PRIOR, 0);
+    if (!best || scale < best.scale * SHAPE_MIN_GAIN) best = { scale, basis, columns };
+  }
+  const { basis, columns } = best!;
+  const fit = fitLevels(series.v, columns, series.starts, weights, HEATING_PRIOR);
   const [basePerDay, perDegreeDay] = fit.beta;
   if (!(basePerDay > 0 || perDegreeDay > 0)) return null;
   return {
-    rates: { model: 'degree_days', basePerDay, perDegreeDay, weekdayFactors: null, temperatures, site },
+    rates: {
+      model: 'degree_days',
+      basePerDay,
+      perDegreeDay,
+      weekdayFactors: null,
+      temperatures,
+      degreeDays: basis,
+    },
     scale: fit.scale,
   };
 }
@@ -341,7 +356,7 @@ function learnDailyRate(
       perDegreeDay: 0,
       weekdayFactors,
       temperatures: new Map(),
-      site: null,
+      degreeDays: null,
     },
     scale: flat.scale,
   };
@@ -557,6 +572,12 @@ interface Prior {
 }
 
 /** b − 1.7·k = 0: see PRIOR_BASE_IN_DEGREE_DAYS. */
+/** The heating shapes tried, GTZ 20/15 first: another is taken only when it fits clearly better. */
+const HEATING_SHAPES: readonly HeatingShape[] = [
+  GTZ_20_15,
+  ...HEATING_LIMITS_C.map((limitC) => ({ limitC, baseC: limitC })),
+];
+const SHAPE_MIN_GAIN = 0.97;
 const HEATING_PRIOR: Prior = { direction: [1, -PRIOR_BASE_IN_DEGREE_DAYS], strength: PRIOR_STRENGTH };
 
 /**
@@ -748,7 +769,7 @@ function rangeOfUse(
   const days = Math.ceil(u[n - 1]) - firstDay + 1;
   const normalUse = fillDays(firstDay, days, (day) =>
     model.model === 'degree_days'
-      ? model.basePerDay + model.perDegreeDay * siteNormalDegreeDays(day, model.site)
+      ? model.basePerDay + model.perDegreeDay * model.degreeDays!.expected(day)
       : model.basePerDay * (model.weekdayFactors ? model.weekdayFactors[weekdayOf(day)] : 1),
   );
   const totals = runningTotals(normalUse);
