@@ -20,6 +20,7 @@ import {
 import { ServerCpu } from './cpu.ts';
 import { json, ms, summarise, timedGet, type Latency } from './latency.ts';
 import { sessionCookie } from './session.ts';
+import { LIST_SCENARIOS, type ListScenario } from './device-list-scenarios.ts';
 import { mulberry32 } from '@tankportal/shared/random';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -27,6 +28,8 @@ const PORT = 3941;
 const BARE_PORT = 3943;
 const BASE = `http://127.0.0.1:${PORT}`;
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 25);
+/** Timed requests of each query's totals, which the list page asks for once per filter. */
+const TOTALS_REPEAT = Number(process.env.BENCH_TOTALS_REPEAT ?? 5);
 const PROCESS_DEVICES = Number(process.env.BENCH_PROCESS_DEVICES ?? 60);
 const LIST_TARGET = 50;
 const PROCESS_TARGET = 150;
@@ -39,33 +42,24 @@ const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 /** Deterministic pseudo-random numbers: the same on every run. */
 const random = mulberry32;
 
-interface ListScenario {
-  label: string;
-  sort: string;
-  search?: string;
-  grouped?: boolean;
-}
-
-const LIST_SCENARIOS: ListScenario[] = [
-  { label: 'id desc', sort: 'id:desc' },
-  { label: 'name desc', sort: 'name:desc' },
-  { label: 'last report desc', sort: 'lastReportedAt:desc' },
-  { label: 'city desc', sort: 'city:desc' },
-  { label: 'SIM credit desc', sort: 'simCredit:desc' },
-  { label: 'status desc, grouped by user', sort: 'status:desc', grouped: true },
-  { label: 'user desc, grouped by user', sort: 'username:desc', grouped: true },
-  { label: 'search "Tankstelle", name desc', sort: 'name:desc', search: 'Tankstelle' },
-  { label: 'search "köln", city desc', sort: 'city:desc', search: 'köln' },
-  { label: 'search "kunde-04" (owner), last report desc', sort: 'lastReportedAt:desc', search: 'kunde-04' },
-  { label: 'search "4711" (id and idents), id desc', sort: 'id:desc', search: '4711' },
-  { label: 'search "Heizung 99", postal code desc', sort: 'postalCode:desc', search: 'Heizung 99' },
-];
-
+/** A page as the list page asks for it: uncounted (the counts come once per filter, below). */
 function listUrl(scenario: ListScenario, page: number) {
-  const query = new URLSearchParams({ page: String(page), per_page: '100', sort: scenario.sort });
+  const query = new URLSearchParams({
+    page: String(page),
+    per_page: '100',
+    sort: scenario.sort,
+    counts: 'false',
+  });
   if (scenario.search) query.set('search_term', scenario.search);
   if (scenario.grouped) query.set('grouped', '1');
   return `${BASE}/api/v2/devices?${query}`;
+}
+
+/** The count and footer totals of a scenario's filter, which the list page asks for once per filter. */
+function totalsUrl(scenario: ListScenario) {
+  const query = new URLSearchParams();
+  if (scenario.search) query.set('search_term', scenario.search);
+  return `${BASE}/api/v2/devices/totals?${query}`;
 }
 
 /** Server CPU (Node and PostgreSQL) per request, in ms. */
@@ -77,9 +71,11 @@ interface CpuPerRequest {
 interface ActorResult {
   username: string;
   visible: number;
-  scenarios: { scenario: ListScenario; matching: number; latency: Latency }[];
+  scenarios: { scenario: ListScenario; matching: number; latency: Latency; totals: Latency }[];
   list: Latency;
   listCpu: CpuPerRequest;
+  totals: Latency;
+  totalsCpu: CpuPerRequest;
   process: Latency;
   processCpu: CpuPerRequest;
   processRows: number;
@@ -107,11 +103,20 @@ async function measureActor(username: string, rand: () => number, cpu: ServerCpu
   const all = [];
   let visible = 0;
   const listCpu = { node: 0, database: 0 };
+  const totalsCpu = { node: 0, database: 0 };
+  const allTotals = [];
   for (const scenario of LIST_SCENARIOS) {
-    // The first page tells how many pages there are; it also warms this query's plan and caches.
-    const first = await timedGet(listUrl(scenario, 1), headers);
-    const matching = Number(first.response.headers.get('x-total-count'));
+    // The totals tell how many pages there are; the first page (not counted) warms this query's
+    // plan and caches.
+    const matching = json<{ total: number }>(await timedGet(totalsUrl(scenario), headers)).total;
+    await timedGet(listUrl(scenario, 1), headers);
     if (!scenario.search) visible = matching;
+    const totals = await withCpu(cpu, totalsCpu, async () => {
+      const timed = [];
+      for (let i = 0; i < TOTALS_REPEAT; i++) timed.push(await timedGet(totalsUrl(scenario), headers));
+      return timed;
+    });
+    allTotals.push(...totals);
     const pages = Math.max(1, Math.ceil(matching / 100));
     const samples = await withCpu(cpu, listCpu, async () => {
       const timed = [];
@@ -120,7 +125,7 @@ async function measureActor(username: string, rand: () => number, cpu: ServerCpu
       return timed;
     });
     all.push(...samples);
-    scenarios.push({ scenario, matching, latency: summarise(samples) });
+    scenarios.push({ scenario, matching, latency: summarise(samples), totals: summarise(totals) });
     console.log(`${username} ${scenario.label}: ${JSON.stringify(summarise(samples))}`);
   }
 
@@ -144,6 +149,8 @@ async function measureActor(username: string, rand: () => number, cpu: ServerCpu
     scenarios,
     list: summarise(all),
     listCpu: perRequest(listCpu, all.length),
+    totals: summarise(allTotals),
+    totalsCpu: perRequest(totalsCpu, allTotals.length),
     process,
     processCpu: perRequest(processCpu, picked.length),
     processRows: processRows / picked.length,
@@ -241,14 +248,15 @@ const cpuCells = (c: CpuPerRequest) => `${c.node.toFixed(1)} + ${c.database.toFi
 const summaryRows = actors
   .flatMap((a) => [
     `| ${a.username} (${a.visible} devices) | list, ${LIST_SCENARIOS.length} queries × ${REPEAT} random pages | ${a.list.count} | ${latencyCells(a.list)} | ${cpuCells(a.listCpu)} | < ${LIST_TARGET} | ${verdict(a.list.p95, LIST_TARGET)} |`,
+    `| ${a.username} | list totals (count and footer totals), ${LIST_SCENARIOS.length} queries × ${TOTALS_REPEAT}: once per filter | ${a.totals.count} | ${latencyCells(a.totals)} | ${cpuCells(a.totalsCpu)} | | |`,
     `| ${a.username} | process of ${PROCESS_DEVICES} random devices (${a.processRows.toFixed(0)} rows, ${(a.process.bytes / 1024).toFixed(0)} kB on average) | ${a.process.count} | ${latencyCells(a.process)} | ${cpuCells(a.processCpu)} | < ${PROCESS_TARGET} | ${verdict(a.process.p95, PROCESS_TARGET)} |`,
   ])
   .join('\n');
 const scenarioRows = actors
   .flatMap((a) =>
     a.scenarios.map(
-      ({ scenario, matching, latency }) =>
-        `| ${a.username} | ${scenario.label} | ${matching} | ${latencyCells(latency)} | ${(latency.bytes / 1024).toFixed(0)} |`,
+      ({ scenario, matching, latency, totals }) =>
+        `| ${a.username} | ${scenario.label} | ${matching} | ${latencyCells(latency)} | ${(latency.bytes / 1024).toFixed(0)} | ${ms(totals.p50)} | ${ms(totals.p95)} |`,
     ),
   )
   .join('\n');
@@ -266,8 +274,10 @@ ${facts.span}, ${facts.users} users (a master, five admins — admin-1 with a su
 
 Method: sequential timed requests (one at a time: service time, no queueing) from this process to the
 real server in a child process (\`DATABASE_URL\` to the fleet, \`DEMO_DATA=0\`); times include HTTP on the
-loopback and reading the whole body. List: \`GET /api/v2/devices?page=N&per_page=100&sort=…&search_term=…\`,
-each query first at page 1 (not counted), then ${REPEAT} times at a random page of its result. Process:
+loopback and reading the whole body. List: \`GET /api/v2/devices?page=N&per_page=100&sort=…&search_term=…&counts=false\`
+as the list page asks for its pages, each query first at page 1 (not counted), then ${REPEAT} times at a random
+page of its result; its totals (\`GET /api/v2/devices/totals?search_term=…\`: the count and footer totals the
+list page asks for once per filter, not per page) ${TOTALS_REPEAT} times each, after one not counted. Process:
 \`GET /api/v2/devices/{id}/process?limit=25000&format=columns\` (the columns the process page loads) with
 Chromium's \`Accept-Encoding: ${BROWSER_ENCODINGS}\` (the time includes decompressing the answer; its size in
 the table is decompressed) of random devices the user sees (5 not counted first).
@@ -283,8 +293,8 @@ ${summaryRows}
 
 Per list query (matching: devices the query finds for that user):
 
-| user | query | matching | p50 ms | p95 ms | p99 ms | max ms | kB |
-|---|---|---|---|---|---|---|---|
+| user | query | matching | p50 ms | p95 ms | p99 ms | max ms | kB | totals p50 ms | totals p95 ms |
+|---|---|---|---|---|---|---|---|---|---|
 ${scenarioRows}
 `;
 writeFileSync(path.join(ROOT, 'bench/results/devices.md'), report);

@@ -306,8 +306,12 @@ test.describe('device list: totals, layout and phone cards', () => {
     await page.getByLabel('Filter').fill('Winterdienst');
     await expect(summary(page)).toHaveText('15 Geräte');
     await expect(rows(page)).toHaveCount(10);
-    const answer = await page.request.get('/api/v2/devices?search_term=Winterdienst&per_page=10');
-    const totals = JSON.parse(answer.headers()['x-sensor-totals']) as { unit: string; total: number }[];
+    const answer = await page.request.get('/api/v2/devices/totals?search_term=Winterdienst');
+    const { total, sensorTotals: totals } = (await answer.json()) as {
+      total: number;
+      sensorTotals: { unit: string; total: number }[];
+    };
+    expect(total).toBe(15);
     expect(totals.map(({ unit }) => unit)).toContain('l');
     const symbols: Record<string, string> = { l: 'l', kg: 'kg' };
     const expected = totals

@@ -80,9 +80,17 @@ export type DeviceListQuery = z.infer<typeof deviceListQuery>;
  */
 export const DEVICE_LIST_VIEWS = ['list', 'map'] as const;
 
-/** Query of `GET /v2/devices`: the list filters plus the view. */
+/**
+ * Query of `GET /v2/devices`: the list filters plus the view, and whether the page's answer counts
+ * the matching devices (`x-total-count`, `x-location-enabled-devices-count`; default yes). The list
+ * page asks for its pages with `counts=false` and for the counts and footer totals once per filter
+ * (`GET /v2/devices/totals`), instead of counting every matching device again for every page.
+ */
 export const deviceListRouteQuery = deviceListQuery
-  .extend({ view: z.enum(DEVICE_LIST_VIEWS, { error: 'invalid' }).default('list') })
+  .extend({
+    view: z.enum(DEVICE_LIST_VIEWS, { error: 'invalid' }).default('list'),
+    counts: flag.default(true),
+  })
   .superRefine((query, context) => {
     // The map view answers every matching device at once: only the located ones, which it draws.
     if (query.view === 'map' && !query.locationEnabledOnly)
@@ -90,14 +98,25 @@ export const deviceListRouteQuery = deviceListQuery
   });
 
 /**
- * The list's footer totals over every device matching the filter, not only the
- * page: per unit, the sum of the values of the probe sensors that are not in error. `GET
- * /v2/devices` sends them as JSON in the header `x-sensor-totals` (beside `x-total-count`, the
- * body stays the page's rows), units ordered by how many sensors report in them, then by name.
+ * The list's footer totals over every device matching the filter, not only the page: per unit, the
+ * sum of the values of the probe sensors that are not in error, units ordered by how many sensors
+ * report in them, then by name.
  */
-export const SENSOR_TOTALS_HEADER = 'x-sensor-totals';
 export const sensorTotalsSchema = z.array(z.object({ unit: z.string(), total: z.number() }));
 export type SensorTotals = z.infer<typeof sensorTotalsSchema>;
+
+/**
+ * `GET /v2/devices/totals`: the counts and footer totals of every device the list's filters match
+ * (page, page size and sort aside), which the list page asks for once per filter, not per page.
+ */
+export const deviceListTotalsSchema = z.object({
+  /** Every matching device (only the located ones with `location_enabled_only`). */
+  total: z.number().int(),
+  /** The matching devices with a location: the map is offered only when there are any. */
+  locationEnabled: z.number().int(),
+  sensorTotals: sensorTotalsSchema,
+});
+export type DeviceListTotals = z.infer<typeof deviceListTotalsSchema>;
 
 /**
  * A level sensor's days-to-empty forecast (docs/forecast.md): the median date the tank is

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { Role } from '@tankportal/shared/roles';
 import { deviceKeys, deviceQuery } from '../../lib/api/devices.ts';
 import { deviceAreaPageOf } from '../../lib/device-path.ts';
-import { fetchDeviceListPage } from './api/device-list.ts';
+import { deviceListTotalsQuery, fetchDeviceListPage } from './api/device-list.ts';
 import { listSettingsQuery } from './api/list-settings.ts';
 import { mapDevicesQuery } from './api/map-devices.ts';
 import { effectiveListSettings } from './lib/list-settings.ts';
@@ -34,9 +34,10 @@ export function preloadDeepLink(pathname: string, queryClient: QueryClient): boo
 /**
  * The data of the device page the app opens with, asked for as soon as the
  * user is known, beside the shell's look-ups and the pages' code instead of after them: the list's
- * display settings and its first page — the page this tab showed last (sessionStorage), else the
- * one the settings choose, as `useListQueryState` starts — or the one device. Same keys and
- * requests as the pages' own queries, which then find them under way or done.
+ * display settings, its first page and its filter's count and footer totals — the page this tab
+ * showed last (sessionStorage), else the one the settings choose, as `useListQueryState` starts —
+ * or the one device. Same keys and requests as the pages' own queries, which then find them under
+ * way or done.
  */
 export function preloadDeviceAreaData(
   location: { pathname: string; search: string },
@@ -56,6 +57,7 @@ export function preloadDeviceAreaData(
       queryKey: deviceKeys.list(query),
       queryFn: ({ signal }) => fetchDeviceListPage(query, signal),
     });
+    void queryClient.prefetchQuery(deviceListTotalsQuery(state));
   };
   const settings = queryClient.fetchQuery(listSettingsQuery(role));
   const stored = loadListQuery();

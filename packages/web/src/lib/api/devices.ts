@@ -13,6 +13,8 @@ export const deviceKeys = {
   /** Lists, pickers, the map and every device. */
   all: ['devices'] as const,
   list: (query: unknown) => [...deviceKeys.all, 'list', query] as const,
+  /** The list's count and footer totals of a filter: a list key too, refreshed with the pages. */
+  listTotals: (filter: unknown) => [...deviceKeys.all, 'list', 'totals', filter] as const,
   /** The ids of the list's current query, for the quick navigation between devices. */
   navigationIds: (query: unknown) => [...deviceKeys.all, 'ids', 'navigation', query] as const,
   /** Every picker's search; those of a user's access dialog change with its access entries. */

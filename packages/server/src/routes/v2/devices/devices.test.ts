@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
-import { sensors, users } from '../../../db/schema.ts';
+import { devices, sensors, users } from '../../../db/schema.ts';
+import { hashToken } from '../../../policies/tokens.ts';
 
 type SensorValues = Omit<typeof sensors.$inferInsert, 'deviceId' | 'sequence'>;
 
@@ -185,7 +186,7 @@ describe('GET /v2/devices/{id}', () => {
   });
 });
 
-describe('GET /v2/devices: footer totals and natural name order', () => {
+describe('GET /v2/devices/totals: footer totals and counts; natural name order', () => {
   const named: Record<string, number> = {};
   beforeAll(async () => {
     const db = t.database.db;
@@ -225,30 +226,44 @@ describe('GET /v2/devices: footer totals and natural name order', () => {
     await device('Bielefeld 1', stranger.id, 70_000);
   });
 
-  const totalsOf = (response: { headers: Record<string, unknown> }) =>
-    JSON.parse(String(response.headers['x-sensor-totals']));
+  const totals = async (username: string, query = '') => {
+    const response = await (await as(username)).get(`/api/v2/devices/totals${query && `?${query}`}`);
+    expect(response.statusCode).toBe(200);
+    return response.json() as { total: number; locationEnabled: number; sensorTotals: unknown[] };
+  };
+  const totalsOf = async (username: string, query = '') => (await totals(username, query)).sensorTotals;
 
-  it('totals every device matching the filter, not only the page; counters, errors and gaps left out', async () => {
+  it('totals every device matching the filter, whatever the page; counters, errors and gaps left out', async () => {
     const client = await as('totals-admin');
     const page = await client.get('/api/v2/devices?per_page=1&page=2&sort=name:asc');
     expect(page.json()).toHaveLength(1);
     expect(page.headers['x-total-count']).toBe('6');
-    expect(totalsOf(page)).toEqual([
-      { unit: 'l', total: 1000.5 + 2000 + 4000 + 500 + 8000 },
-      { unit: 'kg', total: 300 },
-    ]);
-    const filtered = await client.get('/api/v2/devices?search_term=bielefeld%201&per_page=1');
+    // The page and sort make no difference to the totals.
+    for (const query of ['', 'per_page=1&page=2&sort=name:asc', 'page=7&sort=city:desc'])
+      expect(await totals('totals-admin', query)).toEqual({
+        total: 6,
+        locationEnabled: 0,
+        sensorTotals: [
+          { unit: 'l', total: 1000.5 + 2000 + 4000 + 500 + 8000 },
+          { unit: 'kg', total: 300 },
+        ],
+      });
     // "Bielefeld 17", "Bielefeld 100" (no value) — the stranger's "Bielefeld 1" is not the admin's.
-    expect(filtered.headers['x-total-count']).toBe('2');
-    expect(totalsOf(filtered)).toEqual([{ unit: 'l', total: 1000.5 }]);
-    expect(totalsOf(await client.get('/api/v2/devices?search_term=nothing-matches'))).toEqual([]);
+    expect(await totals('totals-admin', 'search_term=bielefeld%201&per_page=1')).toEqual({
+      total: 2,
+      locationEnabled: 0,
+      sensorTotals: [{ unit: 'l', total: 1000.5 }],
+    });
+    expect(await totals('totals-admin', 'search_term=nothing-matches')).toEqual({
+      total: 0,
+      locationEnabled: 0,
+      sensorTotals: [],
+    });
   });
 
   it('totals only what the actor may see', async () => {
-    expect(totalsOf(await (await as('totals-stranger')).get('/api/v2/devices'))).toEqual([
-      { unit: 'l', total: 70_000 },
-    ]);
-    const master = totalsOf(await (await as('master')).get('/api/v2/devices?search_term=bielefeld'));
+    expect(await totalsOf('totals-stranger')).toEqual([{ unit: 'l', total: 70_000 }]);
+    const master = await totalsOf('master', 'search_term=bielefeld');
     expect(master).toEqual([
       { unit: 'l', total: 1000.5 + 2000 + 4000 + 500 + 70_000 },
       { unit: 'kg', total: 300 },
@@ -267,5 +282,118 @@ describe('GET /v2/devices: footer totals and natural name order', () => {
     expect((await client.get('/api/v2/devices/ids?sort=name:asc&search_term=bielefeld')).json()).toEqual(
       ascending.map((name) => named[name]),
     );
+  });
+});
+
+describe('GET /v2/devices/totals beside the pages it counts', () => {
+  const QUERIES = [
+    '',
+    'type=sms',
+    'permission=QUERY',
+    'location_enabled_only=true',
+    'search_term=s%C3%BCd%20FULDA',
+    'search_term=other-cust',
+    'search_term=tank&type=net',
+  ];
+
+  it('counts what the counted list counts, for every role and filter', async () => {
+    for (const username of ['user', 'admin', 'demo', 'other-admin', 'master'])
+      for (const query of QUERIES) {
+        const client = await as(username);
+        const counted = await client.get(`/api/v2/devices?per_page=1&${query}`);
+        const all = (await client.get(`/api/v2/devices/ids?${query}`)).json();
+        const answer = (await client.get(`/api/v2/devices/totals?${query}`)).json();
+        expect({ username, query, ...answer }).toMatchObject({
+          username,
+          query,
+          total: Number(counted.headers['x-total-count']),
+          locationEnabled: Number(counted.headers['x-location-enabled-devices-count']),
+        });
+        // The ids leave the location filter aside, as the map's count does.
+        if (!query.includes('location'))
+          expect({ query, total: answer.total }).toEqual({ query, total: all.length });
+      }
+  });
+
+  it('answers a page without counting when asked to, the same rows', async () => {
+    const client = await as('admin');
+    const counted = await client.get('/api/v2/devices?sort=city:desc&per_page=2&page=2');
+    const uncounted = await client.get('/api/v2/devices?sort=city:desc&per_page=2&page=2&counts=false');
+    expect(uncounted.statusCode).toBe(200);
+    expect(uncounted.json()).toEqual(counted.json());
+    expect(uncounted.headers['x-total-count']).toBeUndefined();
+    expect(uncounted.headers['x-location-enabled-devices-count']).toBeUndefined();
+    expect(counted.headers['x-total-count']).toBe('4');
+  });
+
+  it('finds by the owner, across fields, after an edit, and takes % and _ literally', async () => {
+    const master = await as('master');
+    const found = async (term: string) =>
+      idsOf((await master.get(`/api/v2/devices?search_term=${encodeURIComponent(term)}`)).json());
+    expect(await found('OTHER-CUSTOMER')).toEqual([ids.otherTank]);
+    expect(await found('Süd Fulda')).toEqual([ids.userSilo]);
+    expect(await found('%')).toEqual([]);
+    expect(await found('Hofladen_Nord')).toEqual([]);
+    await t.database.db.update(devices).set({ name: 'Hofladen Ost' }).where(eq(devices.id, ids.userTank));
+    expect(await found('hofladen ost')).toEqual([ids.userTank]);
+    expect(await found('hofladen nord')).toEqual([]);
+    await t.database.db.update(devices).set({ name: 'Hofladen Nord' }).where(eq(devices.id, ids.userTank));
+  });
+
+  it('pages every sort in the order of the ids, page by page, read from an index or sorted', async () => {
+    const client = await as('master');
+    for (const query of [
+      'sort=city:asc',
+      'sort=name:desc',
+      'sort=lastReportedAt:desc',
+      'sort=status:asc&grouped=1',
+    ]) {
+      const order = (await client.get(`/api/v2/devices/ids?${query}`)).json();
+      const paged = [];
+      for (let page = 1; page <= order.length; page++)
+        paged.push(
+          ...(await client.get(`/api/v2/devices?${query}&per_page=1&page=${page}&counts=false`))
+            .json()
+            .map((device: { id: number }) => device.id),
+        );
+      expect({ query, paged }).toEqual({ query, paged: order });
+    }
+  });
+
+  it("answers a report's values at once, to its own users only", async () => {
+    const db = t.database.db;
+    await buildUser(db, { username: 'report-admin', role: 'ROLE_ADMIN', parent: 'master' });
+    const customer = await buildUser(db, { username: 'report-customer', parent: 'report-admin' });
+    const identCode = 'NET-TOTALS-1';
+    const secret = 'device-secret-totals';
+    await buildDevice(db, customer.id, { name: 'Berichtstank', identCode, secretHash: hashToken(secret) });
+    const before = await (await as('report-admin')).get('/api/v2/devices/totals');
+    expect(before.json()).toEqual({ total: 1, locationEnabled: 0, sensorTotals: [] });
+    const strangers = (await (await as('totals-stranger')).get('/api/v2/devices/totals')).json();
+    const report = await t.app.inject({
+      method: 'POST',
+      url: '/ingest/net/v1',
+      payload: {
+        identCode,
+        secret,
+        messageId: 'totals-1',
+        measuredAt: new Date(Date.now() - 60_000).toISOString(),
+        sensors: [{ sequence: 1, value: 4321, temperature: 8 }],
+      },
+    });
+    expect(report.json()).toMatchObject({ stored: 1 });
+    for (const username of ['report-admin', 'report-customer'])
+      expect((await (await as(username)).get('/api/v2/devices/totals')).json()).toEqual({
+        total: 1,
+        locationEnabled: 0,
+        sensorTotals: [{ unit: 'l', total: 4321 }],
+      });
+    expect((await (await as('totals-stranger')).get('/api/v2/devices/totals')).json()).toEqual(strangers);
+  });
+
+  it('answers 401 without a session and 404 for a user the actor does not manage', async () => {
+    expect((await new TestClient(t.app).get('/api/v2/devices/totals')).statusCode).toBe(401);
+    const response = await (await as('other-admin')).get(`/api/v2/devices/totals?user_id=${ids.user}`);
+    expect(response.statusCode).toBe(404);
   });
 });

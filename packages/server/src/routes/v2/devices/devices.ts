@@ -4,9 +4,9 @@ import {
   deviceDetailSchema,
   deviceListQuery,
   deviceListRouteQuery,
+  deviceListTotalsSchema,
   deviceMapEntrySchema,
   deviceSummarySchema,
-  SENSOR_TOTALS_HEADER,
   type DeviceListQuery,
 } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
@@ -20,9 +20,10 @@ import type { UserRow } from '../../../repositories/users.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentDeviceMapEntry, presentDeviceSummary } from '../../../presenters/device.ts';
 import {
+  deviceListQueries,
+  deviceListTotals,
   healthOfDevices,
   listDeviceIds,
-  listDevices,
   listMapDevices,
   sensorsOfDevices,
 } from '../../../repositories/devices.ts';
@@ -31,13 +32,6 @@ import { errorSchema } from '../../schemas.ts';
 
 /** Device ids are positive integers; anything else is an unknown device (404). */
 export const deviceIdParams = z.object({ id: pathId() });
-
-/** JSON for a header value: a header carries Latin-1 only, so anything beyond ASCII is escaped. */
-const asciiJson = (value: unknown) =>
-  JSON.stringify(value).replace(
-    /[^\x20-\x7e]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 
 /**
  * `user_id` (and `not_reached_by`) names whose access page is asked for: the actor itself or a user
@@ -68,9 +62,9 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       schema: {
         tags: ['devices'],
         summary:
-          'The devices the actor may see (x-total-count, x-location-enabled-devices-count, ' +
-          'x-sensor-totals: the footer totals of every matching device as JSON); with ' +
-          '`view=map` and `location_enabled_only=true` every located one, compact and unpaged',
+          'The devices the actor may see, one page (x-total-count, x-location-enabled-devices-count; ' +
+          'not with `counts=false`: the list page asks GET /devices/totals once per filter instead); ' +
+          'with `view=map` and `location_enabled_only=true` every located one, compact and unpaged',
         querystring: deviceListRouteQuery,
         response: {
           404: errorSchema,
@@ -91,7 +85,11 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
         reply.header('x-total-count', count).header('x-location-enabled-devices-count', count);
         return located.map(presentDeviceMapEntry);
       }
-      const { rows, total, locationEnabled, sensorTotals } = await listDevices(db, actor, request.query);
+      const queries = deviceListQueries(db, actor, request.query);
+      const [rows, counts] = await Promise.all([
+        queries.page,
+        request.query.counts ? queries.count : undefined,
+      ]);
       const ids = rows.map((row) => row.device.id);
       const [sensors, permissions, entries, health] = await Promise.all([
         sensorsOfDevices(db, ids),
@@ -99,10 +97,10 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
         userId === undefined ? undefined : entriesOf(db, userId, ids),
         healthOfDevices(db, ids),
       ]);
-      reply
-        .header('x-total-count', String(total))
-        .header('x-location-enabled-devices-count', String(locationEnabled))
-        .header(SENSOR_TOTALS_HEADER, asciiJson(sensorTotals));
+      if (counts)
+        reply
+          .header('x-total-count', String(counts[0].total))
+          .header('x-location-enabled-devices-count', String(counts[0].locationEnabled));
       return rows.map(({ device, owner }) => ({
         ...presentDeviceSummary(
           device,
@@ -113,6 +111,26 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
         ),
         ...(entries && { userPermissions: entries.get(device.id) ?? null }),
       }));
+    },
+  );
+
+  app.get(
+    '/devices/totals',
+    {
+      onRequest: minimumRole('ROLE_DEMO'),
+      schema: {
+        tags: ['devices'],
+        summary:
+          'The counts and footer totals (per unit, the probe sensors not in error) of every device ' +
+          'matching the list filters, whatever the page: what the list page asks for once per filter',
+        querystring: deviceListQuery,
+        response: { 200: deviceListTotalsSchema, 400: errorSchema, 404: errorSchema },
+      },
+    },
+    async (request) => {
+      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      await checkListedUsers(db, actor, request.query);
+      return deviceListTotals(db, actor, request.query);
     },
   );
 

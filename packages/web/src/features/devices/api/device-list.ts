@@ -1,53 +1,40 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import {
-  SENSOR_TOTALS_HEADER,
-  sensorTotalsSchema,
-  type DeviceSummary,
-  type SensorTotals,
-} from '@tankportal/shared/schemas/devices';
+import type { DeviceListTotals, DeviceSummary } from '@tankportal/shared/schemas/devices';
+import { api } from '../../../lib/api-client.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 import type { JsonOf } from '../../../lib/api/json.ts';
-import { fetchPage } from '../../../lib/api/paged.ts';
-import { listPageRequestQuery, type DeviceListQueryState } from '../lib/list-query.ts';
+import {
+  listFilterRequestQuery,
+  listPageRequestQuery,
+  type DeviceListQueryState,
+} from '../lib/list-query.ts';
 
 export type DeviceListItem = JsonOf<DeviceSummary>;
 
 export interface DeviceListPage {
   devices: DeviceListItem[];
-  /** x-total-count: every device matching the filter. */
-  total: number;
-  /** x-location-enabled-devices-count: the map is offered only when this is above 0. */
-  locationEnabledCount: number;
-  /** x-sensor-totals: the footer totals per unit over every device matching the filter. */
-  sensorTotals: SensorTotals;
-}
-
-/** The footer totals from their header; none when it is missing or not readable. */
-function sensorTotalsOf(headers: Headers): SensorTotals {
-  const text = headers.get(SENSOR_TOTALS_HEADER);
-  if (!text) return [];
-  try {
-    const parsed = sensorTotalsSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
 }
 
 export type DeviceListRequest = Record<string, string | number | boolean | undefined>;
 
-/** One page of `GET /v2/devices` with the counts from its headers. */
+/**
+ * One page of `GET /v2/devices`, uncounted: the count and footer totals of the filter come once
+ * per filter from `GET /v2/devices/totals` (useDeviceListTotals), not again with every page.
+ */
 export async function fetchDeviceListPage(
   query: DeviceListRequest,
   signal?: AbortSignal,
 ): Promise<DeviceListPage> {
-  const { items, total, headers } = await fetchPage<DeviceListItem>('/v2/devices', query, signal);
-  return {
-    devices: items,
-    total,
-    locationEnabledCount: Number(headers.get('x-location-enabled-devices-count') ?? 0),
-    sensorTotals: sensorTotalsOf(headers),
-  };
+  const devices = await api<DeviceListItem[]>('GET', '/v2/devices', {
+    query: { ...query, counts: false },
+    signal,
+  });
+  return { devices };
+}
+
+/** `GET /v2/devices/totals`: the counts and footer totals of every device the filter matches. */
+export function fetchDeviceListTotals(filter: DeviceListRequest, signal?: AbortSignal) {
+  return api<DeviceListTotals>('GET', '/v2/devices/totals', { query: filter, signal });
 }
 
 /** The list page for a query state; the previous page stays on screen while the next one loads. */
@@ -58,4 +45,21 @@ export function useDeviceList(state: DeviceListQueryState) {
     queryFn: ({ signal }) => fetchDeviceListPage(query, signal),
     placeholderData: keepPreviousData,
   });
+}
+
+/**
+ * The count and footer totals of the list's filter: asked for once per filter (another page, page
+ * size, sort or grouping finds them cached), again after a report like the page itself (its key is
+ * a list key, which the live updates refresh).
+ */
+export const deviceListTotalsQuery = (state: Parameters<typeof listFilterRequestQuery>[0]) => {
+  const filter = listFilterRequestQuery(state);
+  return {
+    queryKey: deviceKeys.listTotals(filter),
+    queryFn: ({ signal }: { signal?: AbortSignal }) => fetchDeviceListTotals(filter, signal),
+  };
+};
+
+export function useDeviceListTotals(state: DeviceListQueryState) {
+  return useQuery({ ...deviceListTotalsQuery(state), placeholderData: keepPreviousData });
 }

@@ -72,6 +72,17 @@ export function listRequestQuery(
   };
 }
 
+/** The filter alone, as `GET /v2/devices/totals` takes it: page, page size, sort and grouping aside. */
+export function listFilterRequestQuery(
+  state: Pick<DeviceListQueryState, 'searchTerm' | 'health' | 'emptyWithinDays'>,
+) {
+  return {
+    searchTerm: state.searchTerm || undefined,
+    health: state.health,
+    emptyWithinDays: state.emptyWithinDays,
+  };
+}
+
 /** Query keys of one page of `GET /v2/devices`. */
 export function listPageRequestQuery(state: DeviceListQueryState) {
   return { ...listRequestQuery(state), page: state.page, perPage: state.perPage };

@@ -22,7 +22,7 @@ import { Loading } from '../../../../components/loading.tsx';
 import { Page } from '../../../../components/page.tsx';
 import { useCurrentUser } from '../../../../lib/session.ts';
 import { errorText } from '../../../../lib/error-texts.ts';
-import { useDeviceList } from '../../api/device-list.ts';
+import { useDeviceList, useDeviceListTotals } from '../../api/device-list.ts';
 import { useListSettings } from '../../api/list-settings.ts';
 import { loadMapDialog } from '../../preload.ts';
 import { isEmptyWithinDays } from '../../lib/health.ts';
@@ -93,6 +93,9 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
   const [query, update] = useListQueryState(settings);
   const list = useDeviceList(query);
   const page = list.data;
+  // The count and footer totals: once per filter, beside the pages.
+  const totalsQuery = useDeviceListTotals(query);
+  const totals = totalsQuery.data;
   // Filtered by "empty within", each row shows its empty date and sensor, chosen column or not.
   const emptyWithin = isEmptyWithinDays(query.emptyWithinDays);
   const shown = useMemo(
@@ -101,8 +104,16 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
   );
 
   // A stored page beyond the end (devices went away since): show the last page instead.
-  if (page && !list.isPlaceholderData && page.devices.length === 0 && page.total > 0 && query.page > 1)
-    update({ page: Math.ceil(page.total / query.perPage) });
+  if (
+    page &&
+    totals &&
+    !list.isPlaceholderData &&
+    !totalsQuery.isPlaceholderData &&
+    page.devices.length === 0 &&
+    totals.total > 0 &&
+    query.page > 1
+  )
+    update({ page: Math.ceil(totals.total / query.perPage) });
 
   const applySettings = (saved: ListDisplaySettings) =>
     update({
@@ -165,9 +176,9 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
           }
           label={t('devices.config.groupByUser')}
         />
-        {page && (
+        {totals && (
           <Typography data-testid="devices-summary" color="text.secondary">
-            {t('devices.count', { count: page.total })}
+            {t('devices.count', { count: totals.total })}
           </Typography>
         )}
         <Box sx={{ flexGrow: 1 }} />
@@ -179,7 +190,7 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
           aria-label={t('devices.actions.label')}
           sx={{ flexWrap: 'wrap' }}
         >
-          {!!page?.locationEnabledCount && (
+          {!!totals?.locationEnabled && (
             <Button component={RouterLink} to="/devices/map" startIcon={<MapIcon />}>
               {t('devices.actions.map')}
             </Button>
@@ -210,32 +221,36 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
           )}
         </Stack>
       </Stack>
-      <Box sx={{ height: 4 }}>{list.isFetching && <LinearProgress />}</Box>
+      <Box sx={{ height: 4 }}>{(list.isFetching || totalsQuery.isFetching) && <LinearProgress />}</Box>
       {page ? (
         <>
           <DeviceTable
             devices={page.devices}
-            totals={page.sensorTotals}
+            totals={totals?.sensorTotals}
             settings={shown}
             grouped={query.grouped}
             sort={query}
             onSort={(sort) => update({ ...sort, page: 1 })}
           />
-          <TablePagination
-            component="div"
-            count={page.total}
-            page={Math.max(0, Math.min(query.page - 1, Math.ceil(page.total / query.perPage) - 1))}
-            rowsPerPage={query.perPage}
-            rowsPerPageOptions={[...DEVICE_LIST_PAGE_SIZES]}
-            onPageChange={(_event, next) => update({ page: next + 1 })}
-            onRowsPerPageChange={(event) => update({ perPage: Number(event.target.value), page: 1 })}
-            showFirstButton
-            showLastButton
-            labelRowsPerPage={t('devices.list.rowsPerPage')}
-            labelDisplayedRows={({ from, to, count }) => t('devices.list.displayedRows', { from, to, count })}
-            getItemAriaLabel={(type) => t(`devices.list.${type}Page`)}
-            sx={PAGINATION_WRAPS_ON_PHONES}
-          />
+          {totals && (
+            <TablePagination
+              component="div"
+              count={totals.total}
+              page={Math.max(0, Math.min(query.page - 1, Math.ceil(totals.total / query.perPage) - 1))}
+              rowsPerPage={query.perPage}
+              rowsPerPageOptions={[...DEVICE_LIST_PAGE_SIZES]}
+              onPageChange={(_event, next) => update({ page: next + 1 })}
+              onRowsPerPageChange={(event) => update({ perPage: Number(event.target.value), page: 1 })}
+              showFirstButton
+              showLastButton
+              labelRowsPerPage={t('devices.list.rowsPerPage')}
+              labelDisplayedRows={({ from, to, count }) =>
+                t('devices.list.displayedRows', { from, to, count })
+              }
+              getItemAriaLabel={(type) => t(`devices.list.${type}Page`)}
+              sx={PAGINATION_WRAPS_ON_PHONES}
+            />
+          )}
         </>
       ) : list.isError ? (
         <Typography color="error">{errorText(list.error, t)}</Typography>

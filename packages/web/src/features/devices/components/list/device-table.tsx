@@ -178,8 +178,8 @@ export interface SortState {
 
 interface DeviceTableProps {
   devices: DeviceListItem[];
-  /** The footer totals of the whole filtered list (the server's x-sensor-totals), not the page's. */
-  totals: SensorTotals;
+  /** The footer totals of the whole filtered list (GET /v2/devices/totals), not the page's; none yet while they load. */
+  totals: SensorTotals | undefined;
   settings: ListDisplaySettings;
   grouped: boolean;
   sort: SortState;
@@ -380,7 +380,7 @@ export function DeviceTable({ devices, totals, settings, grouped, sort, onSort }
             );
           })}
         </tbody>
-        {devices.length > 0 && (
+        {devices.length > 0 && totals && (
           <tfoot>
             <tr>
               <td colSpan={span} data-testid="list-totals">
