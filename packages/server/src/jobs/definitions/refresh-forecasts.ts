@@ -6,6 +6,7 @@ import { recurringJob } from '../scheduler.ts';
 const BUDGET_MS = 120_000;
 /** The checks get what the forecasts left, but never less than this. */
 const CHECKS_MIN_MS = 20_000;
+export { BUDGET_MS, CHECKS_MIN_MS };
 
 /**
  * The tank intelligence round, every 10 minutes, by one process of the installation:
