@@ -36,7 +36,7 @@ const PROCESS_TARGET = 150;
 const DENSE_TARGET = 100;
 /** The process curve as the process page loads it: in columns (docs/decisions/057-process-curve-in-columns.md). */
 const processUrl = (id: number) => `${BASE}/api/v2/devices/${id}/process?limit=25000&format=columns`;
-/** What Chromium sends: the server answers the curve in Brotli, which fetch decompresses, as a browser does. */
+/** What Chromium sends: the server answers the curve in Zstandard, which fetch decompresses, as a browser does. */
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 
 /** Deterministic pseudo-random numbers: the same on every run. */

@@ -1,4 +1,4 @@
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import {
@@ -161,19 +161,25 @@ describe('GET /v2/devices/{id}/process', () => {
     expect(decoded(after.columns)).toEqual(after.points);
   });
 
-  it('compresses the curve for a client that accepts Brotli or gzip, and no other', async () => {
+  it('compresses the curve in the best encoding the client accepts: Zstandard, Brotli, gzip', async () => {
     const client = new TestClient(t.app);
     await client.login('master');
     const url = `/api/v2/devices/${denseId}/process?format=columns`;
     const plain = await client.get(url, { 'accept-encoding': 'identity' });
     expect(plain.headers['content-encoding']).toBeUndefined();
-    const browser = await client.get(url, { 'accept-encoding': 'gzip, deflate, br, zstd' });
-    expect(browser.headers['content-encoding']).toBe('br');
-    expect(brotliDecompressSync(browser.rawPayload).toString()).toBe(plain.body);
-    const gzip = await client.get(url, { 'accept-encoding': 'gzip' });
-    expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
-    expect(gzip.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    for (const [accepted, encoding, decompress] of [
+      ['gzip, deflate, br, zstd', 'zstd', zstdDecompressSync],
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
+      const response = await client.get(url, { 'accept-encoding': accepted });
+      expect(response.headers['content-encoding'], accepted).toBe(encoding);
+      expect(decompress(response.rawPayload).toString(), accepted).toBe(plain.body);
+      expect(response.rawPayload.length, accepted).toBeLessThan(plain.rawPayload.length / 3);
+    }
+    // The point form is compressed alike.
+    const points = await client.get(`/api/v2/devices/${denseId}/process`, { 'accept-encoding': 'br' });
+    expect(points.headers['content-encoding']).toBe('br');
   });
 
   it('documents both forms and the format parameter in the API description', async () => {
