@@ -295,7 +295,8 @@ ${table}
 Reading the figures: the degree days cut the heating error to about a third of the same forecast
 blind to them. Known temperatures help most when the weather is off the normals (fleet b), where
 the model otherwise learns the wrong degree days. In the held-out winter the heating forecasts come
-about 2 days late (median): the projection uses the normals, and a winter 3 K colder uses more.
+about a day late (median): the projection uses the normals (the site's own where its measured days
+tell them), and a winter 3 K colder than they are uses more.
 Process tanks do not use the temperatures (both of their rows are the same forecasts). Most large
 errors are spring and summer heating segments and shutdown weeks of process tanks, which the
 median pace does not predict.
