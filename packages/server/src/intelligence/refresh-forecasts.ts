@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Db, Tx } from '../db/client.ts';
 import { FORECAST_NOTICE_DAYS } from '@tankportal/shared/notifications';
 import { devices, sensorForecasts, sensors } from '../db/schema.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
@@ -148,14 +148,19 @@ async function refreshOne(db: Db, sensor: StaleSensor, now: Date, weather: Weath
         },
       ],
     });
-  // The forecast and its notification together: a crash between them neither loses nor repeats it.
-  await db.transaction(async (tx) => {
-    await tx
+  const keep = (executor: Db | Tx) =>
+    executor
       .insert(sensorForecasts)
       .values(row)
       .onConflictDoUpdate({ target: sensorForecasts.sensorId, set: row });
-    await outbox.flush(tx, now);
-  });
+  // The forecast and its notification together: a crash between them neither loses nor repeats it.
+  // Most forecasts notify nobody: then the one statement, without a transaction around it.
+  if (outbox.isEmpty) await keep(db);
+  else
+    await db.transaction(async (tx) => {
+      await keep(tx);
+      await outbox.flush(tx, now);
+    });
 }
 
 /**

@@ -131,6 +131,19 @@ function dueSensors(db: Db, now: Date, afterId: number, limit: number) {
     .limit(limit);
 }
 
+/** Whether the sensor has an open stuck or jump doubt or an open leak alarm (the sensor checks' own). */
+async function hasOpenFindings(db: Db, sensorId: number): Promise<boolean> {
+  const [row] = await db
+    .select({
+      open: sql<boolean>`exists (select 1 from ${healthIssues} where ${healthIssues.sensorId} = ${sensorId}
+          and ${healthIssues.kind} in ('stuck', 'jump') and ${healthIssues.closedAt} is null)
+        or exists (select 1 from ${alarms} where ${alarms.sensorId} = ${sensorId}
+          and ${alarms.type} = 'leak' and ${alarms.closedAt} is null)`,
+    })
+    .from(sql`(select 1) as one`);
+  return row!.open;
+}
+
 async function checkSensor(
   db: Db,
   { sensor, lastMeasuredAtExact, device, checkedUpTo, perDay }: CheckedSensor,
@@ -156,6 +169,23 @@ async function checkSensor(
     compensate,
     now,
   });
+  const mark = {
+    sensorId: sensor.id,
+    basedOn: sql<Date>`${lastMeasuredAtExact}::timestamptz`,
+    checkedAt: now,
+  };
+  const keepMark = (executor: Db | Tx) =>
+    executor
+      .insert(sensorChecks)
+      .values(mark)
+      .onConflictDoUpdate({ target: sensorChecks.sensorId, set: mark });
+  // Most sensors most of the time: nothing found and nothing open to close — the mark alone, one
+  // statement instead of a transaction that reads and writes every finding (the checks are the
+  // only writer of these doubts and of the leak alarm, so this read cannot go stale meanwhile).
+  if (found.length === 0 && !stuck && !jump && !leak && !(await hasOpenFindings(db, sensor.id))) {
+    await keepMark(db);
+    return;
+  }
   const notified: NotifiedDevice = device;
   const outbox = new NotificationOutbox();
   await db.transaction(async (tx) => {
@@ -209,15 +239,7 @@ async function checkSensor(
       !openLeak !== !leak ||
       found.some((delivery) => !checkedUpTo || delivery.deliveredAt > checkedUpTo);
     if (changed) await announceDeviceReports(tx, [device.id]);
-    const mark = {
-      sensorId: sensor.id,
-      basedOn: sql<Date>`${lastMeasuredAtExact}::timestamptz`,
-      checkedAt: now,
-    };
-    await tx
-      .insert(sensorChecks)
-      .values(mark)
-      .onConflictDoUpdate({ target: sensorChecks.sensorId, set: mark });
+    await keepMark(tx);
     await outbox.flush(tx, now);
   });
 }

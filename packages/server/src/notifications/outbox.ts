@@ -69,6 +69,11 @@ export class NotificationOutbox {
     }
   }
 
+  /** Nothing added: a flush would write nothing (the caller may skip its transaction). */
+  get isEmpty(): boolean {
+    return this.pending.size === 0;
+  }
+
   /** Shorthand for the ingest paths: one alarm a report opened or kept open. */
   addAlarm(device: NotifiedDevice, alarm: AlarmNotice | null, at: Date) {
     if (alarm) this.add(device, { name: 'alarm', at, alarms: [alarm] });
