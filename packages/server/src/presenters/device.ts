@@ -10,6 +10,7 @@ import type {
   AlarmRow,
   DeviceRow,
   HealthIssueRow,
+  ListedDeviceRow,
   MapDeviceRow,
   OwnerRow,
   SensorForecastRow,
@@ -19,7 +20,9 @@ import { presentAlarm } from './alarm.ts';
 import { displayName } from './current-user.ts';
 
 /** The ident a device reports with, by its ident type. */
-export function identOf(device: DeviceRow): string | null {
+export function identOf(
+  device: Pick<DeviceRow, 'identType' | 'iccid' | 'cellNumber' | 'identCode' | 'thingName'>,
+): string | null {
   switch (device.identType) {
     case 'iccid':
       return device.iccid;
@@ -93,7 +96,7 @@ export function presentHealthIssue(issue: HealthIssueRow): HealthIssue {
 }
 
 export function presentDeviceSummary(
-  device: DeviceRow,
+  device: ListedDeviceRow,
   owner: OwnerRow,
   sensors: SensorRow[],
   access: DevicePermissions,

@@ -4,6 +4,7 @@ import {
   count,
   desc,
   eq,
+  getTableColumns,
   inArray,
   isNotNull,
   isNull,
@@ -24,6 +25,33 @@ export type DeviceRow = typeof devices.$inferSelect;
 export type SensorRow = typeof sensors.$inferSelect;
 export type AlarmRow = typeof alarms.$inferSelect;
 export type OwnerRow = Pick<UserRow, 'id' | 'username' | 'firstName' | 'lastName'>;
+
+/** The device columns a list row shows (presenters/device.ts, presentDeviceSummary): not the whole row. */
+const listedDevice = {
+  id: devices.id,
+  type: devices.type,
+  identType: devices.identType,
+  identCode: devices.identCode,
+  cellNumber: devices.cellNumber,
+  iccid: devices.iccid,
+  thingName: devices.thingName,
+  name: devices.name,
+  project: devices.project,
+  street: devices.street,
+  streetNumber: devices.streetNumber,
+  postalCode: devices.postalCode,
+  city: devices.city,
+  countryCode: devices.countryCode,
+  status: devices.status,
+  active: devices.active,
+  lastReportedAt: devices.lastReportedAt,
+  simCreditQty: devices.simCreditQty,
+  simCreditCurrency: devices.simCreditCurrency,
+  locationLat: devices.locationLat,
+  locationLng: devices.locationLng,
+  locationUpdatedAt: devices.locationUpdatedAt,
+};
+export type ListedDeviceRow = Pick<DeviceRow, keyof typeof listedDevice>;
 
 const owner = {
   id: users.id,
@@ -135,7 +163,7 @@ export function deviceListQueries(db: Db, actor: UserRow, query: DeviceListQuery
     .offset((query.page - 1) * query.perPage);
   return {
     page: db
-      .select({ device: devices, owner })
+      .select({ device: listedDevice, owner })
       .from(devices)
       .innerJoin(users, eq(users.id, devices.userId))
       .where(inArray(devices.id, pageIds))
@@ -230,7 +258,14 @@ export async function findVisibleDevice(db: Db, actor: UserRow, id: number) {
 
 /** A sensor with its days-to-empty forecast (null: none kept, or not a level sensor). */
 export type SensorWithForecast = SensorRow & { forecast: SensorForecastRow | null };
-export type SensorForecastRow = typeof sensorForecasts.$inferSelect;
+/** A forecast as the pages show it: without the tank's calibration, which only the forecasts read. */
+export type SensorForecastRow = Omit<typeof sensorForecasts.$inferSelect, 'calibration'>;
+
+/**
+ * The forecast columns read with the sensors: all but the calibration, a backtest of kilobytes per
+ * sensor that a list page of 100 devices would otherwise fetch and parse for every level sensor.
+ */
+const { calibration: _calibration, ...shownForecastColumns } = getTableColumns(sensorForecasts);
 
 export async function sensorsOfDevices(
   db: Db,
@@ -239,7 +274,7 @@ export async function sensorsOfDevices(
   const bySequence = new Map<number, SensorWithForecast[]>();
   if (deviceIds.length === 0) return bySequence;
   const rows = await db
-    .select({ sensor: sensors, forecast: sensorForecasts })
+    .select({ sensor: sensors, forecast: shownForecastColumns })
     .from(sensors)
     .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
     .where(inArray(sensors.deviceId, deviceIds))

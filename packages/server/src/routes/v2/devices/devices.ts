@@ -68,8 +68,10 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
         querystring: deviceListRouteQuery,
         response: {
           404: errorSchema,
-          // The map's compact entries are strict objects: a full row never passes for one.
-          200: z.union([z.array(deviceMapEntrySchema), z.array(deviceSummarySchema)]),
+          // The map's compact entries are strict objects: a full row never passes for one. The
+          // list's rows first: the answer is checked against the first array that fits, and a
+          // page of full rows should not be checked against the map's entries first.
+          200: z.union([z.array(deviceSummarySchema), z.array(deviceMapEntrySchema)]),
           400: errorSchema,
           401: errorSchema,
         },
