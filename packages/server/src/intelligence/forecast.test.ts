@@ -271,6 +271,53 @@ describe('forecastLevel: a building with its own heating limit', () => {
   });
 });
 
+describe('forecastLevel: a lasting change in use', () => {
+  const emptyDayError = (
+    points: LevelPoint[],
+    law: (day: number) => number,
+    overrides: Partial<ForecastInput>,
+  ) => {
+    const now = points.at(-1)!.at;
+    const forecast = forecastLevel(input(points, overrides))!;
+    let day = Math.floor(localDays(now));
+    let level = points.at(-1)!.volume;
+    while (level > 0) level -= law(++day);
+    return (Date.parse(forecast.emptyAt) - now.getTime()) / DAY - (day - localDays(now));
+  };
+
+  it('follows a thermostat raised five weeks ago (a third more oil) at once, not over months', () => {
+    const raisedOn = Math.floor(localDays(new Date('2025-12-10T00:00:00Z')));
+    const law = (day: number) => (day >= raisedOn ? 1.35 : 1) * (2 + 1.2 * normalDegreeDays(day));
+    const points = simulate({
+      from: '2023-09-01T00:00:00Z',
+      to: '2026-01-15T00:00:00Z',
+      everyHours: 12,
+      start: 7_000,
+      refillBelow: 1_200,
+      refillTo: 7_800,
+      perDay: law,
+    });
+    // Learnt from the weighted history alone it came out 80 days late (the two winters before weigh in).
+    expect(Math.abs(emptyDayError(points, law, { capacity: 8_000, heating: true }))).toBeLessThan(6);
+  });
+
+  it('follows a second truck that came a month ago (40 % more diesel a day)', () => {
+    const from = Math.floor(localDays(new Date('2025-10-15T00:00:00Z')));
+    const law = (day: number) => (day >= from ? 140 : 100);
+    const points = simulate({
+      from: '2025-01-01T00:00:00Z',
+      to: '2025-11-15T00:00:00Z',
+      everyHours: 8,
+      start: 9_000,
+      refillBelow: 1_500,
+      refillTo: 9_500,
+      perDay: law,
+    });
+    // Learnt from the weighted history alone: 23 days late.
+    expect(Math.abs(emptyDayError(points, law, { capacity: 10_000 }))).toBeLessThan(2);
+  });
+});
+
 describe('forecastLevel: refills', () => {
   // 100 a day from 9,000; below 2,000 (on 11 March) refilled to 9,500.
   const points = simulate({

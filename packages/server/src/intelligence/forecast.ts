@@ -246,7 +246,8 @@ export function learnConsumption(input: ForecastInput): ConsumptionModel | null 
     ? learnHeating(series, weights, firstDay, today, temperatures)
     : learnDailyRate(series, weights, firstDay, today);
   if (!learnt) return null;
-  const { rates, scale } = learnt;
+  const { scale } = learnt;
+  const rates = followRecentPace(series, learnt.rates, today);
   // What the model says was used within the segments, against the noise: a flat tank's fit always
   // finds some slope, but over the whole history it stays within the noise.
   let explained = 0;
@@ -360,6 +361,54 @@ function learnDailyRate(
     },
     scale: flat.scale,
   };
+}
+
+export const RECENT_PACE_RULES = {
+  /** The last weeks compared with what the learnt rates say they should have used. */
+  days: 28,
+  /** Both halves must be off in the same direction by at least this share … */
+  minShare: 0.1,
+  /** … and the whole window must have used at least this many times the sensor's noise. */
+  minUseInNoise: 20,
+  /** How much of the difference is taken, and within which bounds. */
+  weight: 1,
+  min: 0.6,
+  max: 1.6,
+} as const;
+
+/**
+ * A lasting change in use (a thermostat raised, a second truck, a lost customer): when both halves
+ * of the last four weeks used clearly more (or less) than the learnt rates say — with the weather
+ * those weeks had — the rates follow that pace at once instead of over months of weighted history.
+ */
+function followRecentPace(series: Series, rates: ConsumptionRates, today: number): ConsumptionRates {
+  const { u, v, starts, noise } = series;
+  const n = u.length;
+  const end = u[n - 1];
+  const middle = end - RECENT_PACE_RULES.days / 2;
+  const segmentStart = new Uint8Array(n);
+  for (const start of starts) segmentStart[start] = 1;
+  const used = [0, 0];
+  const expected = [0, 0];
+  for (let i = n - 1; i > 0 && u[i - 1] >= end - RECENT_PACE_RULES.days; i--) {
+    if (segmentStart[i]) continue;
+    const half = u[i - 1] >= middle ? 1 : 0;
+    used[half] += v[i - 1] - v[i];
+    expected[half] += useBetween(rates, u[i - 1], u[i], today);
+  }
+  const total = expected[0] + expected[1];
+  if (!(total >= RECENT_PACE_RULES.minUseInNoise * noise) || !(expected[0] > 0 && expected[1] > 0))
+    return rates;
+  const shares = [used[0] / expected[0] - 1, used[1] / expected[1] - 1];
+  const agree =
+    Math.sign(shares[0]) === Math.sign(shares[1]) &&
+    shares.every((share) => Math.abs(share) >= RECENT_PACE_RULES.minShare);
+  if (!agree) return rates;
+  const factor = Math.min(
+    RECENT_PACE_RULES.max,
+    Math.max(RECENT_PACE_RULES.min, 1 + RECENT_PACE_RULES.weight * ((used[0] + used[1]) / total - 1)),
+  );
+  return { ...rates, basePerDay: rates.basePerDay * factor, perDegreeDay: rates.perDegreeDay * factor };
 }
 
 /** Weighted median of the use per (weekday-weighted) day over stretches of at least a week. */
