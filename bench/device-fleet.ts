@@ -3,7 +3,7 @@
 // subtree, in sequential timed requests against the real server in a child process. Reference in the
 // same run: a bare Fastify route timed the same way. Targets: list p95 < 50 ms, process p95 < 150 ms,
 // the dense device's curve (2 × 25,000 rows) p95 < 100 ms.
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -297,5 +297,11 @@ Per list query (matching: devices the query finds for that user):
 |---|---|---|---|---|---|---|---|---|---|
 ${scenarioRows}
 `;
-writeFileSync(path.join(ROOT, 'bench/results/devices.md'), report);
+// What was written by hand under KEPT_HEADING (summaries of several runs, profiles) stays below the
+// new run's figures.
+const KEPT_HEADING = '\n## Recorded by hand\n';
+const resultsFile = path.join(ROOT, 'bench/results/devices.md');
+const previous = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
+const kept = previous.includes(KEPT_HEADING) ? previous.slice(previous.indexOf(KEPT_HEADING)) : '';
+writeFileSync(resultsFile, report + kept);
 console.log(report);
