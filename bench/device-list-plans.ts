@@ -8,6 +8,7 @@
 // never reads them). Writes bench/results/device-list-plans[-x10].md.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -139,6 +140,7 @@ async function scaledCopy(fleetUrl: string, marker: string, scale: number): Prom
 }
 
 const fleet = await ensureFleetDatabase();
+const loadBefore = loadavg()[0];
 const database = await openDatabase({ url: fleet.url, pool: { max: 1 } });
 const target = SCALE > 1 ? await scaledCopy(fleet.url, fleet.marker, SCALE) : fleet.url;
 const client = new pg.Client({ connectionString: target });
@@ -198,6 +200,7 @@ try {
   await database.close();
 }
 
+const loadAfter = loadavg()[0];
 const version = SCALE > 1 ? `-x${SCALE}` : '';
 const report = `# device-list query plans — ${(devicesInFleet ?? 0).toLocaleString('en')} devices
 
@@ -208,8 +211,8 @@ Recorded by \`node bench/device-list-plans.ts\`${SCALE > 1 ? ` with \`BENCH_PLAN
 device copied ${SCALE - 1} times under new ids and idents with its sensors, access entries, forecasts and health
 doubts, then vacuumed and analysed`
     : ''
-}. EXPLAIN ANALYZE of each query, the second of two runs (caches
-warm); times are PostgreSQL's execution time, without planning, transfer and Node. The page's
+}. Load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end (2 cores shared with other
+work). EXPLAIN ANALYZE of each query, the second of two runs (caches warm); times are PostgreSQL's execution time, without planning, transfer and Node. The page's
 query is what \`GET /api/v2/devices\` runs for a page; the count and sensor totals are what
 \`GET /api/v2/devices/totals\` runs, once per filter.
 
