@@ -180,7 +180,8 @@ async function stateOf(deviceId: number) {
       }))
       .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
   return {
-    device: strip(device, 'id', 'identCode', 'createdAt', 'updatedAt'),
+    // The search text holds the ident code, which differs between the two devices by design.
+    device: strip(device, 'id', 'identCode', 'searchText', 'createdAt', 'updatedAt'),
     sensors: sensorRows.map((sensor) => strip(sensor, 'id', 'deviceId')),
     alarms: bySensor(alarmRows),
     measurements: bySensor(measurementRows),
