@@ -300,7 +300,8 @@ ${scenarioRows}
 // What was written by hand under KEPT_HEADING (summaries of several runs, profiles) stays below the
 // new run's figures.
 const KEPT_HEADING = '\n## Recorded by hand\n';
-const resultsFile = path.join(ROOT, 'bench/results/devices.md');
+// BENCH_OUTPUT=<file> writes the report there instead (bench/summary.ts: bench/results left as they are).
+const resultsFile = process.env.BENCH_OUTPUT || path.join(ROOT, 'bench/results/devices.md');
 const previous = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
 const kept = previous.includes(KEPT_HEADING) ? previous.slice(previous.indexOf(KEPT_HEADING)) : '';
 writeFileSync(resultsFile, report + kept);
