@@ -206,6 +206,8 @@ async function measure(kind: 'PGlite' | 'PostgreSQL') {
     DATA_DIR: dataDir,
     DEMO_DATA: '1',
     LOG_LEVEL: 'error',
+    // The embedded broker where the load generators publish (the test servers' default is a free port).
+    MQTT_PORT: String(PORT + 1),
     ...(profiling ? { NODE_OPTIONS: profiling } : {}),
   };
   const database = `tp_bench_ingest_${process.pid}`;
