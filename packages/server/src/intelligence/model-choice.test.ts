@@ -63,6 +63,13 @@ describe('the per-tank choice of a forecaster', () => {
     // Five horizons a week come due (two on one weekday): under one origin a day to learn, never the year.
     expect(learnt.reduce((sum, count) => sum + count, 0)).toBeLessThanOrEqual(2 * 5);
     expect(Math.max(...learnt)).toBeLessThanOrEqual(2);
+    // The oldest readings leaving the history window go on from the kept answers; a reading older
+    // than any seen before (history imported afterwards) starts afresh.
+    const windowMoved = { ...full, points: full.points.slice(10) };
+    expect(backtestCandidates(windowMoved, state).learntOrigins).toBeLessThanOrEqual(2);
+    const earlier = { at: new Date(full.points[0]!.at.getTime() - DAY_MS), volume: full.points[0]!.volume };
+    const imported = { ...full, points: [earlier, ...full.points] };
+    expect(backtestCandidates(imported, state).learntOrigins).toBeGreaterThan(40);
     // Another tank's (or a changed tank's) state is not continued: everything is learnt again.
     expect(backtestCandidates({ ...full, capacity: full.capacity + 1 }, state).learntOrigins).toBeGreaterThan(
       40,

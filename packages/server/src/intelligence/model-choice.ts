@@ -106,7 +106,11 @@ const candidatesFor = (input: Pick<ForecastInput, 'heating'>): CandidateKind[] =
  */
 export interface BacktestState {
   version: number;
-  /** Kept errors are reused only for the same tank: capacity and first reading unchanged. */
+  /**
+   * Kept errors are reused only for the same tank: the same capacity, and no reading older than the
+   * earliest one seen before (history imported afterwards starts afresh; the oldest readings leaving
+   * the forecast's history window as the days pass do not).
+   */
   capacity: number;
   firstReadingAt: number;
   origins: Record<string, Partial<Record<CandidateKind, (number | null)[]>>>;
@@ -137,10 +141,20 @@ function keptOrigins(
   const sameTank =
     state.version === BACKTEST_VERSION &&
     state.capacity === input.capacity &&
-    state.firstReadingAt === firstReadingAt &&
+    typeof state.firstReadingAt === 'number' &&
+    state.firstReadingAt <= firstReadingAt &&
     typeof state.origins === 'object' &&
     state.origins !== null;
   return sameTank ? state.origins! : {};
+}
+
+/** The earliest reading a continued state had seen (the current first reading when none is continued). */
+function keptFirstReadingAt(
+  previous: unknown,
+  firstReadingAt: number,
+  kept: BacktestState['origins'],
+): number {
+  return Object.keys(kept).length > 0 ? (previous as BacktestState).firstReadingAt : firstReadingAt;
 }
 
 /** Whether a backtest can go on from `previous` (learning at a few origins), or must start afresh. */
@@ -227,7 +241,12 @@ export function backtestCandidates(input: ForecastInput, previous: unknown = nul
   }
   return {
     errors,
-    state: { version: BACKTEST_VERSION, capacity, firstReadingAt, origins },
+    state: {
+      version: BACKTEST_VERSION,
+      capacity,
+      firstReadingAt: keptFirstReadingAt(previous, firstReadingAt, kept),
+      origins,
+    },
     learntOrigins,
   };
 }
