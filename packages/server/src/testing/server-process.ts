@@ -35,6 +35,17 @@ export async function startProcess(
   throw new Error(`${script} did not answer ${readyUrl} within ${timeoutMs} ms`);
 }
 
+/** What `/readyz` answers while every check passes (database, migrations, broker, not stopping). */
+export const READY_BODY = {
+  status: 'ready',
+  checks: {
+    database: { ok: true },
+    migrations: { ok: true },
+    mqtt: { ok: true },
+    shutdown: { ok: true },
+  },
+} as const;
+
 /**
  * The whole portal (`main/all-in-one.ts`) on `port` of the loopback, its embedded MQTT broker on
  * a free port unless `env.MQTT_PORT` names one (a fixed `port + 1` collided with another
