@@ -44,6 +44,12 @@ export interface ServerConfig {
   mqttShareGroup: string | undefined;
   /** Measure at start how many messages the external broker keeps for an absent client. */
   mqttQueueProbe: boolean;
+  /**
+   * Whether this process runs the job queue's workers and ticks the recurring jobs. Off: a process
+   * that only serves HTTP and MQTT (a web-only replica, a benchmark's server); another process of the
+   * same database must run them, or nothing is mailed, queried or forecast.
+   */
+  runJobs: boolean;
   /** Tokens the SMS gateways send in x-webhook-token; a gateway without one is switched off. */
   smsWebhookTokens: { lionel?: string; '1nce'?: string };
   /** Map tiles (Leaflet URL template) and their attribution (HTML); OpenStreetMap when unset. */
@@ -187,6 +193,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     mqttClientId: env.MQTT_CLIENT_ID || processClientId(integer(env, 'PORT', 3000)),
     mqttShareGroup: env.MQTT_SHARE_GROUP || undefined,
     mqttQueueProbe: env.MQTT_QUEUE_PROBE !== '0',
+    runJobs: env.RUN_JOBS !== '0',
     smsWebhookTokens: {
       lionel: env.SMS_LIONEL_WEBHOOK_TOKEN || undefined,
       '1nce': env.SMS_1NCE_WEBHOOK_TOKEN || undefined,

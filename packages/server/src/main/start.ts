@@ -95,7 +95,8 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
   // Manual queries to LX-IoT devices leave through the same broker.
   app.context.deviceChannels.attachMqtt(mqtt);
   // Notification delivery (and later other jobs): pending jobs of an earlier run are picked up.
-  app.context.jobs.start();
+  if (config.runJobs) app.context.jobs.start();
+  else app.log.info('Jobs: RUN_JOBS=0, this process runs no jobs; another process must');
   if (!config.smtpUrl)
     app.log.info('Mail: no SMTP_URL set; notification mails are recorded as messages, not sent');
   app.log.info(
