@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../db/client.ts';
 import { FORECAST_NOTICE_DAYS } from '@tankportal/shared/notifications';
-import { devices, sensorForecasts, sensors } from '../db/schema.ts';
+import { devices, sensorChecks, sensorForecasts, sensors } from '../db/schema.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
 import { FORECAST_RULES, type ForecastInput } from './forecast.ts';
 import {
@@ -14,7 +15,16 @@ import {
 } from './model-choice.ts';
 import { WeatherLookup } from './weather/weather-stations.ts';
 import { levelReadings } from './level-readings.ts';
-import { runIsolated } from './sensor-failure.ts';
+import type { TemperatureLevelPoint } from './deliveries.ts';
+import { runIsolated, writeIsolated } from './sensor-failure.ts';
+import {
+  checkColumns,
+  checkDue,
+  checkReadings,
+  writeMarks,
+  type CheckedSensor,
+  type CheckMark,
+} from './sensor-checks.ts';
 
 const DAY_MS = 86_400_000;
 /** Sensors forecast per round: one query for the stale ones, one per sensor for its readings. */
@@ -40,6 +50,7 @@ type StaleSensor = {
     weatherStationId: string | null;
     locationLat: number | null;
     locationLng: number | null;
+    fillingRecognitionInterval: number;
   };
   /** The forecast kept so far (null: none yet). */
   previous: { emptyAt: Date | null; computedAt: Date } | null;
@@ -80,7 +91,7 @@ async function forecastInput(
   },
   now: Date,
   weather: WeatherLookup,
-): Promise<ForecastInput> {
+): Promise<ForecastInput & { points: TemperatureLevelPoint[] }> {
   const heating = isHeatingContent(sensor.contentType);
   return {
     points: await levelReadings(db, sensor.id, new Date(now.getTime() - FORECAST_RULES.historyDays * DAY_MS)),
@@ -98,8 +109,19 @@ async function forecastInput(
 const backtestDue = (errorDaysAt: Date | null, now: Date) =>
   errorDaysAt === null || errorDaysAt.getTime() < now.getTime() - ERROR_DAYS_EVERY_MS;
 
-async function refreshOne(db: Db, sensor: StaleSensor, now: Date, weather: WeatherLookup) {
-  const input = await forecastInput(db, sensor, now, weather);
+type ForecastRow = PgInsertValue<typeof sensorForecasts> & { sensorId: number };
+
+/**
+ * A sensor's forecast from its input (and the day's backtest when it can go on from yesterday's):
+ * answers the row to keep, which the round writes with others (`writeForecasts`), or null when it
+ * was written here already, in one transaction with the notification it causes.
+ */
+async function forecastOne(
+  db: Db,
+  sensor: StaleSensor,
+  input: ForecastInput,
+  now: Date,
+): Promise<{ row: ForecastRow | null; perDay: number | null }> {
   const kept = readCalibration(sensor.calibration);
   // The day's backtest rides on this read when it can go on from yesterday's (a few origins to
   // learn); a backtest from scratch waits until every stale sensor has its forecast (`measureErrors`).
@@ -118,10 +140,11 @@ async function refreshOne(db: Db, sensor: StaleSensor, now: Date, weather: Weath
         ...(continued && { errorDaysAt: now, calibration: continued }),
       }
     : { errorDays: null, errorHorizonDays: null, errorDaysAt: null, calibration: null };
-  const row = {
+  const emptyAt = forecast ? new Date(forecast.emptyAt) : null;
+  const row: ForecastRow = {
     sensorId: sensor.id,
     deviceId: sensor.deviceId,
-    emptyAt: forecast ? new Date(forecast.emptyAt) : null,
+    emptyAt,
     reorderAt: forecast?.reorderAt ? new Date(forecast.reorderAt) : null,
     emptyAtLow: forecast ? new Date(forecast.emptyAtLow) : null,
     emptyAtHigh: forecast ? new Date(forecast.emptyAtHigh) : null,
@@ -132,7 +155,7 @@ async function refreshOne(db: Db, sensor: StaleSensor, now: Date, weather: Weath
     computedAt: now,
   };
   const outbox = new NotificationOutbox();
-  if (forecast && entersNoticeWindow(sensor.previous, row.emptyAt!, now))
+  if (forecast && entersNoticeWindow(sensor.previous, emptyAt!, now))
     outbox.add(sensor.device, {
       name: 'forecast',
       at: now,
@@ -141,26 +164,57 @@ async function refreshOne(db: Db, sensor: StaleSensor, now: Date, weather: Weath
         {
           sequence: sensor.sequence,
           name: sensor.name,
-          emptyAt: row.emptyAt!,
+          emptyAt: emptyAt!,
           value: sensor.value,
           unit: sensor.unit,
           perDay: forecast.perDay,
         },
       ],
     });
-  const keep = (executor: Db | Tx) =>
-    executor
-      .insert(sensorForecasts)
-      .values(row)
-      .onConflictDoUpdate({ target: sensorForecasts.sensorId, set: row });
   // The forecast and its notification together: a crash between them neither loses nor repeats it.
-  // Most forecasts notify nobody: then the one statement, without a transaction around it.
-  if (outbox.isEmpty) await keep(db);
-  else
-    await db.transaction(async (tx) => {
-      await keep(tx);
-      await outbox.flush(tx, now);
-    });
+  // Most forecasts notify nobody: then the row goes with the round's others, in one statement.
+  const perDay = forecast?.perDay ?? null;
+  if (outbox.isEmpty) return { row, perDay };
+  await db.transaction(async (tx) => {
+    await upsertForecasts(tx, [row]);
+    await outbox.flush(tx, now);
+  });
+  return { row: null, perDay };
+}
+
+/** One statement for many forecasts of the same columns: each column set from the row's own value. */
+function upsertForecasts(executor: Db | Tx, rows: ForecastRow[]) {
+  const columns = getTableColumns(sensorForecasts);
+  const set = Object.fromEntries(
+    Object.keys(rows[0]!)
+      .filter((key) => key !== 'sensorId')
+      .map((key) => [key, sql.raw(`excluded."${columns[key as keyof typeof columns].name}"`)]),
+  );
+  return executor
+    .insert(sensorForecasts)
+    .values(rows)
+    .onConflictDoUpdate({ target: sensorForecasts.sensorId, set });
+}
+
+/**
+ * Writes a round's forecasts: one statement per set of columns (a row without a new backtest leaves
+ * the kept calibration as it is, so it must not be written with rows that bring one). When the
+ * database refuses a statement, each of its rows alone (`writeIsolated`).
+ */
+async function writeForecasts(db: Db, rows: ForecastRow[], log: (message: string) => void) {
+  const groups = new Map<string, ForecastRow[]>();
+  for (const row of rows) {
+    const key = Object.keys(row).sort().join();
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  for (const group of groups.values())
+    await writeIsolated(
+      'The forecast',
+      group,
+      (row) => row.sensorId,
+      (many) => upsertForecasts(db, many),
+      log,
+    );
 }
 
 /**
@@ -183,8 +237,11 @@ export function entersNoticeWindow(
  * day old, or that has none, up to `limit` sensors; answers how many it did. A sensor with too
  * little data gets a row without dates, so it is not tried again before its next reading. Once
  * every such sensor has its forecast (not cut short by `limit` or `budgetMs`), the day's backtests
- * (errorDays) follow within the budget. Run by the recurring job `forecasts` and after the demo
- * data is seeded.
+ * (errorDays) follow within the budget. With `checks`, each forecast sensor due for its checks
+ * (sensor-checks.ts) is checked right after its forecast, on the readings the forecast read and
+ * with its new use per day: one read of a sensor's readings for both (`runSensorChecks` then checks
+ * only the sensors this pass did not). Run by the recurring job `forecasts` and after the demo data
+ * is seeded.
  */
 export async function refreshForecasts(
   db: Db,
@@ -192,6 +249,7 @@ export async function refreshForecasts(
     now = new Date(),
     limit = Infinity,
     budgetMs = Infinity,
+    checks = false,
     log = (message: string) => console.warn(message),
   } = {},
 ): Promise<number> {
@@ -202,52 +260,125 @@ export async function refreshForecasts(
   // changed meanwhile, or a fault) waits for the next round instead of being done again and again.
   let afterId = 0;
   while (done < limit && Date.now() - started < budgetMs) {
-    const stale = await db
-      .select({
-        ...forecastInputColumns,
-        deviceId: sensors.deviceId,
-        sequence: sensors.sequence,
-        name: sensors.name,
-        unit: sensors.unit,
-        value: sensors.value,
-        device: { ...forecastInputColumns.device, name: devices.name, active: devices.active },
-        previous: { emptyAt: sensorForecasts.emptyAt, computedAt: sensorForecasts.computedAt },
-        lastMeasuredAt: sql<Date>`${sensors.lastMeasuredAt}`.mapWith(sensors.lastMeasuredAt),
-        lastMeasuredAtExact: sql<string>`${sensors.lastMeasuredAt}::text`,
-        errorDaysAt: sensorForecasts.errorDaysAt,
-        calibration: sensorForecasts.calibration,
-      })
-      .from(sensors)
-      .innerJoin(devices, eq(devices.id, sensors.deviceId))
-      .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
-      .where(
-        and(
-          eq(sensors.type, 'probe'),
-          gt(sensors.id, afterId),
-          isNotNull(sensors.lastMeasuredAt),
-          or(
-            isNull(sensorForecasts.sensorId),
-            lt(sensorForecasts.basedOn, sensors.lastMeasuredAt),
-            // Daily even without a new reading: a silent sensor's forecast ages (and may lapse).
-            lt(sensorForecasts.computedAt, new Date(now.getTime() - DAY_MS)),
-          ),
-        ),
-      )
-      .orderBy(asc(sensors.id))
-      .limit(Math.min(BATCH, limit - done));
+    const stale = await staleSensors(db, now, afterId, Math.min(BATCH, limit - done), checks);
     if (stale.length === 0) {
       // Every stale sensor has its forecast: the backtests with what is left of the budget.
       await measureErrors(db, now, weather, started + budgetMs, log);
       break;
     }
+    // The batch's writes that need no transaction of their own, in one statement each at its end.
+    const rows: ForecastRow[] = [];
+    const marks: CheckMark[] = [];
     for (const sensor of stale) {
-      await runIsolated('The forecast', sensor, () => refreshOne(db, sensor, now, weather), log);
+      let forecast = null as { points: TemperatureLevelPoint[]; perDay: number | null } | null;
+      await runIsolated(
+        'The forecast',
+        sensor,
+        async () => {
+          const input = await forecastInput(db, sensor, now, weather);
+          const { row, perDay } = await forecastOne(db, sensor, input, now);
+          if (row) rows.push(row);
+          forecast = { points: input.points, perDay };
+        },
+        log,
+      );
+      // A sensor whose forecast failed stays due for its checks, which `runSensorChecks` does.
+      const checked = sensor.check;
+      if (forecast && checked) {
+        const { points, perDay } = forecast;
+        await runIsolated(
+          'The checks',
+          sensor,
+          () => checkReadings(db, checked, points, perDay, now, marks),
+          log,
+        );
+      }
       afterId = sensor.id;
       done++;
       if (Date.now() - started >= budgetMs) break;
     }
+    await writeForecasts(db, rows, log);
+    await writeMarks(db, marks, log);
   }
   return done;
+}
+
+/** The next `limit` stale level sensors after `afterId` (see `refreshForecasts`), by id. */
+async function staleSensors(
+  db: Db,
+  now: Date,
+  afterId: number,
+  limit: number,
+  checks: boolean,
+): Promise<(StaleSensor & { check: CheckedSensor | null })[]> {
+  const columns = {
+    ...forecastInputColumns,
+    deviceId: sensors.deviceId,
+    sequence: sensors.sequence,
+    name: sensors.name,
+    unit: sensors.unit,
+    value: sensors.value,
+    device: {
+      ...forecastInputColumns.device,
+      name: devices.name,
+      active: devices.active,
+      fillingRecognitionInterval: devices.fillingRecognitionInterval,
+    },
+    previous: { emptyAt: sensorForecasts.emptyAt, computedAt: sensorForecasts.computedAt },
+    lastMeasuredAt: sql<Date>`${sensors.lastMeasuredAt}`.mapWith(sensors.lastMeasuredAt),
+    lastMeasuredAtExact: sql<string>`${sensors.lastMeasuredAt}::text`,
+    errorDaysAt: sensorForecasts.errorDaysAt,
+    calibration: sensorForecasts.calibration,
+  };
+  const stale = and(
+    eq(sensors.type, 'probe'),
+    gt(sensors.id, afterId),
+    isNotNull(sensors.lastMeasuredAt),
+    or(
+      isNull(sensorForecasts.sensorId),
+      lt(sensorForecasts.basedOn, sensors.lastMeasuredAt),
+      // Daily even without a new reading: a silent sensor's forecast ages (and may lapse).
+      lt(sensorForecasts.computedAt, new Date(now.getTime() - DAY_MS)),
+    ),
+  );
+  if (!checks) {
+    const rows = await db
+      .select(columns)
+      .from(sensors)
+      .innerJoin(devices, eq(devices.id, sensors.deviceId))
+      .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
+      .where(stale)
+      .orderBy(asc(sensors.id))
+      .limit(limit);
+    return rows.map((row) => ({ ...row, check: null }));
+  }
+  const rows = await db
+    .select({
+      ...columns,
+      row: sensors,
+      checkedUpTo: checkColumns.checkedUpTo,
+      openFindings: checkColumns.openFindings,
+      checkDue: sql<boolean>`coalesce(${checkDue(now)}, false)`,
+    })
+    .from(sensors)
+    .innerJoin(devices, eq(devices.id, sensors.deviceId))
+    .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
+    .leftJoin(sensorChecks, eq(sensorChecks.sensorId, sensors.id))
+    .where(stale)
+    .orderBy(asc(sensors.id))
+    .limit(limit);
+  return rows.map(({ row, checkedUpTo, openFindings, checkDue: due, ...sensor }) => ({
+    ...sensor,
+    check: due
+      ? {
+          sensor: row,
+          lastMeasuredAtExact: sensor.lastMeasuredAtExact,
+          device: sensor.device,
+          checkedUpTo,
+          openFindings,
+        }
+      : null,
+  }));
 }
 
 /**

@@ -4,10 +4,10 @@
  * check (or checked a day ago), silent devices and low batteries for every device. Each sensor's
  * findings, the alarm and the notifications they cause are written in one transaction.
  */
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { HealthKind } from '@tankportal/shared/schemas/tank-health';
 import type { Db, Tx } from '../db/client.ts';
-import { runIsolated } from './sensor-failure.ts';
+import { runIsolated, writeIsolated } from './sensor-failure.ts';
 import {
   alarms,
   deliveries,
@@ -21,7 +21,7 @@ import { setAlarm } from '../commands/record-report.ts';
 import { announceDeviceReports } from '../db/device-report-channel.ts';
 import type { HealthNotice, NotifiedDevice } from '../notifications/events.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
-import { detectDeliveries, isCompensatedContent } from './deliveries.ts';
+import { detectDeliveries, isCompensatedContent, type TemperatureLevelPoint } from './deliveries.ts';
 import { FORECAST_RULES } from './forecast.ts';
 import { findLeak } from './leak.ts';
 import { levelReadings } from './level-readings.ts';
@@ -91,75 +91,146 @@ async function refreshDeviceStatus(tx: Tx, deviceId: number) {
     .where(eq(devices.id, deviceId));
 }
 
-type CheckedSensor = Awaited<ReturnType<typeof dueSensors>>[number];
+/**
+ * What a sensor's check needs beside its readings, as the round's query of due sensors reads it
+ * (`dueSensors`, and the forecasts' pass, which checks the sensors it forecasts on the same readings).
+ */
+export const checkColumns = {
+  sensor: sensors,
+  // As the database holds it (microseconds; a JS Date has milliseconds): the mark written from
+  // it must not look older than the reading it covers, or the sensor is due for ever.
+  lastMeasuredAtExact: sql<string>`${sensors.lastMeasuredAt}::text`,
+  device: {
+    id: devices.id,
+    name: devices.name,
+    active: devices.active,
+    fillingRecognitionInterval: devices.fillingRecognitionInterval,
+  },
+  checkedUpTo: sensorChecks.basedOn,
+  // Whether the sensor has an open stuck or jump doubt or an open leak alarm (the checks' own):
+  // read with the due sensors, not by a statement per sensor.
+  openFindings: sql<boolean>`(exists (select 1 from ${healthIssues} where ${healthIssues.deviceId} = ${sensors.deviceId}
+      and ${healthIssues.kind} in ('stuck', 'jump') and coalesce(${healthIssues.sensorId}, 0) = ${sensors.id}
+      and ${healthIssues.closedAt} is null)
+    or exists (select 1 from ${alarms} where ${alarms.deviceId} = ${sensors.deviceId}
+      and ${alarms.sensorId} = ${sensors.id} and ${alarms.type} = 'leak' and ${alarms.closedAt} is null))`,
+};
 
-function dueSensors(db: Db, now: Date, afterId: number, limit: number) {
+/**
+ * A level sensor is due for its check when it has a reading newer than the last check (compared in
+ * the database, to the microsecond), or its last check is a day old (a jump ages out of its window).
+ * Sensors without a capacity are never checked. Needs `sensors` joined with `sensor_checks`.
+ */
+export const checkDue = (now: Date) =>
+  and(
+    sql`${sensors.capacity} > 0`,
+    isNotNull(sensors.lastMeasuredAt),
+    or(
+      isNull(sensorChecks.sensorId),
+      lt(sensorChecks.basedOn, sensors.lastMeasuredAt),
+      lt(sensorChecks.checkedAt, new Date(now.getTime() - DAY_MS)),
+    ),
+  );
+
+export type CheckedSensor = {
+  sensor: typeof sensors.$inferSelect;
+  lastMeasuredAtExact: string;
+  device: NotifiedDevice & { fillingRecognitionInterval: number };
+  checkedUpTo: Date | null;
+  openFindings: boolean;
+};
+
+function dueSensors(
+  db: Db,
+  now: Date,
+  afterId: number,
+  limit: number,
+): Promise<(CheckedSensor & { perDay: number | null })[]> {
   return db
-    .select({
-      sensor: sensors,
-      // As the database holds it (microseconds; a JS Date has milliseconds): the mark written from
-      // it must not look older than the reading it covers, or the sensor is due for ever.
-      lastMeasuredAtExact: sql<string>`${sensors.lastMeasuredAt}::text`,
-      device: {
-        id: devices.id,
-        name: devices.name,
-        active: devices.active,
-        fillingRecognitionInterval: devices.fillingRecognitionInterval,
-      },
-      checkedUpTo: sensorChecks.basedOn,
-      perDay: sensorForecasts.perDay,
-    })
+    .select({ ...checkColumns, perDay: sensorForecasts.perDay })
     .from(sensors)
     .innerJoin(devices, eq(devices.id, sensors.deviceId))
     .leftJoin(sensorChecks, eq(sensorChecks.sensorId, sensors.id))
     .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
-    .where(
-      and(
-        eq(sensors.type, 'probe'),
-        gt(sensors.id, afterId),
-        sql`${sensors.capacity} > 0`,
-        isNotNull(sensors.lastMeasuredAt),
-        or(
-          isNull(sensorChecks.sensorId),
-          lt(sensorChecks.basedOn, sensors.lastMeasuredAt),
-          // Daily without a new reading too: a jump ages out of its window.
-          lt(sensorChecks.checkedAt, new Date(now.getTime() - DAY_MS)),
-        ),
-      ),
-    )
+    .where(and(eq(sensors.type, 'probe'), gt(sensors.id, afterId), checkDue(now)))
     .orderBy(asc(sensors.id))
     .limit(limit);
 }
 
-/** Whether the sensor has an open stuck or jump doubt or an open leak alarm (the sensor checks' own). */
-async function hasOpenFindings(db: Db, sensorId: number): Promise<boolean> {
-  const [row] = await db
-    .select({
-      open: sql<boolean>`exists (select 1 from ${healthIssues} where ${healthIssues.sensorId} = ${sensorId}
-          and ${healthIssues.kind} in ('stuck', 'jump') and ${healthIssues.closedAt} is null)
-        or exists (select 1 from ${alarms} where ${alarms.sensorId} = ${sensorId}
-          and ${alarms.type} = 'leak' and ${alarms.closedAt} is null)`,
-    })
-    .from(sql`(select 1) as one`);
-  return row!.open;
-}
-
-async function checkSensor(
-  db: Db,
-  { sensor, lastMeasuredAtExact, device, checkedUpTo, perDay }: CheckedSensor,
-  now: Date,
-) {
-  const capacity = sensor.capacity!;
-  const from = checkedUpTo
+/** The oldest reading a check looks at: RECHECK_DAYS before the last check, or the whole history. */
+export function checkWindowStart(checkedUpTo: Date | null, now: Date): Date {
+  return checkedUpTo
     ? new Date(checkedUpTo.getTime() - RECHECK_DAYS * DAY_MS)
     : new Date(now.getTime() - FORECAST_RULES.historyDays * DAY_MS);
-  const points = await levelReadings(db, sensor.id, from);
+}
+
+/** The readings at or after `from` of readings that ascend (binary search, no copy when all are). */
+export function readingsFrom<T extends { at: Date }>(points: readonly T[], from: Date): readonly T[] {
+  let low = 0;
+  let high = points.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (points[middle].at < from) low = middle + 1;
+    else high = middle;
+  }
+  return low === 0 ? points : points.slice(low);
+}
+
+/** A sensor's mark: the newest reading its check covered. Written alone, or many in one statement. */
+export interface CheckMark {
+  sensorId: number;
+  basedOn: SQL<Date>;
+  checkedAt: Date;
+}
+
+const upsertMarks = (executor: Db | Tx, marks: CheckMark[]) =>
+  executor
+    .insert(sensorChecks)
+    .values(marks)
+    .onConflictDoUpdate({
+      target: sensorChecks.sensorId,
+      set: { basedOn: sql`excluded.based_on`, checkedAt: sql`excluded.checked_at` },
+    });
+
+/**
+ * Writes the marks of the checks that found nothing, one statement for all; when the database
+ * refuses it, each alone, so that one sensor's fault does not cost the others their marks.
+ */
+export async function writeMarks(db: Db, marks: CheckMark[], log: (message: string) => void) {
+  await writeIsolated(
+    'The checks',
+    marks,
+    (mark) => mark.sensorId,
+    (rows) => upsertMarks(db, rows),
+    log,
+  );
+}
+
+/**
+ * A sensor's checks on its readings (`points`: at least those since `checkWindowStart`, oldest
+ * first); `perDay` the forecast's use per day. A check that finds nothing and has nothing to close
+ * adds its mark to `marks` (written with others by `writeMarks`); one that finds something writes
+ * its findings, alarm, notifications and mark in one transaction.
+ */
+export async function checkReadings(
+  db: Db,
+  { sensor, lastMeasuredAtExact, device, checkedUpTo, openFindings }: CheckedSensor,
+  allPoints: readonly TemperatureLevelPoint[],
+  perDay: number | null,
+  now: Date,
+  marks: CheckMark[],
+) {
+  const capacity = sensor.capacity!;
+  const points = readingsFrom(allPoints, checkWindowStart(checkedUpTo, now));
   const compensate = isCompensatedContent(sensor.contentType);
+  // The window overlaps the last check's: a delivery whose readings that check saw to its end is
+  // stored as it is (its start lies before its end, and what follows its end cannot change it), so
+  // only one ending after it — new, or a truck still pumping then — is written.
   const found = detectDeliveries(points, {
     capacity,
     fillingRecognitionInterval: device.fillingRecognitionInterval,
     compensate,
-  });
+  }).filter((delivery) => !checkedUpTo || delivery.deliveredAt > checkedUpTo);
   const stuck = findStuck(points, capacity);
   const jump = findJump(points, capacity, now);
   const leak = findLeak(points, {
@@ -169,21 +240,17 @@ async function checkSensor(
     compensate,
     now,
   });
-  const mark = {
+  const mark: CheckMark = {
     sensorId: sensor.id,
     basedOn: sql<Date>`${lastMeasuredAtExact}::timestamptz`,
     checkedAt: now,
   };
-  const keepMark = (executor: Db | Tx) =>
-    executor
-      .insert(sensorChecks)
-      .values(mark)
-      .onConflictDoUpdate({ target: sensorChecks.sensorId, set: mark });
-  // Most sensors most of the time: nothing found and nothing open to close — the mark alone, one
-  // statement instead of a transaction that reads and writes every finding (the checks are the
-  // only writer of these doubts and of the leak alarm, so this read cannot go stale meanwhile).
-  if (found.length === 0 && !stuck && !jump && !leak && !(await hasOpenFindings(db, sensor.id))) {
-    await keepMark(db);
+  // Most sensors most of the time: nothing new found and nothing open to close — the mark alone,
+  // written with other sensors' marks, instead of a transaction that reads and writes every finding
+  // (the checks are the only writer of these doubts and of the leak alarm, so `openFindings` cannot
+  // go stale meanwhile).
+  if (found.length === 0 && !stuck && !jump && !leak && !openFindings) {
+    marks.push(mark);
     return;
   }
   const notified: NotifiedDevice = device;
@@ -237,9 +304,9 @@ async function checkSensor(
     const changed =
       [stuckChange, jumpChange].some((change) => change === 'opened' || change === 'closed') ||
       !openLeak !== !leak ||
-      found.some((delivery) => !checkedUpTo || delivery.deliveredAt > checkedUpTo);
+      found.length > 0;
     if (changed) await announceDeviceReports(tx, [device.id]);
-    await keepMark(tx);
+    await upsertMarks(tx, [mark]);
     await outbox.flush(tx, now);
   });
 }
@@ -320,12 +387,22 @@ export async function runSensorChecks(
   while (Date.now() - started < budgetMs) {
     const due = await dueSensors(db, now, afterId, BATCH);
     if (due.length === 0) break;
+    const marks: CheckMark[] = [];
     for (const entry of due) {
-      await runIsolated('The checks', entry.sensor, () => checkSensor(db, entry, now), log);
+      await runIsolated(
+        'The checks',
+        entry.sensor,
+        async () => {
+          const points = await levelReadings(db, entry.sensor.id, checkWindowStart(entry.checkedUpTo, now));
+          await checkReadings(db, entry, points, entry.perDay, now, marks);
+        },
+        log,
+      );
       afterId = entry.sensor.id;
       checked++;
       if (Date.now() - started >= budgetMs) break;
     }
+    await writeMarks(db, marks, log);
   }
   return { sensors: checked, devices: await checkDevices(db, now) };
 }

@@ -25,3 +25,27 @@ export async function runIsolated(
     return false;
   }
 }
+
+/**
+ * Writes many sensors' rows of a round in one statement (`write`); when the database refuses it,
+ * each row alone through `runIsolated`, so that one sensor's bad row costs only that sensor its
+ * write. A lost connection ends the round as in `runIsolated`.
+ */
+export async function writeIsolated<T>(
+  what: string,
+  rows: readonly T[],
+  sensorOf: (row: T) => number,
+  write: (rows: T[]) => PromiseLike<unknown>,
+  log: (message: string) => void,
+): Promise<void> {
+  if (rows.length === 0) return;
+  if (rows.length > 1)
+    try {
+      await write([...rows]);
+      return;
+    } catch (error) {
+      if (isConnectionLost(error)) throw error;
+    }
+  for (const row of rows)
+    await runIsolated(what, { id: sensorOf(row) }, async () => void (await write([row])), log);
+}
