@@ -21,9 +21,9 @@ import {
   checkColumns,
   checkDue,
   checkReadings,
-  writeMarks,
+  checkWrites,
+  writeChecks,
   type CheckedSensor,
-  type CheckMark,
 } from './sensor-checks.ts';
 
 const DAY_MS = 86_400_000;
@@ -268,7 +268,7 @@ export async function refreshForecasts(
     }
     // The batch's writes that need no transaction of their own, in one statement each at its end.
     const rows: ForecastRow[] = [];
-    const marks: CheckMark[] = [];
+    const checkRows = checkWrites();
     for (const sensor of stale) {
       let forecast = null as { points: TemperatureLevelPoint[]; perDay: number | null } | null;
       await runIsolated(
@@ -283,13 +283,13 @@ export async function refreshForecasts(
         log,
       );
       // A sensor whose forecast failed stays due for its checks, which `runSensorChecks` does.
-      const checked = sensor.check;
-      if (forecast && checked) {
+      const check = sensor.check;
+      if (forecast && check) {
         const { points, perDay } = forecast;
         await runIsolated(
           'The checks',
           sensor,
-          () => checkReadings(db, checked, points, perDay, now, marks),
+          () => checkReadings(db, check, points, perDay, now, checkRows),
           log,
         );
       }
@@ -298,7 +298,7 @@ export async function refreshForecasts(
       if (Date.now() - started >= budgetMs) break;
     }
     await writeForecasts(db, rows, log);
-    await writeMarks(db, marks, log);
+    await writeChecks(db, checkRows, log);
   }
   return done;
 }

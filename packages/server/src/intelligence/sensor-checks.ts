@@ -49,19 +49,24 @@ async function setHealth(
   kind: HealthKind,
   finding: Finding | null,
   now: Date,
+  /** False when the caller knows that none of this kind is open (no look-up then). */
+  mayBeOpen = true,
 ): Promise<'opened' | 'closed' | 'kept' | 'none'> {
-  const [open] = await tx
-    .select({ id: healthIssues.id })
-    .from(healthIssues)
-    .where(
-      and(
-        eq(healthIssues.deviceId, deviceId),
-        eq(healthIssues.kind, kind),
-        sensorId === null ? isNull(healthIssues.sensorId) : eq(healthIssues.sensorId, sensorId),
-        isNull(healthIssues.closedAt),
-      ),
-    )
-    .limit(1);
+  if (!mayBeOpen && !finding) return 'none';
+  const [open] = !mayBeOpen
+    ? []
+    : await tx
+        .select({ id: healthIssues.id })
+        .from(healthIssues)
+        .where(
+          and(
+            eq(healthIssues.deviceId, deviceId),
+            eq(healthIssues.kind, kind),
+            sensorId === null ? isNull(healthIssues.sensorId) : eq(healthIssues.sensorId, sensorId),
+            isNull(healthIssues.closedAt),
+          ),
+        )
+        .limit(1);
   if (finding && open) {
     await tx.update(healthIssues).set({ detail: finding.detail }).where(eq(healthIssues.id, open.id));
     return 'kept';
@@ -192,25 +197,74 @@ const upsertMarks = (executor: Db | Tx, marks: CheckMark[]) =>
       set: { basedOn: sql`excluded.based_on`, checkedAt: sql`excluded.checked_at` },
     });
 
+type DeliveryRow = typeof deliveries.$inferInsert;
+
+/** New deliveries, and grown ones (the same start, a later end) updated; the dealer's ticket stays. */
+const upsertDeliveries = (executor: Db | Tx, rows: DeliveryRow[]) =>
+  executor
+    .insert(deliveries)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [deliveries.sensorId, deliveries.startedAt],
+      set: {
+        deliveredAt: sql`excluded.delivered_at`,
+        levelAfter: sql`excluded.level_after`,
+        quantity: sql`excluded.quantity`,
+        quantity15: sql`excluded.quantity_15`,
+        temperature: sql`excluded.temperature`,
+      },
+    });
+
 /**
- * Writes the marks of the checks that found nothing, one statement for all; when the database
- * refuses it, each alone, so that one sensor's fault does not cost the others their marks.
+ * What the checks of a batch of sensors write that needs no transaction of its own: the marks of
+ * the checks that found nothing to open or close, and their new deliveries (written again, should a
+ * crash come between, they are the same rows). `writeChecks` writes them a few statements a batch.
  */
-export async function writeMarks(db: Db, marks: CheckMark[], log: (message: string) => void) {
+export interface CheckWrites {
+  marks: CheckMark[];
+  deliveries: DeliveryRow[];
+  /** The devices with a new delivery: open pages show it at once (live updates). */
+  announce: Set<number>;
+}
+
+export const checkWrites = (): CheckWrites => ({ marks: [], deliveries: [], announce: new Set() });
+
+/** Deliveries per statement: 8 parameters a row, well below PostgreSQL's 65,535. */
+const DELIVERIES_PER_STATEMENT = 2_000;
+
+/**
+ * Writes a batch's `CheckWrites`: the deliveries, then the marks, one statement each (the
+ * deliveries by 2,000); when the database refuses one, its rows alone, so that one sensor's fault
+ * does not cost the others theirs. A sensor whose delivery was refused keeps its last mark: its
+ * next check finds the delivery again.
+ */
+export async function writeChecks(db: Db, writes: CheckWrites, log: (message: string) => void) {
+  const refused = new Set<number>();
+  for (let i = 0; i < writes.deliveries.length; i += DELIVERIES_PER_STATEMENT)
+    for (const sensorId of await writeIsolated(
+      'The checks',
+      writes.deliveries.slice(i, i + DELIVERIES_PER_STATEMENT),
+      (row) => row.sensorId,
+      (rows) => upsertDeliveries(db, rows),
+      log,
+    ))
+      refused.add(sensorId);
   await writeIsolated(
     'The checks',
-    marks,
+    writes.marks.filter((mark) => !refused.has(mark.sensorId)),
     (mark) => mark.sensorId,
     (rows) => upsertMarks(db, rows),
     log,
   );
+  if (writes.announce.size > 0) await db.transaction((tx) => announceDeviceReports(tx, writes.announce));
 }
 
 /**
  * A sensor's checks on its readings (`points`: at least those since `checkWindowStart`, oldest
- * first); `perDay` the forecast's use per day. A check that finds nothing and has nothing to close
- * adds its mark to `marks` (written with others by `writeMarks`); one that finds something writes
- * its findings, alarm, notifications and mark in one transaction.
+ * first); `perDay` the forecast's use per day. A check that finds no doubt or leak and has none
+ * open adds its mark and its new deliveries to `writes` (written with the batch's others by
+ * `writeChecks`); one that opens, keeps or closes one writes its findings, alarm, notifications and
+ * mark in one transaction.
  */
 export async function checkReadings(
   db: Db,
@@ -218,7 +272,7 @@ export async function checkReadings(
   allPoints: readonly TemperatureLevelPoint[],
   perDay: number | null,
   now: Date,
-  marks: CheckMark[],
+  writes: CheckWrites,
 ) {
   const capacity = sensor.capacity!;
   const points = readingsFrom(allPoints, checkWindowStart(checkedUpTo, now));
@@ -245,31 +299,21 @@ export async function checkReadings(
     basedOn: sql<Date>`${lastMeasuredAtExact}::timestamptz`,
     checkedAt: now,
   };
-  // Most sensors most of the time: nothing new found and nothing open to close — the mark alone,
-  // written with other sensors' marks, instead of a transaction that reads and writes every finding
-  // (the checks are the only writer of these doubts and of the leak alarm, so `openFindings` cannot
-  // go stale meanwhile).
-  if (found.length === 0 && !stuck && !jump && !leak && !openFindings) {
-    marks.push(mark);
+  // Most sensors most of the time: no doubt or leak found and none open to close — the mark (and
+  // any new delivery) written with other sensors', instead of a transaction that reads and writes
+  // every finding (the checks are the only writer of these doubts and of the leak alarm, so
+  // `openFindings` cannot go stale meanwhile).
+  const rows = found.map((delivery) => ({ ...delivery, deviceId: device.id, sensorId: sensor.id }));
+  if (!stuck && !jump && !leak && !openFindings) {
+    writes.marks.push(mark);
+    writes.deliveries.push(...rows);
+    if (rows.length > 0) writes.announce.add(device.id);
     return;
   }
   const notified: NotifiedDevice = device;
   const outbox = new NotificationOutbox();
   await db.transaction(async (tx) => {
-    if (found.length > 0)
-      await tx
-        .insert(deliveries)
-        .values(found.map((delivery) => ({ ...delivery, deviceId: device.id, sensorId: sensor.id })))
-        .onConflictDoUpdate({
-          target: [deliveries.sensorId, deliveries.startedAt],
-          set: {
-            deliveredAt: sql`excluded.delivered_at`,
-            levelAfter: sql`excluded.level_after`,
-            quantity: sql`excluded.quantity`,
-            quantity15: sql`excluded.quantity_15`,
-            temperature: sql`excluded.temperature`,
-          },
-        });
+    if (rows.length > 0) await upsertDeliveries(tx, rows);
     const unit = sensor.unit;
     const issues: HealthNotice[] = [];
     const noticeSensor = { sequence: sensor.sequence, name: sensor.name };
@@ -277,22 +321,24 @@ export async function checkReadings(
       since: stuck.since,
       detail: { value: stuck.value, days: stuck.days, unit },
     };
-    const stuckChange = await setHealth(tx, device.id, sensor.id, 'stuck', stuckFinding, now);
+    const stuckChange = await setHealth(tx, device.id, sensor.id, 'stuck', stuckFinding, now, openFindings);
     if (stuckChange === 'opened')
       issues.push({ kind: 'stuck', sensor: noticeSensor, detail: stuckFinding!.detail });
     const jumpFinding = jump && {
       since: jump.at,
       detail: { value: jump.value, from: jump.from, at: jump.at.toISOString(), unit },
     };
-    const jumpChange = await setHealth(tx, device.id, sensor.id, 'jump', jumpFinding, now);
+    const jumpChange = await setHealth(tx, device.id, sensor.id, 'jump', jumpFinding, now, openFindings);
     if (jumpChange === 'opened')
       issues.push({ kind: 'jump', sensor: noticeSensor, detail: jumpFinding!.detail });
     if (issues.length > 0) outbox.add(notified, { name: 'sensor_health', at: now, issues });
 
-    const [openLeak] = await tx
-      .select({ id: alarms.id })
-      .from(alarms)
-      .where(and(eq(alarms.sensorId, sensor.id), eq(alarms.type, 'leak'), isNull(alarms.closedAt)));
+    const [openLeak] = !openFindings
+      ? []
+      : await tx
+          .select({ id: alarms.id })
+          .from(alarms)
+          .where(and(eq(alarms.sensorId, sensor.id), eq(alarms.type, 'leak'), isNull(alarms.closedAt)));
     if (leak || openLeak) {
       const at = sensor.lastMeasuredAt ?? now;
       const value = leak ? `${Math.round(leak.excess)} ${unit}` : null;
@@ -387,14 +433,14 @@ export async function runSensorChecks(
   while (Date.now() - started < budgetMs) {
     const due = await dueSensors(db, now, afterId, BATCH);
     if (due.length === 0) break;
-    const marks: CheckMark[] = [];
+    const writes = checkWrites();
     for (const entry of due) {
       await runIsolated(
         'The checks',
         entry.sensor,
         async () => {
           const points = await levelReadings(db, entry.sensor.id, checkWindowStart(entry.checkedUpTo, now));
-          await checkReadings(db, entry, points, entry.perDay, now, marks);
+          await checkReadings(db, entry, points, entry.perDay, now, writes);
         },
         log,
       );
@@ -402,7 +448,7 @@ export async function runSensorChecks(
       checked++;
       if (Date.now() - started >= budgetMs) break;
     }
-    await writeMarks(db, marks, log);
+    await writeChecks(db, writes, log);
   }
   return { sensors: checked, devices: await checkDevices(db, now) };
 }

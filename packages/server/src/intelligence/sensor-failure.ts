@@ -29,7 +29,8 @@ export async function runIsolated(
 /**
  * Writes many sensors' rows of a round in one statement (`write`); when the database refuses it,
  * each row alone through `runIsolated`, so that one sensor's bad row costs only that sensor its
- * write. A lost connection ends the round as in `runIsolated`.
+ * write. Answers the sensors whose row was refused. A lost connection ends the round as in
+ * `runIsolated`.
  */
 export async function writeIsolated<T>(
   what: string,
@@ -37,15 +38,18 @@ export async function writeIsolated<T>(
   sensorOf: (row: T) => number,
   write: (rows: T[]) => PromiseLike<unknown>,
   log: (message: string) => void,
-): Promise<void> {
-  if (rows.length === 0) return;
+): Promise<Set<number>> {
+  const refused = new Set<number>();
+  if (rows.length === 0) return refused;
   if (rows.length > 1)
     try {
       await write([...rows]);
-      return;
+      return refused;
     } catch (error) {
       if (isConnectionLost(error)) throw error;
     }
   for (const row of rows)
-    await runIsolated(what, { id: sensorOf(row) }, async () => void (await write([row])), log);
+    if (!(await runIsolated(what, { id: sensorOf(row) }, async () => void (await write([row])), log)))
+      refused.add(sensorOf(row));
+  return refused;
 }
