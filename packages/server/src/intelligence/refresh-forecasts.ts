@@ -269,13 +269,24 @@ export async function refreshForecasts(
     // The batch's writes that need no transaction of their own, in one statement each at its end.
     const rows: ForecastRow[] = [];
     const checkRows = checkWrites();
-    for (const sensor of stale) {
+    // The next sensor's readings are read while this one is forecast: on PostgreSQL the database
+    // works meanwhile instead of waiting for this process, and the other way round (a failed read
+    // fails that sensor's forecast when it is awaited, not before).
+    const read = (sensor: StaleSensor) => {
+      const input = forecastInput(db, sensor, now, weather);
+      input.catch(() => {});
+      return input;
+    };
+    let next: ReturnType<typeof read> | null = read(stale[0]!);
+    for (const [index, sensor] of stale.entries()) {
+      const reading = next!;
+      next = index + 1 < stale.length ? read(stale[index + 1]!) : null;
       let forecast = null as { points: TemperatureLevelPoint[]; perDay: number | null } | null;
       await runIsolated(
         'The forecast',
         sensor,
         async () => {
-          const input = await forecastInput(db, sensor, now, weather);
+          const input = await reading;
           const { row, perDay } = await forecastOne(db, sensor, input, now);
           if (row) rows.push(row);
           forecast = { points: input.points, perDay };
@@ -297,6 +308,8 @@ export async function refreshForecasts(
       done++;
       if (Date.now() - started >= budgetMs) break;
     }
+    // A read begun for a sensor the budget left out ends before the round does.
+    await next?.catch(() => {});
     await writeForecasts(db, rows, log);
     await writeChecks(db, checkRows, log);
   }
