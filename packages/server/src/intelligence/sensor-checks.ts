@@ -163,14 +163,14 @@ function dueSensors(
 }
 
 /** The oldest reading a check looks at: RECHECK_DAYS before the last check, or the whole history. */
-export function checkWindowStart(checkedUpTo: Date | null, now: Date): Date {
+function checkWindowStart(checkedUpTo: Date | null, now: Date): Date {
   return checkedUpTo
     ? new Date(checkedUpTo.getTime() - RECHECK_DAYS * DAY_MS)
     : new Date(now.getTime() - FORECAST_RULES.historyDays * DAY_MS);
 }
 
 /** The readings at or after `from` of readings that ascend (binary search, no copy when all are). */
-export function readingsFrom<T extends { at: Date }>(points: readonly T[], from: Date): readonly T[] {
+function readingsFrom<T extends { at: Date }>(points: readonly T[], from: Date): readonly T[] {
   let low = 0;
   let high = points.length;
   while (low < high) {
@@ -182,7 +182,7 @@ export function readingsFrom<T extends { at: Date }>(points: readonly T[], from:
 }
 
 /** A sensor's mark: the newest reading its check covered. Written alone, or many in one statement. */
-export interface CheckMark {
+interface CheckMark {
   sensorId: number;
   basedOn: SQL<Date>;
   checkedAt: Date;
