@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { deviceSummarySchema } from '@tankportal/shared/schemas/devices';
 import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { devices, sensors, users } from '../../../db/schema.ts';
@@ -83,6 +85,15 @@ describe('GET /v2/devices', () => {
   it('shows a master every device', async () => {
     const response = await (await as('master')).get('/api/v2/devices?per_page=100');
     expect(Number(response.headers['x-total-count'])).toBe(6);
+  });
+
+  it('answers rows of the documented shape with no field beside it (the answer is not checked on its way out)', async () => {
+    const exact = deviceSummarySchema.strict();
+    for (const path of ['/api/v2/devices?per_page=100', `/api/v2/devices?user_id=${ids.user}&per_page=100`]) {
+      const rows = (await (await as('admin')).get(path)).json();
+      expect(rows.length).toBeGreaterThan(0);
+      expect(() => z.array(exact).parse(rows)).not.toThrow();
+    }
   });
 
   it('caps a demo account at the read permissions', async () => {

@@ -76,6 +76,10 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
           401: errorSchema,
         },
       },
+      // The rows come from the typed presenters, field by field: checking a page of them against
+      // the union above cost about a fifth of the list's Node time (1.7 of 8 ms per page of 100 at
+      // 10,000 devices). The schema stays for the types, the API document and the tests' checks.
+      serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request, reply) => {
       const actor = requireRole(request.actor, 'ROLE_DEMO').user;
