@@ -139,7 +139,9 @@ async function measureActor(username: string, rand: () => number, cpu: ServerCpu
     processSamples.push(await withCpu(cpu, processCpu, () => timedGet(processUrl(id), processHeaders)));
   // Counted after the timing: parsing 50,000 points here would otherwise delay the next request.
   const processRows = processSamples
-    .map((sample) => json<{ times: unknown[] }[]>(sample).reduce((sum, s) => sum + s.times.length, 0))
+    .map((sample) =>
+      json<{ timeDeltas: unknown[] }[]>(sample).reduce((sum, s) => sum + s.timeDeltas.length, 0),
+    )
     .reduce((sum, rows) => sum + rows, 0);
   const process = summarise(processSamples);
   console.log(`${username} process: ${JSON.stringify(process)}`);

@@ -8,8 +8,11 @@ import { SENSOR_TYPES } from '../devices.ts';
  * `format=points` (the default, the API's first form): per sensor an array of point objects.
  * `format=columns` (what the web chart loads): per sensor parallel arrays, one entry per point in
  * the same order (time ascending), a quarter of the bytes and no object per point to build,
- * serialise or parse. A point's time is `times[i]` in epoch milliseconds; its id is
- * `pointId(sensorId, times[i])`. Hidden points are in neither form.
+ * serialise or parse. The times go as differences: `timeDeltas[0]` is the first point's time in
+ * epoch milliseconds, every later entry the milliseconds since the point before (readings come at
+ * steady intervals, so the differences repeat: 8 digits instead of 13, and a compressed answer of
+ * 0.26 instead of 0.44 MB for 2 × 25,000 points). `decodeProcessColumns` adds them up; a point's
+ * id is then `pointId(sensorId, times[i])`. Hidden points are in neither form.
  */
 export const PROCESS_FORMATS = ['points', 'columns'] as const;
 export type ProcessFormat = (typeof PROCESS_FORMATS)[number];
@@ -37,13 +40,25 @@ export type ProcessPointsSeries = z.infer<typeof processPointsSchema>;
 
 export const processColumnsSchema = z.object({
   ...sensorOfSeries,
-  /** Measurement times in epoch milliseconds, ascending. */
-  times: z.array(z.number()),
+  /** The first point's time in epoch milliseconds, then each point's milliseconds after the one before. */
+  timeDeltas: z.array(z.number()),
   values: z.array(z.number().nullable()),
   percents: z.array(z.number().nullable()),
   temperatures: z.array(z.number().nullable()),
 });
-export type ProcessColumnsSeries = z.infer<typeof processColumnsSchema>;
+/** One sensor's curve in columns as the API sends it. */
+export type ProcessColumnsWire = z.infer<typeof processColumnsSchema>;
+
+/** One sensor's curve in columns as a reader uses it: `times` in epoch milliseconds, ascending. */
+export type ProcessColumnsSeries = Omit<ProcessColumnsWire, 'timeDeltas'> & { times: number[] };
+
+/** The times of a curve in columns, added up from its differences (exact: integers far below 2^53). */
+export function decodeProcessColumns({ timeDeltas, ...series }: ProcessColumnsWire): ProcessColumnsSeries {
+  const times = new Array<number>(timeDeltas.length);
+  let time = 0;
+  for (let i = 0; i < timeDeltas.length; i++) times[i] = time += timeDeltas[i];
+  return { ...series, times };
+}
 
 /** The id that hides a point (`DELETE /v2/sensor-data/{id}`): the sensor and the epoch milliseconds. */
 export const pointId = (sensorId: number, time: number) => `${sensorId}-${time}`;

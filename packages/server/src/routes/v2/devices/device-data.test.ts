@@ -2,8 +2,10 @@ import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import {
+  decodeProcessColumns,
   pointOfColumns,
   type ProcessColumnsSeries,
+  type ProcessColumnsWire,
   type ProcessPointsSeries,
 } from '@tankportal/shared/schemas/process';
 import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
@@ -94,7 +96,7 @@ describe('GET /v2/devices/{id}/process', () => {
     expect(all[0].data.map((point: { value: number | null }) => point.value)).toEqual([5000, 4900.5, null]);
   });
 
-  it('answers the same curve in columns: times in epoch ms, values side by side', async () => {
+  it('answers the same curve in columns: the first time in epoch ms, then differences; values side by side', async () => {
     const client = new TestClient(t.app);
     await client.login('user');
     const response = await client.get(`/api/v2/devices/${deviceId}/process?limit=2&format=columns`);
@@ -108,7 +110,10 @@ describe('GET /v2/devices/{id}/process', () => {
         name: 'Heizöl',
         type: 'probe',
         unit: 'l',
-        times: [Date.parse('2026-01-11T06:30:15.123Z'), Date.parse('2026-01-12T06:00:00.007Z')],
+        timeDeltas: [
+          Date.parse('2026-01-11T06:30:15.123Z'),
+          Date.parse('2026-01-12T06:00:00.007Z') - Date.parse('2026-01-11T06:30:15.123Z'),
+        ],
         values: [4900.5, null],
         percents: [49, null],
         temperatures: [null, null],
@@ -125,7 +130,7 @@ describe('GET /v2/devices/{id}/process', () => {
       expect(columns.headers['x-process-start']).toBe(points.headers['x-process-start']);
       return {
         points: points.json<ProcessPointsSeries[]>(),
-        columns: columns.json<ProcessColumnsSeries[]>(),
+        columns: columns.json<ProcessColumnsWire[]>().map(decodeProcessColumns),
       };
     };
     const decoded = (columns: ProcessColumnsSeries[]): ProcessPointsSeries[] =>
@@ -192,7 +197,7 @@ describe('GET /v2/devices/{id}/process', () => {
       },
     );
     const answer = JSON.stringify(route.responses['200']);
-    for (const field of ['"data"', '"timestamp"', '"times"', '"percents"', '"temperatures"'])
+    for (const field of ['"data"', '"timestamp"', '"timeDeltas"', '"percents"', '"temperatures"'])
       expect(answer).toContain(field);
   });
 });

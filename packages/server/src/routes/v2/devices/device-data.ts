@@ -20,7 +20,7 @@ const MAX_PROCESS_ROWS = 25_000;
 
 /** One sensor's curve in columns: each column a JSON array as text, made by the database. */
 interface ProcessColumnsRow extends Record<string, unknown> {
-  times: string;
+  time_deltas: string;
   values: string;
   percents: string;
   temperatures: string;
@@ -93,16 +93,19 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
             // or PGlite would have parsed and JSON.stringify written again, with nothing per point
             // left to do here. The newest `limit` rows as a time range (from the limit-th newest
             // time on) read in time order through the (sensor, time) key, without a sort; the
-            // aggregates take them in that order (a subquery with ORDER BY is not flattened).
+            // aggregates take them in that order (a subquery with ORDER BY is not flattened). The
+            // times as differences to the point before (the first: since the epoch), in the same
+            // order as the window's.
             const {
               rows: [row],
             } = await db.execute<ProcessColumnsRow>(sql`
-              SELECT coalesce(json_agg(${epochMs}), '[]')::text AS times,
+              SELECT coalesce(json_agg(time_delta), '[]')::text AS time_deltas,
                 coalesce(json_agg(value), '[]')::text AS values,
                 coalesce(json_agg(percent), '[]')::text AS percents,
                 coalesce(json_agg(temperature), '[]')::text AS temperatures
               FROM (
-                SELECT measured_at, value, percent, temperature FROM ${measurements}
+                SELECT ${epochMs} - lag(${epochMs}, 1, 0::bigint) OVER (ORDER BY measured_at) AS time_delta,
+                  value, percent, temperature FROM ${measurements}
                 WHERE ${inRange} AND measured_at >= coalesce((
                   SELECT measured_at FROM ${measurements} WHERE ${inRange}
                   ORDER BY measured_at DESC OFFSET ${limit - 1} LIMIT 1
@@ -112,7 +115,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
             const text =
               `{"sensorId":${sensor.id},"sequence":${sensor.sequence},"name":${JSON.stringify(sensor.name)},` +
               `"type":${JSON.stringify(sensor.type)},"unit":${JSON.stringify(sensor.unit)},` +
-              `"times":${row.times},"values":${row.values},"percents":${row.percents},` +
+              `"timeDeltas":${row.time_deltas},"values":${row.values},"percents":${row.percents},` +
               `"temperatures":${row.temperatures}}`;
             return { first: first?.at, text, points: null };
           }

@@ -1,6 +1,10 @@
 import { useEffect } from 'react';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ProcessColumnsSeries } from '@tankportal/shared/schemas/process';
+import {
+  decodeProcessColumns,
+  type ProcessColumnsSeries,
+  type ProcessColumnsWire,
+} from '@tankportal/shared/schemas/process';
 import { apiResponse, api } from '../../../lib/api-client.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
 
@@ -30,7 +34,7 @@ const processQuery = (deviceId: number) =>
     queryKey: deviceKeys.process(deviceId),
     queryFn: async ({ signal }): Promise<ProcessData> => {
       try {
-        const { data, headers } = await apiResponse<ProcessSeries[]>(
+        const { data, headers } = await apiResponse<ProcessColumnsWire[]>(
           'GET',
           `/v2/devices/${deviceId}/process`,
           {
@@ -38,7 +42,7 @@ const processQuery = (deviceId: number) =>
             signal,
           },
         );
-        return { series: data, start: headers.get('x-process-start') };
+        return { series: data.map(decodeProcessColumns), start: headers.get('x-process-start') };
       } catch {
         return { series: [], start: null };
       }
