@@ -10,8 +10,9 @@ import {
 } from '@tankportal/shared/schemas/invoicing-runs';
 import type { Db, Tx } from '../db/client.ts';
 import { billingTerms, devices, invoiceItems, invoices, messages, users, whitelabels } from '../db/schema.ts';
-import { SCHEDULE_TIME_ZONE } from '../jobs/scheduler.ts';
-import { addDays, nextPeriod, type BillingPeriod, type Day, type TermDates } from './periods.ts';
+import { SCHEDULE_TIME_ZONE } from '../time/zone.ts';
+import { nextPeriod, type BillingPeriod, type TermDates } from './periods.ts';
+import { addDays, type Day } from '../time/days.ts';
 
 type TermsRow = typeof billingTerms.$inferSelect;
 
@@ -38,10 +39,6 @@ export function termDates(
 /** When the terms are invoiced next (stored with every write, so that the run finds them by index). */
 export const nextInvoicingAt = (row: Parameters<typeof termDates>[0]): Day | null =>
   nextPeriod(termDates(row))?.invoiceOn ?? null;
-
-/** The German calendar day of a moment. */
-export const germanDay = (moment: Date): Day =>
-  new Intl.DateTimeFormat('sv-SE', { timeZone: SCHEDULE_TIME_ZONE }).format(moment);
 
 /** Item names on the German B2B invoice (the custom alias names itself). */
 const ALIAS_NAMES: Record<Exclude<BillingAlias, 'custom'>, string> = {

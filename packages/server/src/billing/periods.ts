@@ -1,4 +1,5 @@
 import type { ChargingPeriodType, TimeOfInvoicing } from '@tankportal/shared/schemas/billing';
+import { addDays, daysBetween, minDay, utcDay, utcMidnight, type Day } from '../time/days.ts';
 
 /**
  * Billing periods: calendar-aligned (w = ISO week from Monday, m = month,
@@ -8,21 +9,9 @@ import type { ChargingPeriodType, TimeOfInvoicing } from '@tankportal/shared/sch
  * invoicing run and the terms' presenter compute the same dates.
  */
 
-/** A calendar day, `YYYY-MM-DD`. */
-export type Day = string;
-
-const DAY_MS = 86_400_000;
-const toUtc = (day: Day) => Date.parse(`${day}T00:00:00Z`);
-const fromUtc = (ms: number): Day => new Date(ms).toISOString().slice(0, 10);
-
-export const addDays = (day: Day, days: number): Day => fromUtc(toUtc(day) + days * DAY_MS);
-/** Days from `from` to `to`, both included. */
-export const daysBetween = (from: Day, to: Day): number => Math.round((toUtc(to) - toUtc(from)) / DAY_MS) + 1;
-export const minDay = (a: Day, b: Day): Day => (a <= b ? a : b);
-
 /** The calendar period of a type that contains `day`. */
 export function calendarPeriod(type: ChargingPeriodType, day: Day): { begin: Day; end: Day } {
-  const date = new Date(toUtc(day));
+  const date = new Date(utcMidnight(day));
   const year = date.getUTCFullYear();
   const month = date.getUTCMonth();
   switch (type) {
@@ -33,10 +22,10 @@ export function calendarPeriod(type: ChargingPeriodType, day: Day): { begin: Day
       return { begin, end: addDays(begin, 6) };
     }
     case 'm':
-      return { begin: fromUtc(Date.UTC(year, month, 1)), end: fromUtc(Date.UTC(year, month + 1, 0)) };
+      return { begin: utcDay(Date.UTC(year, month, 1)), end: utcDay(Date.UTC(year, month + 1, 0)) };
     case 'q': {
       const first = month - (month % 3);
-      return { begin: fromUtc(Date.UTC(year, first, 1)), end: fromUtc(Date.UTC(year, first + 3, 0)) };
+      return { begin: utcDay(Date.UTC(year, first, 1)), end: utcDay(Date.UTC(year, first + 3, 0)) };
     }
     case 'y':
       return {

@@ -11,8 +11,7 @@ import {
   type DispatchResponse,
   type DispatchRow,
 } from '@tankportal/shared/schemas/dispatch';
-import { addDays, type Day } from '../billing/periods.ts';
-import { germanDay } from '../billing/invoicing-run.ts';
+
 import { invalidFields } from '../http-error.ts';
 import { dayFromKey, fromLocalDays } from '../intelligence/degree-days.ts';
 import type { Db } from '../db/client.ts';
@@ -23,6 +22,8 @@ import { presentAddress, presentHealthIssue, readingDoubtsOf } from '../presente
 import { healthOfDevices } from '../repositories/devices.ts';
 import type { UserRow } from '../repositories/users.ts';
 import type { ExportPlan } from './export-consumption.ts';
+import { addDays, type Day } from '../time/days.ts';
+import { germanDay } from '../time/zone.ts';
 
 const DAY_MS = 86_400_000;
 

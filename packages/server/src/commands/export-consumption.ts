@@ -6,7 +6,8 @@ import { requireDevicePermission } from '../policies/device-access.ts';
 import { sensorsOfDevices, type SensorRow } from '../repositories/devices.ts';
 import type { UserRow } from '../repositories/users.ts';
 import { exportLabels, sensorLabel, unitCell } from './export-labels.ts';
-import { monthIn, type Cell, type Column } from './export-sheet.ts';
+import type { Cell, Column } from './export-sheet.ts';
+import { monthIn } from '../time/zone.ts';
 
 /** What an export writes: the file's name and sheet, its columns and its rows, produced lazily. */
 export interface ExportPlan {

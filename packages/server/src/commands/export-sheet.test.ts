@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buffer } from 'node:stream/consumers';
-import { attachment, createSheet, formatDateTime, monthIn, wallClock } from './export-sheet.ts';
+import { attachment, createSheet, formatDateTime } from './export-sheet.ts';
+import { monthIn, wallClock } from '../time/zone.ts';
 
 describe('export sheets', () => {
   it('formats times per locale in the export zone, noon and midnight included', () => {

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import type { Locale } from '@tankportal/shared/constants';
+import { partsIn, wallClock } from '../time/zone.ts';
 
 /**
  * One sheet of an export, written row by row into a stream while the rows are read from the
@@ -163,45 +164,6 @@ function csvSheet({ locale, timeZone, columns }: SheetOptions): SheetWriter {
  */
 function defuse(text: string): string {
   return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-}
-
-const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
-function partsIn(date: Date, timeZone: string) {
-  let format = dateTimeFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    dateTimeFormats.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(date).map((part) => [part.type, part.value]));
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-  };
-}
-
-/** The calendar year and month (1..12) of a moment in a zone. */
-export function monthIn(date: Date, timeZone: string): { year: number; month: number } {
-  const { year, month } = partsIn(date, timeZone);
-  return { year, month };
-}
-
-/** The zone's wall-clock time as a UTC date: what a spreadsheet cell shows. */
-export function wallClock(date: Date, timeZone: string): Date {
-  const p = partsIn(date, timeZone);
-  return new Date(Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second));
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');

@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import type { RefDateInterval, RefDateIntervalType } from '@tankportal/shared/schemas/ref-date-queries';
-import { SCHEDULE_TIME_ZONE } from '../jobs/scheduler.ts';
+import { SCHEDULE_TIME_ZONE } from '../time/zone.ts';
 
 export interface RefDateTimetable {
   intervalType: RefDateIntervalType;

@@ -5,10 +5,8 @@ import type { Db } from '../db/client.ts';
 import { jobSchedules } from '../db/schema.ts';
 import type { JobDeps } from './deps.ts';
 import type { JobObserver } from '../metrics/metrics.ts';
+import { SCHEDULE_TIME_ZONE } from '../time/zone.ts';
 import { enqueueOnce, type JobDefinition, type JobRun, type JobTicker } from './queue.ts';
-
-/** The installation's wall clock: schedules say "daily at 02:30" in German time, DST included. */
-export const SCHEDULE_TIME_ZONE = 'Europe/Berlin';
 
 /** Payload version 1 of every recurring job: the occurrence it stands for. */
 const occurrencePayload = z.object({

@@ -1,5 +1,5 @@
-import { wallClock } from '../../commands/export-sheet.ts';
-import type { Day } from '../periods.ts';
+import { wallClock } from '../../time/zone.ts';
+import { type Day } from '../../time/days.ts';
 
 /**
  * A DATEV "Buchungsstapel" in the DATEV format for external programs (EXTF): header version 700,

@@ -14,9 +14,10 @@ import { HttpError, notFound } from '../../http-error.ts';
 import { generateEInvoice } from '../e-invoice/e-invoice.ts';
 import { loadInvoiceDocument } from '../e-invoice/invoice-document.ts';
 import { renderInvoicePdf } from '../e-invoice/invoice-pdf.ts';
-import type { Day } from '../periods.ts';
+
 import { writeBuchungsstapel, type Booking } from './buchungsstapel.ts';
 import { encodeCp1252 } from './cp1252.ts';
+import { type Day } from '../../time/days.ts';
 
 export interface DatevExportRequest {
   whitelabelId: number;

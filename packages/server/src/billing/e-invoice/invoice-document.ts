@@ -3,8 +3,9 @@ import type { InvoiceBuyer, InvoiceSeller } from '@tankportal/shared/schemas/bil
 import type { Db } from '../../db/client.ts';
 import { devices, invoiceItems, invoices, whitelabels } from '../../db/schema.ts';
 import { HttpError, notFound } from '../../http-error.ts';
-import { addDays, type Day } from '../periods.ts';
+
 import { parseRecipientAddress, type PostalAddress } from './buyer-address.ts';
+import { addDays, type Day } from '../../time/days.ts';
 
 /** One line of the invoice, with the device it is for. */
 export interface DocumentItem {

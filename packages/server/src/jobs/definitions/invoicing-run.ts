@@ -1,6 +1,7 @@
-import { germanDay, runInvoicing } from '../../billing/invoicing-run.ts';
+import { runInvoicing } from '../../billing/invoicing-run.ts';
 import { recordInvoicingRun } from '../../billing/invoicing-run-record.ts';
 import { recurringJob } from '../scheduler.ts';
+import { germanDay } from '../../time/zone.ts';
 
 /**
  * The invoicing run: nightly at 02:30 German time, by one process of the installation, billing

@@ -16,14 +16,15 @@ import type { Api, AppContext } from '../../../context.ts';
 import { requireAcceptedDebtorIdent } from '../../../billing/accounting/debtor-ident.ts';
 import type { Db } from '../../../db/client.ts';
 import { billingTerms, devices, invoiceItems, smsGateways, users } from '../../../db/schema.ts';
-import { germanDay, nextInvoicingAt } from '../../../billing/invoicing-run.ts';
+import { nextInvoicingAt } from '../../../billing/invoicing-run.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
 import { sendExport } from '../exports/send-export.ts';
 import { billingTermsExport } from '../../../billing/export-billing-terms.ts';
-import { SCHEDULE_TIME_ZONE } from '../../../jobs/scheduler.ts';
+
 import { LOCALES } from '@tankportal/shared/constants';
+import { germanDay, SCHEDULE_TIME_ZONE } from '../../../time/zone.ts';
 
 type TermsRow = typeof billingTerms.$inferSelect;
 

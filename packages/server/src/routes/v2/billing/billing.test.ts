@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { createTestApp, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice } from '../../../testing/factories.ts';
 import { billingTerms, devices, invoices, users } from '../../../db/schema.ts';
-import { germanDay } from '../../../billing/invoicing-run.ts';
+import { germanDay } from '../../../time/zone.ts';
 
 let t: TestApp;
 let deviceId: number;

@@ -6,7 +6,7 @@ import { ACCOUNTING_ERRORS, ACCOUNTING_STATES, INVOICE_STATUSES } from '@tankpor
 import type { Api, AppContext } from '../../../context.ts';
 import type { Db } from '../../../db/client.ts';
 import { devices, invoiceItems, invoices, users } from '../../../db/schema.ts';
-import { germanDay } from '../../../billing/invoicing-run.ts';
+
 import { HttpError, notFound } from '../../../http-error.ts';
 import { LexwareOffice } from '../../../billing/accounting/lexware-office.ts';
 import { AccountingFailure } from '../../../billing/accounting/accounting-service.ts';
@@ -17,6 +17,7 @@ import { attachment } from '../../../commands/export-sheet.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentAddress } from '../../../presenters/device.ts';
 import { errorSchema } from '../../schemas.ts';
+import { germanDay } from '../../../time/zone.ts';
 
 /** Invoice years from 2016. */
 const FIRST_YEAR = 2016;

@@ -8,11 +8,12 @@ import {
 } from '@tankportal/shared/schemas/invoicing-runs';
 import type { Api, AppContext } from '../../../context.ts';
 import { invoicingRuns, users } from '../../../db/schema.ts';
-import { germanDay, previewInvoicing, runInvoicing } from '../../../billing/invoicing-run.ts';
+import { previewInvoicing, runInvoicing } from '../../../billing/invoicing-run.ts';
 import { recordInvoicingRun } from '../../../billing/invoicing-run-record.ts';
 import { invalidFields } from '../../../http-error.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
+import { germanDay } from '../../../time/zone.ts';
 
 /** The day of a run or preview: today unless given, never later (usage not yet counted). */
 function runDay(date: string | undefined): string {

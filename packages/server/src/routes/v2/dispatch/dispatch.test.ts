@@ -7,7 +7,7 @@ import ExcelJS from 'exceljs';
 import { portalDate, portalDateTime } from '@tankportal/shared/alarm-texts';
 import { deviceAces, devices, healthIssues, sensorForecasts, sensors } from '../../../db/schema.ts';
 import { refreshForecasts } from '../../../intelligence/refresh-forecasts.ts';
-import { germanDay } from '../../../billing/invoicing-run.ts';
+import { germanDay } from '../../../time/zone.ts';
 
 const DAY_MS = 86_400_000;
 let t: TestApp;

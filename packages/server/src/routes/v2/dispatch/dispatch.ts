@@ -3,10 +3,11 @@ import { LOCALES } from '@tankportal/shared/constants';
 import { dispatchQuery, dispatchResponseSchema } from '@tankportal/shared/schemas/dispatch';
 import type { Api, AppContext } from '../../../context.ts';
 import { dispatchExport, dispatchList } from '../../../commands/dispatch-list.ts';
-import { SCHEDULE_TIME_ZONE } from '../../../jobs/scheduler.ts';
+
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
 import { sendExport } from '../exports/send-export.ts';
+import { SCHEDULE_TIME_ZONE } from '../../../time/zone.ts';
 
 /** The dispatch view: tanks forecast to run empty soon, with the quantity to deliver. */
 export function dispatchRoutes(app: Api, { db }: AppContext) {
