@@ -5,6 +5,7 @@ import { deviceAreaPageOf } from '../../lib/device-path.ts';
 import { deviceListTotalsQuery, fetchDeviceListPage } from './api/device-list.ts';
 import { listSettingsQuery } from './api/list-settings.ts';
 import { mapDevicesQuery } from './api/map-devices.ts';
+import { loadMapDialog } from './components/map/load-map-dialog.ts';
 import { effectiveListSettings } from './lib/list-settings.ts';
 import {
   initialListQuery,
@@ -13,9 +14,6 @@ import {
   loadListQuery,
   type DeviceListQueryState,
 } from './lib/list-query.ts';
-
-// Leaflet is big: it loads only when the map is opened.
-export const loadMapDialog = () => import('./components/map/device-map-dialog.tsx');
 
 /**
  * A deep link into the map (/devices/map, e.g. a device's location icon opening a new tab) starts

@@ -24,7 +24,7 @@ import { useCurrentUser } from '../../../../lib/session.ts';
 import { errorText } from '../../../../lib/error-texts.ts';
 import { useDeviceList, useDeviceListTotals } from '../../api/device-list.ts';
 import { useListSettings } from '../../api/list-settings.ts';
-import { loadMapDialog } from '../../preload.ts';
+import { loadMapDialog } from '../map/load-map-dialog.ts';
 import { isEmptyWithinDays } from '../../lib/health.ts';
 import { shownColumns, type ListDisplaySettings } from '../../lib/list-settings.ts';
 import { DeviceTable } from './device-table.tsx';

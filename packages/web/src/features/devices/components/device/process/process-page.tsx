@@ -29,7 +29,7 @@ import { useHideSensorData, useProcess, type ProcessSeries } from '../../../api/
 import { DeliveriesSection } from './deliveries-section.tsx';
 import { deliveryMarks } from './delivery-texts.ts';
 import type { PickedPoint } from './process-chart.tsx';
-import { ProcessChart } from './process-code.tsx';
+import { ProcessChart } from './process-chart-code.tsx';
 import {
   marksOfSensor,
   PROCESS_RANGES,
