@@ -2,11 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { ConfirmationStatus } from '@tankportal/shared/devices';
 import { hasRole } from '@tankportal/shared/roles';
 import type { Db } from '../db/client.ts';
-import { alarms, devices } from '../db/schema.ts';
+import { alarms, devices, type UserRow } from '../db/schema.ts';
 import { forbidden, notFound } from '../http-error.ts';
 import { requireDevicePermission } from '../policies/device-access.ts';
 import type { AlarmRow } from '../repositories/devices.ts';
-import type { UserRow } from '../repositories/users.ts';
 
 /**
  * Confirming is a state change on what the status page shows: VIEW_STATUS on the device (404 when

@@ -15,12 +15,12 @@ import {
 import { invalidFields } from '../http-error.ts';
 import { dayFromKey, fromLocalDays } from '../intelligence/degree-days.ts';
 import type { Db } from '../db/client.ts';
-import { devices, sensorForecasts, sensors, users } from '../db/schema.ts';
+import { devices, sensorForecasts, sensors, type UserRow, users } from '../db/schema.ts';
 import { CONTENT_TYPES } from '../lookups/content-types.ts';
 import { deviceVisibleTo } from '../policies/device-access.ts';
 import { presentAddress, presentHealthIssue, readingDoubtsOf } from '../presenters/device.ts';
 import { healthOfDevices } from '../repositories/devices.ts';
-import type { UserRow } from '../repositories/users.ts';
+
 import type { ExportPlan } from './export-consumption.ts';
 import { addDays, type Day } from '../time/days.ts';
 import { germanDay } from '../time/zone.ts';

@@ -1,10 +1,10 @@
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { Locale } from '@tankportal/shared/constants';
 import type { Db } from '../db/client.ts';
-import { measurements, monthlyConsumption } from '../db/schema.ts';
+import { measurements, monthlyConsumption, type UserRow } from '../db/schema.ts';
 import { requireDevicePermission } from '../policies/device-access.ts';
 import { sensorsOfDevices, type SensorRow } from '../repositories/devices.ts';
-import type { UserRow } from '../repositories/users.ts';
+
 import { exportLabels, sensorLabel, unitCell } from './export-labels.ts';
 import type { Cell, Column } from './export-sheet.ts';
 import { monthIn } from '../time/zone.ts';

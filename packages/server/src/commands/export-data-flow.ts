@@ -7,9 +7,9 @@ import {
   type InterpolationMode,
 } from '@tankportal/shared/schemas/export';
 import type { Db } from '../db/client.ts';
-import { devices, measurements, sensors } from '../db/schema.ts';
+import { devices, measurements, sensors, type UserRow } from '../db/schema.ts';
 import { deviceVisibleTo } from '../policies/device-access.ts';
-import type { UserRow } from '../repositories/users.ts';
+
 import { monthlyDataFlow } from '../sensor-logic/data-flow.ts';
 import type { ExportPlan } from './export-consumption.ts';
 import { contentTypeName, exportLabels, sensorLabel, unitCell } from './export-labels.ts';

@@ -2,9 +2,9 @@ import { eq, inArray, max } from 'drizzle-orm';
 import type { Locale } from '@tankportal/shared/constants';
 import type { DeviceListQuery } from '@tankportal/shared/schemas/devices';
 import type { Db } from '../db/client.ts';
-import { devices, sensors, users } from '../db/schema.ts';
+import { devices, sensors, type UserRow, users } from '../db/schema.ts';
 import { listDeviceIds, sensorsOfDevices } from '../repositories/devices.ts';
-import type { UserRow } from '../repositories/users.ts';
+
 import type { ExportPlan } from './export-consumption.ts';
 import { exportLabels, sensorLabel, unitCell } from './export-labels.ts';
 import type { Cell, Column } from './export-sheet.ts';

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import { hasRole } from '@tankportal/shared/roles';
 import type { Db, Tx } from '../db/client.ts';
-import { devices, measurements, monthlyConsumption, sensors } from '../db/schema.ts';
+import { devices, measurements, monthlyConsumption, sensors, type UserRow } from '../db/schema.ts';
 import { forbidden, notFound } from '../http-error.ts';
 import { requireDevicePermission } from '../policies/device-access.ts';
 import type { SensorRow } from '../repositories/devices.ts';
-import type { UserRow } from '../repositories/users.ts';
+
 import { levelFromValue } from '../sensor-logic/level.ts';
 import { recomputeConsumption } from './record-report.ts';
 

@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import { forbidden, notFound } from '../http-error.ts';
 import { devicePermissions } from '../policies/device-access.ts';
 import { readSettings, writeSetting, type SettingRef } from '../repositories/settings.ts';
-import type { UserRow } from '../repositories/users.ts';
+import { type UserRow } from '../db/schema.ts';
 
 export interface SettingAddress {
   obj: ConfigObject;

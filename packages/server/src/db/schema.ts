@@ -969,3 +969,8 @@ export const invoicingRuns = pgTable(
   },
   (t) => [index('invoicing_runs_finished').on(t.finishedAt)],
 );
+
+// Rows that several layers pass around (policies, repositories, presenters, commands): typed here,
+// beside their tables, so that none of those layers imports another for a type.
+export type UserRow = typeof users.$inferSelect;
+export type ContactRow = typeof contacts.$inferSelect;

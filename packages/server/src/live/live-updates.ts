@@ -2,7 +2,7 @@ import { hasRole } from '@tankportal/shared/roles';
 import type { Db } from '../db/client.ts';
 import { listenDeviceReports, type DeviceReportListener } from '../db/device-report-channel.ts';
 import { devicePermissions } from '../policies/device-access.ts';
-import type { UserRow } from '../repositories/users.ts';
+import { type UserRow } from '../db/schema.ts';
 
 /** Who watches: the user now, or null once its session (or API token) has ended. */
 export type Recheck = () => Promise<UserRow | null>;

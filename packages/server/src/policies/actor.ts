@@ -1,4 +1,4 @@
-import type { UserRow } from '../repositories/users.ts';
+import { type UserRow } from '../db/schema.ts';
 
 // Who a request acts as, resolved by the auth plugin (plugins/auth.ts) and read by policies,
 // commands and presenters. It lives here, not in the plugin, so those layers never import plugins.

@@ -2,8 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { DEVICE_PERMISSIONS, PERMISSION_GROUPS, type DevicePermission } from '@tankportal/shared/devices';
 import { hasRole } from '@tankportal/shared/roles';
 import type { Db } from '../db/client.ts';
-import { deviceAces, devices } from '../db/schema.ts';
-import type { UserRow } from '../repositories/users.ts';
+import { deviceAces, devices, type UserRow } from '../db/schema.ts';
+
 import { subtreeIds } from './user-tree.ts';
 import { forbidden, notFound } from '../http-error.ts';
 

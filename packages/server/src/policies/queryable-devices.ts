@@ -1,12 +1,12 @@
 import { inArray } from 'drizzle-orm';
 import type { DevicePermission } from '@tankportal/shared/devices';
 import type { Db } from '../db/client.ts';
-import { devices } from '../db/schema.ts';
+import { devices, type UserRow } from '../db/schema.ts';
 import { forbidden, invalidFields, notFound } from '../http-error.ts';
-import { identOf } from '../presenters/device.ts';
-import type { UserRow } from '../repositories/users.ts';
+
 import { QUERYABLE_TYPES } from '@tankportal/shared/schemas/queries';
 import { devicePermissions } from './device-access.ts';
+import { identOf } from '../db/device-ident.ts';
 
 /**
  * Checks in bulk that the actor holds `permission` (QUERY for a block query, REF_DATE_QUERY for

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildUser } from '../testing/factories.ts';
-import { users } from '../db/schema.ts';
-import type { UserRow } from '../repositories/users.ts';
+import { type UserRow, users } from '../db/schema.ts';
+
 import {
   ancestorIds,
   checkManagedUsers,

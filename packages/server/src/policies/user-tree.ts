@@ -1,8 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { hasRole } from '@tankportal/shared/roles';
 import type { Db } from '../db/client.ts';
-import { users } from '../db/schema.ts';
-import type { UserRow } from '../repositories/users.ts';
+import { type UserRow, users } from '../db/schema.ts';
 
 /**
  * The tree of users (`users.parent_user_id`) and the views of it the policies use.

@@ -1,7 +1,5 @@
 import { contactHandle, type Contact } from '@tankportal/shared/schemas/contacts';
-import type { contacts } from '../db/schema.ts';
-
-export type ContactRow = typeof contacts.$inferSelect;
+import type { ContactRow } from '../db/schema.ts';
 
 /** A contact of the actor's contact book; deviceCount is the number of its recipient rows. */
 export function presentContact(row: ContactRow, deviceCount: number): Contact {

@@ -1,7 +1,7 @@
 import type { CurrentUser } from '@tankportal/shared/schemas/auth';
 import { assignableRoles } from '@tankportal/shared/roles';
 import type { Actor } from '../policies/actor.ts';
-import type { UserRow } from '../repositories/users.ts';
+import { type UserRow } from '../db/schema.ts';
 
 export function displayName(user: Pick<UserRow, 'firstName' | 'lastName' | 'username'>): string {
   return [user.firstName, user.lastName].filter(Boolean).join(' ') || user.username;

@@ -5,6 +5,7 @@ import type {
   SensorForecast,
 } from '@tankportal/shared/schemas/devices';
 import { READING_DOUBTS, type HealthIssue, type ReadingDoubt } from '@tankportal/shared/schemas/tank-health';
+import { identOf } from '../db/device-ident.ts';
 import type { DevicePermissions } from '../policies/device-access.ts';
 import type {
   AlarmRow,
@@ -18,22 +19,6 @@ import type {
 } from '../repositories/devices.ts';
 import { presentAlarm } from './alarm.ts';
 import { displayName } from './current-user.ts';
-
-/** The ident a device reports with, by its ident type. */
-export function identOf(
-  device: Pick<DeviceRow, 'identType' | 'iccid' | 'cellNumber' | 'identCode' | 'thingName'>,
-): string | null {
-  switch (device.identType) {
-    case 'iccid':
-      return device.iccid;
-    case 'cell_number':
-      return device.cellNumber;
-    case 'net_ident_code':
-      return device.identCode;
-    case 'thing_name':
-      return device.thingName;
-  }
-}
 
 /** A device's postal address as the API answers it. */
 export function presentAddress(

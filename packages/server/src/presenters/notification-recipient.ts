@@ -1,7 +1,7 @@
 import { allowedChannels, NOTIFICATION_EVENT_NAMES } from '@tankportal/shared/notifications';
 import type { Recipient } from '@tankportal/shared/schemas/notification-recipients';
-import type { notificationRecipients } from '../db/schema.ts';
-import { presentContact, type ContactRow } from './contact.ts';
+import { type ContactRow, notificationRecipients } from '../db/schema.ts';
+import { presentContact } from './contact.ts';
 
 export type RecipientRow = typeof notificationRecipients.$inferSelect;
 

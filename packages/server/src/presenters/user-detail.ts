@@ -1,6 +1,7 @@
 import type { UserDetail } from '@tankportal/shared/schemas/users';
-import type { UserRow } from '../repositories/users.ts';
+
 import { presentUserOption } from './user-option.ts';
+import { type UserRow } from '../db/schema.ts';
 
 const CONTACT_KEYS = [
   'legalType',

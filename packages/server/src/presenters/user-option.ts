@@ -1,5 +1,5 @@
 import type { UserOption } from '@tankportal/shared/schemas/users-lookup';
-import type { UserRow } from '../repositories/users.ts';
+import { type UserRow } from '../db/schema.ts';
 
 /** A user as pickers list it: "firstName lastName", else the company, else "". */
 export function presentUserOption(

@@ -1,7 +1,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { contacts, notificationRecipients } from '../db/schema.ts';
-import type { ContactRow } from '../presenters/contact.ts';
+import { type ContactRow, contacts, notificationRecipients } from '../db/schema.ts';
 
 /**
  * Number of devices whose recipient the contact is; a column for selects over `contacts`. The

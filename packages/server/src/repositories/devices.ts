@@ -17,9 +17,17 @@ import {
 } from 'drizzle-orm';
 import type { DeviceListQuery, SensorTotals } from '@tankportal/shared/schemas/devices';
 import type { Db } from '../db/client.ts';
-import { alarms, deviceAces, devices, healthIssues, sensorForecasts, sensors, users } from '../db/schema.ts';
+import {
+  alarms,
+  deviceAces,
+  devices,
+  healthIssues,
+  sensorForecasts,
+  sensors,
+  type UserRow,
+  users,
+} from '../db/schema.ts';
 import { deviceVisibleTo } from '../policies/device-access.ts';
-import type { UserRow } from './users.ts';
 
 export type DeviceRow = typeof devices.$inferSelect;
 export type SensorRow = typeof sensors.$inferSelect;

@@ -1,9 +1,9 @@
 import { and, eq, lt, or, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.ts';
-import { sessions, users } from '../db/schema.ts';
+import { sessions, type UserRow, users } from '../db/schema.ts';
 import { hashToken, newToken } from '../policies/tokens.ts';
-import { findUserById, type UserRow } from './users.ts';
+import { findUserById } from './users.ts';
 
 export interface SessionLimits {
   idleMinutes: number;

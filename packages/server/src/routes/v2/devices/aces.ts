@@ -3,13 +3,13 @@ import { z } from 'zod';
 import { pathId } from '@tankportal/shared/schemas/common';
 import { aceBody, aceSchema, aceUpdateBody } from '@tankportal/shared/schemas/aces';
 import type { Api, AppContext } from '../../../context.ts';
-import { deviceAces, devices, users } from '../../../db/schema.ts';
+import { deviceAces, devices, type UserRow, users } from '../../../db/schema.ts';
 import { forbidden, invalidFields, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { userManagedBy } from '../../../policies/user-tree.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentAce } from '../../../presenters/ace.ts';
-import type { UserRow } from '../../../repositories/users.ts';
+
 import { isUniqueViolation } from '../../../repositories/unique-violation.ts';
 import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from './devices.ts';

@@ -12,7 +12,7 @@ import { deviceDetailSchema } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
 import { requireAcceptedDebtorIdent } from '../../../billing/accounting/debtor-ident.ts';
 import type { Db } from '../../../db/client.ts';
-import { devices } from '../../../db/schema.ts';
+import { devices, type UserRow } from '../../../db/schema.ts';
 import {
   assignDevice,
   deleteDevice,
@@ -29,7 +29,7 @@ import {
 } from '../../../policies/device-access.ts';
 import { userManagedBy } from '../../../policies/user-tree.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
-import type { UserRow } from '../../../repositories/users.ts';
+
 import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
 import { errorSchema } from '../../schemas.ts';
 import { loadDeviceDetail } from './device-detail.ts';

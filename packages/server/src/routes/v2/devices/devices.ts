@@ -11,12 +11,12 @@ import {
 } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
 import { and, eq, inArray } from 'drizzle-orm';
-import { deviceAces } from '../../../db/schema.ts';
+import { deviceAces, type UserRow } from '../../../db/schema.ts';
 import type { Db } from '../../../db/client.ts';
 import { notFound } from '../../../http-error.ts';
 import { devicePermissions } from '../../../policies/device-access.ts';
 import { userManagedBy } from '../../../policies/user-tree.ts';
-import type { UserRow } from '../../../repositories/users.ts';
+
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentDeviceMapEntry, presentDeviceSummary } from '../../../presenters/device.ts';
 import {

@@ -12,16 +12,24 @@ import {
   type RecipientEventBody,
 } from '@tankportal/shared/schemas/notification-recipients';
 import type { Api, AppContext } from '../../../context.ts';
-import { contacts, devices, notificationRecipients, users, type RecipientEvent } from '../../../db/schema.ts';
+import {
+  type ContactRow,
+  contacts,
+  devices,
+  notificationRecipients,
+  type RecipientEvent,
+  type UserRow,
+  users,
+} from '../../../db/schema.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentRecipient } from '../../../presenters/notification-recipient.ts';
-import { presentContact, type ContactRow } from '../../../presenters/contact.ts';
+import { presentContact } from '../../../presenters/contact.ts';
 import { displayName } from '../../../presenters/current-user.ts';
 import { contactDeviceCount, contactsWithDeviceCount } from '../../../repositories/contacts.ts';
 import { userManagedBy } from '../../../policies/user-tree.ts';
-import type { UserRow } from '../../../repositories/users.ts';
+
 import { isUniqueViolation } from '../../../repositories/unique-violation.ts';
 import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from './devices.ts';

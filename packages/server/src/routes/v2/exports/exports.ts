@@ -14,9 +14,10 @@ import { dataFlowExport } from '../../../commands/export-data-flow.ts';
 import { deviceListExport } from '../../../commands/export-device-list.ts';
 import { HttpError, invalidFields } from '../../../http-error.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
-import type { UserRow } from '../../../repositories/users.ts';
+
 import { errorSchema } from '../../schemas.ts';
 import { sendExport } from './send-export.ts';
+import { type UserRow } from '../../../db/schema.ts';
 
 /** The export's plan, after its own checks (permission on the device, the list's filters). */
 function planExport(db: Db, actor: UserRow, query: ExportQuery): Promise<ExportPlan> {

@@ -3,12 +3,12 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { and, eq } from 'drizzle-orm';
 import type { Api, AppContext } from '../../../context.ts';
-import { users } from '../../../db/schema.ts';
+import { type UserRow, users } from '../../../db/schema.ts';
 import type { Recheck } from '../../../live/live-updates.ts';
 import type { Actor } from '../../../policies/actor.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import type { SessionStore } from '../../../repositories/sessions.ts';
-import type { UserRow } from '../../../repositories/users.ts';
+
 import type { Db } from '../../../db/client.ts';
 import { SESSION_COOKIE } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';

@@ -12,11 +12,11 @@ import {
 } from '@tankportal/shared/schemas/messages';
 import type { Api, AppContext } from '../../../context.ts';
 import type { Db } from '../../../db/client.ts';
-import { devices, messages, users } from '../../../db/schema.ts';
+import { devices, messages, type UserRow, users } from '../../../db/schema.ts';
 import { forbidden, notFound } from '../../../http-error.ts';
 import { deviceVisibleTo, requireDevicePermission } from '../../../policies/device-access.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
-import type { UserRow } from '../../../repositories/users.ts';
+
 import { errorSchema } from '../../schemas.ts';
 import { releaseMessage } from '../../../commands/release-message.ts';
 

@@ -8,8 +8,9 @@ import { devices, queries } from '../../../db/schema.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { deviceVisibleTo, requireDevicePermission } from '../../../policies/device-access.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
-import { identOf } from '../../../presenters/device.ts';
+
 import { errorSchema } from '../../schemas.ts';
+import { identOf } from '../../../db/device-ident.ts';
 
 const queryIdParams = z.object({ queryId: pathId() });
 

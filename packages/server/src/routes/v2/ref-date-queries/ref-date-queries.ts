@@ -9,14 +9,14 @@ import {
 } from '@tankportal/shared/schemas/ref-date-queries';
 import type { Api, AppContext } from '../../../context.ts';
 import type { Db } from '../../../db/client.ts';
-import { refDateQueries, refDateQueryDevices, users } from '../../../db/schema.ts';
+import { refDateQueries, refDateQueryDevices, type UserRow, users } from '../../../db/schema.ts';
 import { nextRunAfter } from '../../../commands/ref-date-schedule.ts';
 import { HttpError, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { requireQueryableDevices } from '../../../policies/queryable-devices.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { managedUserIds } from '../../../policies/user-tree.ts';
-import type { UserRow } from '../../../repositories/users.ts';
+
 import { errorSchema } from '../../schemas.ts';
 
 const refDateQueryParams = z.object({ refDateQueryId: pathId() });

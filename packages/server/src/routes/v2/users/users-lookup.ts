@@ -10,7 +10,7 @@ import {
   type UserTreeNode,
 } from '@tankportal/shared/schemas/users-lookup';
 import type { Api, AppContext } from '../../../context.ts';
-import { users } from '../../../db/schema.ts';
+import { type UserRow, users } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
 import {
   MAX_TREE_DEPTH,
@@ -21,7 +21,7 @@ import {
 } from '../../../policies/user-tree.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { presentUserOption } from '../../../presenters/user-option.ts';
-import type { UserRow } from '../../../repositories/users.ts';
+
 import { errorSchema } from '../../schemas.ts';
 
 /** `%` and `_` typed by the user are literal characters, not wildcards. */

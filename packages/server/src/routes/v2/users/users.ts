@@ -15,7 +15,7 @@ import {
   userLoginBody,
 } from '@tankportal/shared/schemas/users';
 import type { Api, AppContext } from '../../../context.ts';
-import { deviceAces, devices, loginHistory, users } from '../../../db/schema.ts';
+import { deviceAces, devices, loginHistory, type UserRow, users } from '../../../db/schema.ts';
 import { forbidden, HttpError, invalidFields, notFound } from '../../../http-error.ts';
 import { hashPassword, weakPasswordErrors } from '../../../policies/passwords.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
@@ -23,7 +23,7 @@ import { hashToken, newToken } from '../../../policies/tokens.ts';
 import { isInSubtree, userManagedBy } from '../../../policies/user-tree.ts';
 import { presentUserDetail } from '../../../presenters/user-detail.ts';
 import { isUniqueViolation } from '../../../repositories/unique-violation.ts';
-import { findUserById, findUserByUsername, type UserRow } from '../../../repositories/users.ts';
+import { findUserById, findUserByUsername } from '../../../repositories/users.ts';
 import { errorSchema } from '../../schemas.ts';
 
 const userParams = z.object({ id: pathId() });
