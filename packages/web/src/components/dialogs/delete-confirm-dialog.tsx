@@ -3,8 +3,9 @@ import type { UseMutationResult } from '@tanstack/react-query';
 import { ConfirmDialog } from './confirm-dialog.tsx';
 
 export interface DeleteConfirmDialogProps<V> {
-  /** The dialog's title and its confirm button's label. */
+  /** The confirm button's label, and the dialog's title unless `title` is given. */
   label: string;
+  title?: string;
   text: string;
   remove: UseMutationResult<unknown, Error, V>;
   /** What `remove` deletes. */
@@ -12,6 +13,8 @@ export interface DeleteConfirmDialogProps<V> {
   /** The snackbar once deleted. */
   deletedText: string;
   onClose: () => void;
+  /** What follows the deletion instead of closing (a dialog of the deleted item closes itself). */
+  onDeleted?: () => void;
 }
 
 /**
@@ -20,16 +23,18 @@ export interface DeleteConfirmDialogProps<V> {
  */
 export function DeleteConfirmDialog<V>({
   label,
+  title = label,
   text,
   remove,
   target,
   deletedText,
   onClose,
+  onDeleted = onClose,
 }: DeleteConfirmDialogProps<V>) {
   const { enqueueSnackbar } = useSnackbar();
   return (
     <ConfirmDialog
-      title={label}
+      title={title}
       text={text}
       confirmLabel={label}
       danger
@@ -39,7 +44,7 @@ export function DeleteConfirmDialog<V>({
         remove.mutate(target, {
           onSuccess: () => {
             enqueueSnackbar(deletedText, { variant: 'success' });
-            onClose();
+            onDeleted();
           },
         })
       }

@@ -18,7 +18,7 @@ import Typography from '@mui/material/Typography';
 import AddIcon from '@mui/icons-material/Add';
 import CloudDownloadIcon from '@mui/icons-material/CloudDownload';
 import DeleteIcon from '@mui/icons-material/Delete';
-import { ConfirmDialog } from '../../../components/dialogs/confirm-dialog.tsx';
+import { DeleteConfirmDialog } from '../../../components/dialogs/delete-confirm-dialog.tsx';
 import { Page } from '../../../components/page.tsx';
 import { QueryContent } from '../../../components/query-content.tsx';
 import { cardsOnPhone } from '../../../components/responsive-table.ts';
@@ -210,24 +210,16 @@ function ImportButton({ station }: { station: WeatherStationView }) {
 
 function DeleteDialog({ station, onClose }: { station: WeatherStationView; onClose: () => void }) {
   const { t } = useTranslation();
-  const { enqueueSnackbar } = useSnackbar();
   const remove = useDeleteWeatherStation();
   return (
-    <ConfirmDialog
+    <DeleteConfirmDialog
       title={t('weather.deleteTitle')}
+      label={t('weather.delete')}
       text={t('weather.deleteText', { name: station.name, id: station.id, count: station.days })}
-      confirmLabel={t('weather.delete')}
-      danger
-      pending={remove.isPending}
+      remove={remove}
+      target={station.id}
+      deletedText={t('weather.deleted')}
       onClose={onClose}
-      onConfirm={() =>
-        remove.mutate(station.id, {
-          onSuccess: () => {
-            enqueueSnackbar(t('weather.deleted'), { variant: 'success' });
-            onClose();
-          },
-        })
-      }
     />
   );
 }
