@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerConfig } from './config/env.ts';
 import type { IngestContext } from './ingest/ingest-context.ts';
-import type { JobQueue } from './jobs/queue.ts';
+import type { JobQueue } from './queue/queue.ts';
 import type { LiveUpdates } from './live/live-updates.ts';
 import type { Readiness } from './health/readiness.ts';
 import type { Metrics } from './metrics/metrics.ts';

@@ -6,8 +6,8 @@ import type {
 } from '@tankportal/shared/schemas/invoicing-runs';
 import type { Db } from '../db/client.ts';
 import { invoicingRuns, messages, users } from '../db/schema.ts';
-import { enqueue } from '../jobs/queue.ts';
-import { deliverNotification } from '../jobs/definitions/deliver-notification.ts';
+import { enqueue } from '../queue/queue.ts';
+import { DELIVER_NOTIFICATION } from '../notifications/delivery.ts';
 
 /** The reasons in the masters' mail (the web has the same words in its locales). */
 const REASONS: Record<SkippedTerm['reason'], { de: string; en: string }> = {
@@ -93,7 +93,7 @@ export async function recordInvoicingRun(
         const created = await tx.insert(messages).values(outgoing).returning({ id: messages.id });
         await enqueue(
           tx,
-          deliverNotification,
+          DELIVER_NOTIFICATION,
           created.map((row) => ({ v: 1 as const, messageId: row.id })),
         );
       }

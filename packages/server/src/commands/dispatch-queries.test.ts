@@ -6,7 +6,7 @@ import { messages, queries, sendPacing, users } from '../db/schema.ts';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildDevice } from '../testing/factories.ts';
 import { FakeSmsGateway } from '../testing/fake-sms-gateway.ts';
-import type { JobDeps } from '../jobs/deps.ts';
+import type { JobDeps } from '../queue/deps.ts';
 import { dispatchPendingQueries, queueQueries, type DispatchClock } from './dispatch-queries.ts';
 
 let gateway: FakeSmsGateway;

@@ -1,10 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db, Tx } from '../db/client.ts';
 import { devices, queries, sendPacing } from '../db/schema.ts';
-import type { JobDeps } from '../jobs/deps.ts';
+import type { JobDeps } from '../queue/deps.ts';
+import type { JobKind } from '../queue/queue.ts';
 import { address, handOverQuery, type Addressing, type QueryRow } from './send-query.ts';
 import type { GatewayLookups } from './outbound-gateway.ts';
+
+/**
+ * The job that hands waiting queries over (its handler: jobs/definitions/dispatch-queries.ts).
+ * Payload version 1: nothing; the job hands over whatever queries wait.
+ */
+export const DISPATCH_QUERIES: JobKind<{ v: 1 }> = {
+  name: 'dispatch-queries',
+  payload: z.object({ v: z.literal(1) }),
+  maxAttempts: 10,
+};
 
 /** Queries taken per round: small enough that a round of one slow gateway stays short. */
 const CHUNK = 100;

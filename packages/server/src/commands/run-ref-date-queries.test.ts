@@ -14,9 +14,9 @@ import {
 } from '../db/schema.ts';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../testing/factories.ts';
-import type { JobDeps } from '../jobs/deps.ts';
-import { JobQueue } from '../jobs/queue.ts';
-import { Scheduler } from '../jobs/scheduler.ts';
+import type { JobDeps } from '../queue/deps.ts';
+import { JobQueue } from '../queue/queue.ts';
+import { Scheduler } from '../queue/scheduler.ts';
 import { refDateQueriesJob } from '../jobs/definitions/run-ref-date-queries.ts';
 import { nextRunAfter } from './ref-date-schedule.ts';
 import { runDueRefDateQueries } from './run-ref-date-queries.ts';

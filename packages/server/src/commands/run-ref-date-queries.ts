@@ -1,8 +1,8 @@
 import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { devices, queries, refDateQueries, refDateQueryDevices, users } from '../db/schema.ts';
-import { enqueue } from '../jobs/queue.ts';
-import { dispatchQueries } from '../jobs/definitions/dispatch-queries.ts';
+import { enqueue } from '../queue/queue.ts';
+import { DISPATCH_QUERIES } from './dispatch-queries.ts';
 import { deviceVisibleTo } from '../policies/device-access.ts';
 import { QUERYABLE_TYPES } from '@tankportal/shared/schemas/queries';
 import { nextRunAfter } from './ref-date-schedule.ts';
@@ -59,7 +59,7 @@ export async function runDueRefDateQueries(db: Db, dueAt: Date): Promise<RefDate
         .update(refDateQueries)
         .set({ lastRunAt: dueAt, nextRunAt: nextRunAfter(due, dueAt) })
         .where(eq(refDateQueries.id, due.id));
-      if (queued.rows.length > 0) await enqueue(tx, dispatchQueries, [{ v: 1 }]);
+      if (queued.rows.length > 0) await enqueue(tx, DISPATCH_QUERIES, [{ v: 1 }]);
       return { refDateQueryId: due.id, ranFor: due.nextRunAt!, queued: queued.rows.length };
     });
     if (!run) return runs;

@@ -857,7 +857,7 @@ export const jobs = pgTable(
 );
 
 /**
- * Where each recurring job stands (src/jobs/scheduler.ts, decision 028): the latest due time
+ * Where each recurring job stands (src/queue/scheduler.ts, decision 028): the latest due time
  * already enqueued. The next one is computed from it, so a restart or another server process goes
  * on from here rather than from its memory; a schedule seen for the first time starts then.
  */

@@ -1,10 +1,10 @@
 import type { ServerConfig } from '../config/env.ts';
 import { databaseKind, type Db } from '../db/client.ts';
 import type { DeviceChannels } from '../channels/device-channels.ts';
-import { Mailer } from '../notifications/mailer.ts';
+import { Mailer } from '../channels/mailer.ts';
 import { JOB_DEFINITIONS, RECURRING_JOBS } from './definitions/index.ts';
-import { JobQueue, type JobQueueOptions } from './queue.ts';
-import { Scheduler } from './scheduler.ts';
+import { JobQueue, type JobQueueOptions } from '../queue/queue.ts';
+import { Scheduler } from '../queue/scheduler.ts';
 import type { JobObserver } from '../metrics/metrics.ts';
 
 /**

@@ -20,7 +20,7 @@ export interface IngestObserver {
 /** How a job's run ended: done, to be tried again later, or given up. */
 export type JobOutcome = 'done' | 'retry' | 'failed';
 
-/** What the job queue and the scheduler tell about their work (jobs/queue.ts, jobs/scheduler.ts). */
+/** What the job queue and the scheduler tell about their work (queue/queue.ts, queue/scheduler.ts). */
 export interface JobObserver {
   jobRun(name: string, outcome: JobOutcome): void;
   /** A schedule's occurrence was enqueued by this process, or its tick failed. */

@@ -1,10 +1,21 @@
+import { z } from 'zod';
 import { and, asc, eq } from 'drizzle-orm';
 import { devices, messages, smsGateways } from '../db/schema.ts';
 import { ChannelUnavailableError } from '../channels/device-channels.ts';
 import { sendSms, SmsGatewayError } from '../channels/sms-gateways.ts';
-import type { JobDeps } from '../jobs/deps.ts';
-import { PermanentJobError, type JobRun } from '../jobs/queue.ts';
-import { MailNotConfiguredError, MailRejectedError } from './mailer.ts';
+import type { JobDeps } from '../queue/deps.ts';
+import { PermanentJobError, type JobKind, type JobRun } from '../queue/queue.ts';
+import { MailNotConfiguredError, MailRejectedError } from '../channels/mailer.ts';
+
+/**
+ * The job that delivers a notification Message (its handler: jobs/definitions/deliver-notification.ts).
+ * Payload version 1: the Message to deliver (its content and address are in the row).
+ */
+export const DELIVER_NOTIFICATION: JobKind<{ v: 1; messageId: number }> = {
+  name: 'deliver-notification',
+  payload: z.object({ v: z.literal(1), messageId: z.number().int().positive() }),
+  maxAttempts: 20,
+};
 
 type MessageRow = typeof messages.$inferSelect;
 

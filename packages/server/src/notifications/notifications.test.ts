@@ -23,7 +23,7 @@ import {
 import { recordReport } from '../commands/record-report.ts';
 import { storeBatch } from '../ingest/store-batch.ts';
 import { createJobQueue } from '../jobs/create-queue.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import type { JobQueue } from '../queue/queue.ts';
 import { forwardDeviceMessage } from './forward.ts';
 
 let t: TestApp;

@@ -7,8 +7,8 @@ import {
 } from '@tankportal/shared/notifications';
 import type { Db, Tx } from '../db/client.ts';
 import { messages, type RecipientEvent } from '../db/schema.ts';
-import { enqueue } from '../jobs/queue.ts';
-import { deliverNotification } from '../jobs/definitions/deliver-notification.ts';
+import { enqueue } from '../queue/queue.ts';
+import { DELIVER_NOTIFICATION } from './delivery.ts';
 import type { AlarmNotice, DeviceEvent, NotifiedDevice } from './events.ts';
 import { renderNotification } from './texts.ts';
 import { runNamed } from '../db/named-statements.ts';
@@ -155,7 +155,7 @@ export class NotificationOutbox {
     const created = await tx.insert(messages).values(outgoing).returning({ id: messages.id });
     await enqueue(
       tx,
-      deliverNotification,
+      DELIVER_NOTIFICATION,
       created.map((row) => ({ v: 1 as const, messageId: row.id })),
     );
     return created.length;

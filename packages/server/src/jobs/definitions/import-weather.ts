@@ -1,5 +1,5 @@
 import { importAllStations } from '../../intelligence/weather/weather-stations.ts';
-import { recurringJob } from '../scheduler.ts';
+import { recurringJob } from '../../queue/scheduler.ts';
 
 /**
  * The daily weather import: at 10:30 German time, when the German weather service has

@@ -1,6 +1,6 @@
 import { runInvoicing } from '../../billing/invoicing-run.ts';
 import { recordInvoicingRun } from '../../billing/invoicing-run-record.ts';
-import { recurringJob } from '../scheduler.ts';
+import { recurringJob } from '../../queue/scheduler.ts';
 import { germanDay } from '../../time/zone.ts';
 
 /**

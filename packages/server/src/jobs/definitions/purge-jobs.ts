@@ -1,5 +1,5 @@
-import { purgeFinishedJobs } from '../queue.ts';
-import { recurringJob } from '../scheduler.ts';
+import { purgeFinishedJobs } from '../../queue/queue.ts';
+import { recurringJob } from '../../queue/scheduler.ts';
 
 /**
  * Keeps the queue table small: settled jobs go after a week, failed ones after a month. Hourly, by

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { recurringJob } from '../scheduler.ts';
+import { recurringJob } from '../../queue/scheduler.ts';
 
 const DAY_MS = 86_400_000;
 /** Rows per statement: each delete is short, so ingest writing beside it never waits long. */

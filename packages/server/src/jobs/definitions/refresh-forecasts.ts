@@ -1,6 +1,6 @@
 import { refreshForecasts } from '../../intelligence/refresh-forecasts.ts';
 import { runSensorChecks } from '../../intelligence/sensor-checks.ts';
-import { recurringJob } from '../scheduler.ts';
+import { recurringJob } from '../../queue/scheduler.ts';
 
 /** A run stops after 2 minutes, well inside its job lease; the next run does the rest. */
 const BUDGET_MS = 120_000;

@@ -1,5 +1,5 @@
 import { runDueRefDateQueries } from '../../commands/run-ref-date-queries.ts';
-import { recurringJob } from '../scheduler.ts';
+import { recurringJob } from '../../queue/scheduler.ts';
 
 /**
  * Reference-date queries: query times lie on a 5-minute grid of German time, so a tick

@@ -7,8 +7,8 @@ import type { Db } from '../../../db/client.ts';
 import { blockQueries, queries } from '../../../db/schema.ts';
 import { queueQueries } from '../../../commands/dispatch-queries.ts';
 import { presentQueryFailure } from '../../../commands/send-query.ts';
-import { enqueue } from '../../../jobs/queue.ts';
-import { dispatchQueries } from '../../../jobs/definitions/dispatch-queries.ts';
+import { enqueue } from '../../../queue/queue.ts';
+import { DISPATCH_QUERIES } from '../../../commands/dispatch-queries.ts';
 import { notFound } from '../../../http-error.ts';
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 import { requireQueryableDevices } from '../../../policies/queryable-devices.ts';
@@ -57,7 +57,7 @@ export function blockQueryRoutes(app: Api, { db }: AppContext) {
       const id = await db.transaction(async (tx) => {
         const [blockQuery] = await tx.insert(blockQueries).values({ userId: actor.id }).returning();
         await queueQueries(tx, deviceIds, { userId: actor.id, blockQueryId: blockQuery!.id });
-        await enqueue(tx, dispatchQueries, [{ v: 1 }]);
+        await enqueue(tx, DISPATCH_QUERIES, [{ v: 1 }]);
         return blockQuery!.id;
       });
       const created = (await loadBlockQuery(db, id))!;

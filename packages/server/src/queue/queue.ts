@@ -18,15 +18,23 @@ export interface JobRun {
 }
 
 /**
- * A kind of job: its name, the zod schema of its payload (carrying a version number, so that a
+ * What it takes to enqueue a job: its name, the zod schema of its payload and its attempts. Code
+ * below the job definitions (notifications, commands, billing, routes) enqueues by kind, so that
+ * it never imports the handlers that run the job (jobs/definitions/, which import it).
+ */
+export interface JobKind<P = any> {
+  name: string;
+  payload: z.ZodType<P>;
+  maxAttempts?: number;
+}
+
+/**
+ * A kind of job with its handler: its name, the zod schema of its payload (carrying a version number, so that a
  * payload written by an older release is recognised), and what running it does. A handler that
  * throws is retried with exponential back-off; `PermanentJobError` or the last attempt give up and
  * call `onFailed` once.
  */
-export interface JobDefinition<P = any> {
-  name: string;
-  payload: z.ZodType<P>;
-  maxAttempts?: number;
+export interface JobDefinition<P = any> extends JobKind<P> {
   /** Delay before attempt n+1: min(baseMs * 2^(n-1), maxMs). */
   backoff?: { baseMs: number; maxMs: number };
   run(payload: P, run: JobRun, deps: JobDeps): Promise<void>;
@@ -55,7 +63,7 @@ export function backoffDelay(attempt: number, backoff = DEFAULT_BACKOFF): number
  */
 export async function enqueue<P>(
   tx: Db | Tx,
-  definition: JobDefinition<P>,
+  definition: JobKind<P>,
   payloads: P[],
   options: { runAt?: Date } = {},
 ): Promise<void> {
@@ -79,7 +87,7 @@ export async function enqueue<P>(
  */
 export async function enqueueOnce<P>(
   tx: Db | Tx,
-  definition: JobDefinition<P>,
+  definition: JobKind<P>,
   key: string,
   payload: P,
   options: { runAt?: Date } = {},

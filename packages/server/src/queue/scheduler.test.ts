@@ -4,7 +4,7 @@ import pg from 'pg';
 import { openDatabase, type Database, type Db } from '../db/client.ts';
 import { jobs, jobSchedules } from '../db/schema.ts';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
-import { createJobQueue } from './create-queue.ts';
+import { createJobQueue } from '../jobs/create-queue.ts';
 import type { JobDeps } from './deps.ts';
 import { enqueueOnce, JobQueue } from './queue.ts';
 import { latestDue, recurringJob, Scheduler, type Occurrence } from './scheduler.ts';
