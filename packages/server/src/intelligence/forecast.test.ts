@@ -9,6 +9,7 @@ import {
   type LevelPoint,
 } from './forecast.ts';
 import { mulberry32 } from '@tankportal/shared/random';
+import { dayKind, type FederalState } from './calendar.ts';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -548,6 +549,46 @@ describe('forecastLevel: weekly rhythm', () => {
     expect(model.basePerDay).toBeCloseTo(810 / 7, 0);
     const forecast = forecastLevel(input(points))!;
     expect(Math.abs(levelLater(points, new Date(forecast.emptyAt), law))).toBeLessThan(20);
+  });
+});
+
+describe('forecastLevel: public holidays and the weeks between the years', () => {
+  // A haulage yard's diesel: 150 a working day, 40 on Saturday, closed on Sundays, on Bavaria's
+  // public holidays and from 24 December to 1 January; refilled below 2,000.
+  const week = [0, 150, 150, 150, 150, 150, 40];
+  const law = (day: number) => (dayKind(day, 'BY') === 'weekday' ? week[(((day + 4) % 7) + 7) % 7] : 0);
+  const points = simulate({
+    from: '2024-09-02T00:00:00Z',
+    to: '2025-12-05T00:00:00Z',
+    everyHours: 8,
+    start: 9_000,
+    refillBelow: 2_000,
+    refillTo: 9_500,
+    perDay: law,
+  });
+  const emptyDayError = (state: FederalState | null) => {
+    const now = points.at(-1)!.at;
+    const forecast = forecastLevel(input(points, { holidayState: state }))!;
+    let day = Math.floor(localDays(now));
+    let level = points.at(-1)!.volume;
+    while (level > 0) level -= law(++day);
+    return (Date.parse(forecast.emptyAt) - now.getTime()) / DAY - (day - localDays(now));
+  };
+
+  it('sees the shutdown coming: a horizon across Christmas and New Year lands on the right day', () => {
+    // The tank runs dry in January, after the yard's nine closed days (and holidays before them).
+    expect(points.at(-1)!.volume / 130).toBeGreaterThan(25);
+    // Without the calendar the closed days counted as working days: about a week early.
+    expect(Math.abs(emptyDayError('BY'))).toBeLessThan(1.5);
+    // With Germany's holidays only, Bavaria's Epiphany (6 January) counts as a working day.
+    expect(Math.abs(emptyDayError(null))).toBeLessThan(2.5);
+  });
+
+  it('learns what the yard uses on holidays and between the years', () => {
+    const model = learnConsumption(input(points, { holidayState: 'BY' }))!;
+    expect(model.calendar).not.toBeNull();
+    expect(model.calendar!.christmas).toBeLessThan(0.15);
+    expect(model.calendar!.holiday).toBeLessThan(0.15);
   });
 });
 

@@ -6,9 +6,11 @@
  *   every segment says how fast it falls;
  * - the level in every segment follows its own starting level minus a cumulative consumption
  *   "clock": base per day + k per heating degree day for space heating, otherwise a rate per day
- *   (per weekday when the data shows a weekly rhythm). One weighted, robust least-squares fit over
- *   all segments (each with its own intercept) learns the rates; recent data and the same season of
- *   earlier years weigh most;
+ *   (per weekday when the data shows a weekly rhythm, with public holidays and the weeks between
+ *   the years learnt apart: calendar.ts). One weighted, robust least-squares fit over all segments
+ *   (each with its own intercept) learns the rates; recent data and the same season of earlier
+ *   years weigh most — for process contents, last year's shape where this year follows it, and
+ *   only the weeks since a lasting change of use;
  * - the projection walks day by day from now with the normal degree days (the site's own normals
  *   where its measured days tell them, degree-days.ts `siteNormalsFrom`), until the level reaches
  *   the asked volume; the range scales the consumption by how much real stretches of this sensor's
@@ -25,6 +27,7 @@ import {
   weekdayOf,
   type HeatingShape,
 } from './degree-days.ts';
+import { dayKind, isPublicHoliday, type FederalState } from './calendar.ts';
 
 export interface LevelPoint {
   at: Date;
@@ -43,6 +46,11 @@ export interface ForecastInput {
   /** Daily mean °C at the device's location by German day 'YYYY-MM-DD'; may be empty → normals. */
   temperatures: Map<string, number>;
   now: Date;
+  /**
+   * The federal state whose public holidays the tank's business keeps (from the device's postal
+   * code); null or absent: Germany's nationwide holidays. Process contents only.
+   */
+  holidayState?: FederalState | null;
 }
 
 export interface Forecast {
@@ -102,6 +110,14 @@ const ROBUST_ROUNDS = 3;
 /** A weekday profile is kept only when it explains this much more than a flat rate (F statistic). */
 const WEEKDAY_MIN_F = 10;
 const WEEKDAY_MIN_DAYS = 28;
+/** Holidays and days between the years within the history's segments needed to learn their use. */
+const CALENDAR_MIN_DAYS = { holiday: 3, christmas: 4 } as const;
+/**
+ * A holiday's use is learnt from at least this many holidays seen, pulled towards Sunday's (most
+ * businesses close on both) by its uncertainty against this spread; the days between the years'
+ * towards an ordinary day's.
+ */
+const CALENDAR_RULES = { minHolidays: 2, holidayPriorSd: 0.25, christmasPriorSd: 0.5 } as const;
 /** Range fallback (consumption multipliers) while the history has too few windows to tell. */
 const DEFAULT_SPREAD = { low: 0.75, high: 1.35 };
 const MIN_INDEPENDENT_WINDOWS = 8;
@@ -115,6 +131,17 @@ export interface ConsumptionRates {
   perDegreeDay: number;
   /** Relative use per weekday, Sunday first, mean 1; null when the data shows no weekly rhythm. */
   weekdayFactors: readonly number[] | null;
+  /**
+   * daily_rate with a weekly rhythm: the relative use on public holidays and between the years
+   * (24 December – 1 January), on the scale of `weekdayFactors`, and whose holidays; null otherwise.
+   */
+  calendar: CalendarFactors | null;
+  /**
+   * daily_rate of a seasonal business: from `from` (today's day number) on, the use of each day
+   * relative to the recent weeks, as last year's same weeks were (repeating every 364 days); null
+   * when the history shows no season that repeats.
+   */
+  season: { from: number; factors: Float64Array } | null;
   /** Measured daily means by German day (degree_days); the normals fill what is missing. */
   temperatures: ReadonlyMap<string, number>;
   /**
@@ -122,6 +149,13 @@ export interface ConsumptionRates {
    * the building's heating shape; null for daily_rate.
    */
   degreeDays: DegreeDayBasis | null;
+}
+
+export interface CalendarFactors {
+  state: FederalState | null;
+  holiday: number;
+  /** Null when the history held no weeks between the years: then they are ordinary days and holidays. */
+  christmas: number | null;
 }
 
 /** What `learnConsumption` learnt: the rates, and the level now. */
@@ -210,7 +244,22 @@ function consumptionOnDay(rates: ConsumptionRates, day: number, today: number): 
     const degreeDays = day < today ? basis.ofDay(day, rates.temperatures) : basis.expected(day);
     return rates.basePerDay + rates.perDegreeDay * degreeDays;
   }
-  return rates.basePerDay * (rates.weekdayFactors ? rates.weekdayFactors[weekdayOf(day)] : 1);
+  const { season } = rates;
+  const seasonal = season && day >= season.from ? season.factors[(day - season.from) % SEASON_DAYS] : 1;
+  return rates.basePerDay * paceOfDay(rates, day) * seasonal;
+}
+
+/** A daily_rate's relative use on a day: its weekday's, a holiday's or the weeks between the years'. */
+function paceOfDay(rates: Pick<ConsumptionRates, 'weekdayFactors' | 'calendar'>, day: number): number {
+  if (!rates.weekdayFactors) return 1;
+  const { calendar } = rates;
+  if (calendar) {
+    const kind = dayKind(day, calendar.state);
+    if (kind === 'christmas' && calendar.christmas !== null) return calendar.christmas;
+    if (kind === 'holiday' || (kind === 'christmas' && isPublicHoliday(day, calendar.state)))
+      return calendar.holiday;
+  }
+  return rates.weekdayFactors[weekdayOf(day)];
 }
 
 // --- Learning ---------------------------------------------------------------------------------
@@ -244,7 +293,7 @@ export function learnConsumption(input: ForecastInput): ConsumptionModel | null 
   const today = Math.floor(uNow);
   const learnt = heating
     ? learnHeating(series, weights, firstDay, today, temperatures)
-    : learnDailyRate(series, weights, firstDay, today);
+    : learnDailyRate(series, weights, firstDay, today, input.holidayState ?? null);
   if (!learnt) return null;
   const { scale } = learnt;
   const rates = followRecentPace(series, learnt.rates, today);
@@ -312,6 +361,8 @@ function learnHeating(
       basePerDay,
       perDegreeDay,
       weekdayFactors: null,
+      calendar: null,
+      season: null,
       temperatures,
       degreeDays: basis,
     },
@@ -331,24 +382,89 @@ function learnDailyRate(
   weights: Float64Array,
   firstDay: number,
   today: number,
+  state: FederalState | null,
 ): { rates: ConsumptionRates; scale: number } | null {
   const { u, v, starts } = series;
   const n = u.length;
   const days = today - firstDay + 1;
   const flat = fitLevels(v, clockColumns(u, firstDay, [constantDays(days)]), starts, weights, null);
+  const daily = dailyUse(series, firstDay, days);
   let weekdayFactors: number[] | null = null;
+  let calendar: CalendarFactors | null = null;
   if (u[n - 1] - u[0] >= WEEKDAY_MIN_DAYS) {
-    const weekdayClocks = Array.from({ length: 7 }, (_, weekday) =>
-      fillDays(firstDay, days, (day) => (weekdayOf(day) === weekday ? 1 : 0)),
-    );
-    const weekly = fitLevels(v, clockColumns(u, firstDay, weekdayClocks), starts, flat.weights, null, 0);
-    const mean = weekly.beta.reduce((sum, rate) => sum + rate, 0) / 7;
-    if (mean > 0 && weeklyRhythmIsReal(flat, weekly, starts, n))
-      weekdayFactors = Array.from(weekly.beta, (rate) => rate / mean);
+    // Public holidays and the weeks between the years get clocks of their own where the history
+    // holds enough of them within its segments; elsewhere they count as their weekday.
+    const kinds = Array.from({ length: days }, (_, i) => dayKind(firstDay + i, state));
+    const seen = { weekday: 0, holiday: 0, christmas: 0 };
+    forEachSegment(starts, n, (from, to) => {
+      for (let day = Math.ceil(u[from]); day + 1 <= u[to - 1]; day++) seen[kinds[day - firstDay]]++;
+    });
+    const own = {
+      holiday: seen.holiday >= CALENDAR_MIN_DAYS.holiday,
+      christmas: seen.christmas >= CALENDAR_MIN_DAYS.christmas,
+    };
+    const clockOf = (i: number) => {
+      const kind = kinds[i];
+      if (kind === 'christmas' && own.christmas) return 8;
+      if (
+        own.holiday &&
+        (kind === 'holiday' || (kind === 'christmas' && isPublicHoliday(firstDay + i, state)))
+      )
+        return 7;
+      return weekdayOf(firstDay + i);
+    };
+    const clocks = Array.from({ length: 9 }, (_, clock) =>
+      Float64Array.from({ length: days }, (_, i) => (clockOf(i) === clock ? 1 : 0)),
+    ).filter((_, clock) => clock < 7 || (clock === 7 ? own.holiday : own.christmas));
+    const weekly = fitLevels(v, clockColumns(u, firstDay, clocks), starts, flat.weights, null, 0);
+    const mean = weekly.beta.subarray(0, 7).reduce((sum, rate) => sum + rate, 0) / 7;
+    if (mean > 0 && weeklyRhythmIsReal(flat, weekly, starts, n, clocks.length)) {
+      weekdayFactors = Array.from(weekly.beta.subarray(0, 7), (rate) => rate / mean);
+      // The fit's own holiday and Christmas rates rest on a few days each and take up whatever
+      // else differs then (a season rising through Easter and Whitsun); each such day is judged
+      // against the weeks around it instead. Without enough of them seen: holidays as Sundays
+      // (most businesses close on both), the days between the years as their weekdays.
+      const factors = weekdayFactors;
+      const around = (day: number) => (kinds[day - firstDay] === 'weekday' ? factors[weekdayOf(day)] : null);
+      const holidays: number[][] = [];
+      const christmases: number[][] = [];
+      for (let i = 0; i < days; i++) {
+        const kind = kinds[i];
+        if (kind === 'holiday') holidays.push([firstDay + i]);
+        else if (kind === 'christmas') {
+          const last = christmases.at(-1);
+          if (last && last.at(-1) === firstDay + i - 1) last.push(firstDay + i);
+          else christmases.push([firstDay + i]);
+        }
+      }
+      const holiday = calendarEffect(daily, holidays, around, firstDay, series.noise, {
+        minimum: CALENDAR_RULES.minHolidays,
+        summary: 'median',
+        prior: weekdayFactors[0],
+        priorSd: CALENDAR_RULES.holidayPriorSd,
+      });
+      const christmas = calendarEffect(daily, christmases, around, firstDay, series.noise, {
+        minimum: 1,
+        summary: 'mean',
+        prior: 1,
+        priorSd: CALENDAR_RULES.christmasPriorSd,
+      });
+      calendar = { state, holiday: holiday ?? weekdayFactors[0], christmas };
+    }
   }
-  const factors = weekdayFactors;
-  const paceDays = fillDays(firstDay, days, (day) => (factors ? factors[weekdayOf(day)] : 1));
-  const basePerDay = medianWeeklyRate(series, weights, paceDays, firstDay) ?? flat.beta[0];
+  const rates = { weekdayFactors, calendar };
+  const paceDays = fillDays(firstDay, days, (day) => paceOfDay(rates, day));
+  const season = seasonOf(daily, paceDays, firstDay, today);
+  const change = lastingChange(daily, paceDays, firstDay, Math.floor(u[n - 1]));
+  // A season of its own replaces last year's weeks in the weights: the pace is the recent weeks'.
+  // After a lasting change only the weeks since count.
+  const paceWeights =
+    season || change !== null
+      ? Float64Array.from(u, (at, i) =>
+          change !== null && at < change ? 0 : season ? Math.exp(-(today + 1 - at) / 45) : weights[i],
+        )
+      : weights;
+  const basePerDay = medianWeeklyRate(series, paceWeights, paceDays, firstDay) ?? flat.beta[0];
   if (!(basePerDay > 0)) return null;
   return {
     rates: {
@@ -356,11 +472,299 @@ function learnDailyRate(
       basePerDay,
       perDegreeDay: 0,
       weekdayFactors,
+      calendar,
+      season,
       temperatures: new Map(),
       degreeDays: null,
     },
     scale: flat.scale,
   };
+}
+
+/** Use per German day from the falls between consecutive readings, and the share of each day they cover. */
+interface DailyUse {
+  use: Float64Array;
+  covered: Float64Array;
+}
+
+/**
+ * The falls between consecutive readings of a segment, spread evenly over the time between them,
+ * as use per day from `firstDay` on. A reading far off the line through its neighbours (ten times
+ * the noise) is a stray: the falls pass over it.
+ */
+function dailyUse(series: Series, firstDay: number, days: number): DailyUse {
+  const { u, v, starts, noise } = series;
+  const n = u.length;
+  const use = new Float64Array(days);
+  const covered = new Float64Array(days);
+  const segment = new Int32Array(n);
+  for (let s = 1, i = 0; i < n; i++) {
+    while (s < starts.length && starts[s] <= i) s++;
+    segment[i] = s - 1;
+  }
+  const stray = (i: number) =>
+    i > 0 &&
+    i + 1 < n &&
+    segment[i - 1] === segment[i + 1] &&
+    u[i + 1] > u[i - 1] &&
+    Math.abs(v[i] - v[i - 1] - ((u[i] - u[i - 1]) / (u[i + 1] - u[i - 1])) * (v[i + 1] - v[i - 1])) >
+      10 * noise;
+  let previous = -1;
+  for (let i = 0; i < n; i++) {
+    if (stray(i)) continue;
+    if (previous >= 0 && segment[previous] === segment[i] && u[i] > u[previous]) {
+      const perDay = (v[previous] - v[i]) / (u[i] - u[previous]);
+      for (let t = u[previous]; t < u[i];) {
+        const day = Math.floor(t);
+        const next = Math.min(day + 1, u[i]);
+        if (day - firstDay < days) {
+          use[day - firstDay] += perDay * (next - t);
+          covered[day - firstDay] += next - t;
+        }
+        t = next;
+      }
+    }
+    previous = i;
+  }
+  return { use, covered };
+}
+
+/**
+ * The relative use on special days (each group: a holiday, or one Christmas's days between the
+ * years), each group judged against the two weeks either side: the pace there per weekday factor,
+ * and what the group's days and the day either side used beyond what their ordinary neighbours
+ * would have at that pace (readings a day apart smear a day's use into its neighbours). The median
+ * (holidays) or mean (Christmases) of the groups seen well enough, pulled towards `prior` by how
+ * uncertain it is (a day's use against the sensor's noise: one holiday of a slow tank says little);
+ * null with fewer than `minimum`.
+ */
+function calendarEffect(
+  daily: DailyUse,
+  groups: number[][],
+  factorOf: (day: number) => number | null,
+  firstDay: number,
+  noise: number,
+  {
+    minimum,
+    summary,
+    prior,
+    priorSd,
+  }: { minimum: number; summary: 'median' | 'mean'; prior: number; priorSd: number },
+): number | null {
+  const { use, covered } = daily;
+  const days = use.length;
+  const effects: number[] = [];
+  const errors: number[] = [];
+  for (const group of groups) {
+    const first = group[0];
+    const last = group.at(-1)!;
+    let used = 0;
+    let paced = 0;
+    let full = 0;
+    for (let day = first - 14; day <= last + 14; day++) {
+      const i = day - firstDay;
+      const factor = factorOf(day);
+      if (i < 0 || i >= days || factor === null || (day >= first - 1 && day <= last + 1)) continue;
+      used += use[i];
+      paced += covered[i] * factor;
+      full += factor;
+    }
+    if (!(paced > 0.7 * full && paced > 0)) continue;
+    const rate = used / paced;
+    let inside = 0;
+    let ordinary = 0;
+    let special = 0;
+    let complete = true;
+    for (let day = first - 1; day <= last + 1; day++) {
+      const i = day - firstDay;
+      if (i < 0 || i >= days || covered[i] < 0.9) complete = false;
+      if (!complete) break;
+      inside += use[i];
+      const factor = day < first || day > last ? factorOf(day) : null;
+      if (factor !== null) ordinary += covered[i] * factor;
+      else special += covered[i];
+    }
+    if (!complete || !(rate > 0) || special <= 0) continue;
+    effects.push(Math.max(0, (inside / rate - ordinary) / special));
+    // The window's use rests on two readings' noise, its pace on the weeks around.
+    errors.push((Math.SQRT2 * noise) / (rate * special));
+  }
+  const count = effects.length;
+  if (count < minimum) return null;
+  let estimate: number;
+  let variance: number;
+  if (summary === 'mean') {
+    estimate = effects.reduce((sum, effect) => sum + effect, 0) / count;
+    variance = errors.reduce((sum, error) => sum + error * error, 0) / count ** 2;
+  } else {
+    const spread = effects.map((effect) => Math.abs(effect - medianOf(effects)));
+    estimate = medianOf(effects);
+    // The median's standard error: from the spread of the effects, or from the noise, the larger.
+    variance = Math.max((1.4826 * medianOf(spread)) ** 2, medianOf(errors) ** 2) * (1.57 / count);
+  }
+  return prior + (estimate - prior) * (priorSd ** 2 / (priorSd ** 2 + variance));
+}
+
+function medianOf(values: readonly number[]): number {
+  return medianInPlace(Float64Array.from(values));
+}
+
+export const CHANGE_RULES = {
+  /** Weeks looked back for a change, and the fewest weeks either side of it. */
+  weeks: 26,
+  minAfter: 2,
+  minBefore: 3,
+  /** The pace after must differ from the pace before by this share … */
+  minShare: 0.15,
+  /** … and by this many standard errors of the difference of the two means. */
+  minT: 4,
+};
+
+/**
+ * A lasting change of use (a second truck, a lost customer): the weekly paces of the last half
+ * year (in units of the weekday and holiday pace) split into two steady stretches, before and
+ * after, that differ clearly — then the local day number where the recent stretch starts, else null.
+ */
+function lastingChange(
+  daily: DailyUse,
+  paceDays: Float64Array,
+  firstDay: number,
+  end: number,
+): number | null {
+  const { use, covered } = daily;
+  const rateOver = (from: number, to: number) => {
+    let used = 0;
+    let paced = 0;
+    let full = 0;
+    for (let day = from; day < to; day++) {
+      const i = day - firstDay;
+      if (i < 0 || i >= use.length) continue;
+      used += use[i];
+      paced += covered[i] * paceDays[i];
+      full += paceDays[i];
+    }
+    return paced > 0 && paced >= 0.6 * full ? used / paced : null;
+  };
+  const rates: number[] = [];
+  for (let week = 0; week < CHANGE_RULES.weeks; week++) {
+    const rate = rateOver(end - 7 * (week + 1), end - 7 * week);
+    if (rate === null) break;
+    rates.push(rate);
+  }
+  const count = rates.length;
+  if (count < CHANGE_RULES.minAfter + CHANGE_RULES.minBefore) return null;
+  let best: { split: number; sse: number; after: number; before: number } | null = null;
+  for (let split = CHANGE_RULES.minAfter; split <= count - CHANGE_RULES.minBefore; split++) {
+    const after = rates.slice(0, split).reduce((sum, rate) => sum + rate, 0) / split;
+    const before = rates.slice(split).reduce((sum, rate) => sum + rate, 0) / (count - split);
+    let sse = 0;
+    rates.forEach((rate, k) => (sse += (rate - (k < split ? after : before)) ** 2));
+    if (!best || sse < best.sse) best = { split, sse, after, before };
+  }
+  const { split, sse, after, before } = best!;
+  const sd = Math.sqrt(sse / Math.max(1, count - 2));
+  const standardError = sd * Math.sqrt(1 / split + 1 / (count - split));
+  const differs =
+    before > 0 &&
+    Math.abs(after - before) >= CHANGE_RULES.minShare * before &&
+    Math.abs(after - before) >= CHANGE_RULES.minT * standardError;
+  if (!differs) return null;
+  // A season's turn is no change: where last year's same weeks changed alike, the pace follows
+  // the season instead (`seasonOf`).
+  const at = end - 7 * split;
+  const lastBefore = rateOver(end - 7 * count - SEASON_DAYS, at - SEASON_DAYS);
+  const lastAfter = rateOver(at - SEASON_DAYS, end - SEASON_DAYS);
+  if (lastBefore !== null && lastAfter !== null && lastBefore > 0 && lastAfter > 0) {
+    const unexplained = after / before / (lastAfter / lastBefore);
+    if (Math.abs(Math.log(unexplained)) < CHANGE_RULES.minShare * 0.75) return null;
+  }
+  return at;
+}
+
+const SEASON_DAYS = 364;
+export const SEASON_RULES = {
+  /**
+   * This year's last four-week blocks against last year's same blocks (52 weeks before): at least
+   * this many with both covered (four weeks: a week's use of a slow tank is mostly sensor noise) …
+   */
+  minPairs: 3,
+  blockDays: 28,
+  /** … and last year's blocks, scaled, must leave at most this share of the squared error of one steady pace. */
+  maxErrorShare: 0.6,
+  /** Last year's use around a day: this many days either side. */
+  halfWindowDays: 10,
+};
+
+/**
+ * A seasonal business (a car wash's summer, a bakery's December): when this year's weeks follow
+ * last year's same weeks clearly better than one steady pace, the coming days' use is scaled as
+ * last year's same days were against last year's recent weeks — last year's shape, this year's
+ * level (a change of use since carries over; last year's amounts do not). Use per day is taken
+ * from the falls between consecutive readings within segments, in units of the weekday and holiday
+ * pace, so the calendar is not counted twice.
+ */
+function seasonOf(
+  daily: DailyUse,
+  paceDays: Float64Array,
+  firstDay: number,
+  today: number,
+): ConsumptionRates['season'] {
+  if (today - firstDay < SEASON_DAYS + SEASON_RULES.blockDays * SEASON_RULES.minPairs) return null;
+  const days = today - firstDay;
+  const { use } = daily;
+  const paced = Float64Array.from(daily.covered.subarray(0, days), (covered, i) => covered * paceDays[i]);
+  const rateOver = (from: number, to: number) => {
+    let used = 0;
+    let pace = 0;
+    let full = 0;
+    for (let day = Math.max(from, firstDay); day < Math.min(to, today); day++) {
+      used += use[day - firstDay];
+      pace += paced[day - firstDay];
+      full += paceDays[day - firstDay];
+    }
+    return pace > 0 && pace >= 0.6 * full ? used / pace : null;
+  };
+  // This year's blocks against last year's.
+  const pairs: { x: number; y: number }[] = [];
+  const block = SEASON_RULES.blockDays;
+  for (let k = 0; today - block * (k + 1) - SEASON_DAYS >= firstDay; k++) {
+    const end = today - block * k;
+    const y = rateOver(end - block, end);
+    const x = rateOver(end - block - SEASON_DAYS, end - SEASON_DAYS);
+    if (y !== null && x !== null) pairs.push({ x, y });
+  }
+  if (pairs.length < SEASON_RULES.minPairs) return null;
+  const meanY = pairs.reduce((sum, pair) => sum + pair.y, 0) / pairs.length;
+  const b =
+    pairs.reduce((sum, pair) => sum + pair.x * pair.y, 0) /
+    pairs.reduce((sum, pair) => sum + pair.x * pair.x, 0);
+  let steady = 0;
+  let seasonal = 0;
+  for (const { x, y } of pairs) {
+    steady += (y - meanY) ** 2;
+    seasonal += (y - b * x) ** 2;
+  }
+  if (!(b > 0) || !(seasonal < SEASON_RULES.maxErrorShare * steady)) return null;
+  // Last year's recent weeks, weighted as the pace weighs this year's.
+  let used = 0;
+  let pace = 0;
+  for (let day = today - 120; day < today; day++) {
+    const index = day - SEASON_DAYS - firstDay;
+    if (index < 0) continue;
+    const weight = Math.exp(-(today - day) / 45);
+    used += weight * use[index];
+    pace += weight * paced[index];
+  }
+  if (!(pace > 0 && used > 0)) return null;
+  const recent = used / pace;
+  const half = SEASON_RULES.halfWindowDays;
+  const factors = new Float64Array(SEASON_DAYS);
+  for (let k = 0; k < SEASON_DAYS; k++) {
+    const centre = today - SEASON_DAYS + k;
+    const rate = rateOver(centre - half, centre + half + 1);
+    factors[k] = rate === null ? 1 : Math.max(0, rate / recent);
+  }
+  return { from: today, factors };
 }
 
 export const RECENT_PACE_RULES = {
@@ -785,14 +1189,20 @@ function solveLinear(matrix: Float64Array, rhs: Float64Array, p: number, active:
  * (F statistic ≥ 10: the residuals of a level series are not independent, since a day's use
  * carries into every later level, so the usual 1 % threshold of about 3 would see rhythms in noise).
  */
-function weeklyRhythmIsReal(flat: LevelFit, weekly: LevelFit, starts: number[], n: number): boolean {
-  let dof = -7;
+function weeklyRhythmIsReal(
+  flat: LevelFit,
+  weekly: LevelFit,
+  starts: number[],
+  n: number,
+  clocks: number,
+): boolean {
+  let dof = -clocks;
   forEachSegment(starts, n, (from, to) => {
     if (to - from >= 2) dof += to - from - 1;
     return null;
   });
   if (dof <= 0 || weekly.rss <= 0) return flat.rss > 0 && weekly.rss === 0;
-  return (flat.rss - weekly.rss) / 6 / (weekly.rss / dof) >= WEEKDAY_MIN_F;
+  return (flat.rss - weekly.rss) / (clocks - 1) / (weekly.rss / dof) >= WEEKDAY_MIN_F;
 }
 
 // --- The range --------------------------------------------------------------------------------
@@ -819,7 +1229,7 @@ function rangeOfUse(
   const normalUse = fillDays(firstDay, days, (day) =>
     model.model === 'degree_days'
       ? model.basePerDay + model.perDegreeDay * model.degreeDays!.expected(day)
-      : model.basePerDay * (model.weekdayFactors ? model.weekdayFactors[weekdayOf(day)] : 1),
+      : model.basePerDay * paceOfDay(model, day),
   );
   const totals = runningTotals(normalUse);
   const predictedAt = (at: number) => readClock(totals, normalUse, firstDay, at);

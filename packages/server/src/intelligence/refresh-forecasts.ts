@@ -5,6 +5,7 @@ import { FORECAST_NOTICE_DAYS } from '@tankportal/shared/notifications';
 import { devices, sensorChecks, sensorForecasts, sensors } from '../db/schema.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
 import { FORECAST_RULES, type ForecastInput } from './forecast.ts';
+import { federalStateOfPostalCode } from './calendar.ts';
 import {
   accuracyAt,
   backtestContinues,
@@ -50,6 +51,8 @@ type StaleSensor = {
     weatherStationId: string | null;
     locationLat: number | null;
     locationLng: number | null;
+    postalCode: string | null;
+    countryCode: string;
     fillingRecognitionInterval: number;
   };
   /** The forecast kept so far (null: none yet). */
@@ -80,6 +83,8 @@ const forecastInputColumns = {
     weatherStationId: devices.weatherStationId,
     locationLat: devices.locationLat,
     locationLng: devices.locationLng,
+    postalCode: devices.postalCode,
+    countryCode: devices.countryCode,
   },
 };
 
@@ -87,7 +92,10 @@ const forecastInputColumns = {
 async function forecastInput(
   db: Db,
   sensor: Pick<StaleSensor, 'id' | 'capacity' | 'threshold' | 'contentType'> & {
-    device: Parameters<WeatherLookup['temperaturesFor']>[0];
+    device: Parameters<WeatherLookup['temperaturesFor']>[0] & {
+      postalCode: string | null;
+      countryCode: string;
+    };
   },
   now: Date,
   weather: WeatherLookup,
@@ -102,6 +110,10 @@ async function forecastInput(
     // normals (docs/forecast.md "Weather").
     temperatures: heating ? await weather.temperaturesFor(sensor.device) : new Map(),
     now,
+    // Process contents keep the public holidays of the device's state (by its postal code).
+    holidayState: heating
+      ? null
+      : federalStateOfPostalCode(sensor.device.postalCode, sensor.device.countryCode),
   };
 }
 
