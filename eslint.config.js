@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 
 // The web features are the folders under packages/web/src/features: the zones
 // below always name the real ones, and a new feature gets its zone without an edit here.
@@ -31,59 +31,120 @@ const webFeatureImports = (features, message) => [
   { regex: `^(\\.\\./)+(${features.join('|')})/`, message },
 ];
 
+/**
+ * The same for `import()`, which no-restricted-imports does not see: a lazily loaded page or dialog
+ * of another feature is an import of it all the same.
+ */
+const webFeatureDynamicImports = (features, message) => {
+  const names = features.join('|');
+  return [
+    { selector: `ImportExpression[source.value=/\\/features\\/(${names})\\//]`, message },
+    { selector: `ImportExpression[source.value=/^(\\.\\.\\/)+(${names})\\//]`, message },
+  ];
+};
+
+const FEATURES_APART =
+  'Features do not import each other: move shared parts to src/components or src/lib, compose them in src/app.';
+const SHARED_KNOWS_NO_FEATURE =
+  'src/components and src/lib import no feature: pass what they need in, or move it here.';
+
 const SERVER_TO_WEB = {
   group: ['@tankportal/web*', '**/web/src/**'],
   message: 'The server never imports the web app.',
 };
 
-/** Imports of these server folders, named relatively (`../plugins/auth.ts`) or through a path. */
-const serverFolders = (folders, message) => [
-  { group: folders.map((folder) => `**/server/src/${folder}/**`), message },
-  { regex: `^(\\.\\./)+(${folders.join('|')})/`, message },
+/**
+ * The server's folders from the top layer down (docs/architecture.md draws them): a folder imports
+ * only folders below it, never one above or beside it. The leaves below every layer import nothing
+ * of the server. Its tests are not held to it.
+ */
+const SERVER_LAYERS = [
+  'main', // process entry points
+  'app', // builds the Fastify app from everything below
+  'routes', // HTTP handlers
+  'context', // what routes get handed: the process's services
+  'seed', // base and demo data
+  'plugins', // auth, csrf, errors, compression: wiring for the app
+  'jobs', // job handlers and the queue put together
+  'ingest', // device protocols to stored reports
+  'billing', // invoicing, e-invoices, accounting, DATEV
+  'intelligence', // forecasts, sensor checks, weather
+  'commands', // business logic across tables
+  'notifications', // events, outbox, texts, delivery
+  'live', // live updates fanned out to open streams
+  'presenters', // row -> answer
+  'queue', // the durable job queue and the scheduler
+  'channels', // the ways out of the process: SMS gateways, MQTT, mail
+  'repositories', // shared reads
+  'policies', // who may do what
+  'metrics',
+  'health',
+  'config',
+  'db',
+];
+const SERVER_LEAVES = ['time', 'http-error', 'lookups', 'sensor-logic'];
+
+/**
+ * Back-imports not yet straightened, file by file: each is allowed the one folder named, nothing
+ * else above it. The list only shrinks.
+ */
+const SERVER_BACK_IMPORTS = [
+  {
+    file: 'commands/dispatch-list.ts',
+    folder: 'intelligence',
+    why: 'calendar-day helpers of degree-days.ts',
+  },
+  {
+    file: 'channels/net-pending-configuration.ts',
+    folder: 'ingest',
+    why: "a report's key (ingest/report-key.ts)",
+  },
 ];
 
-/** What each server folder may not import; its tests are not held to it. */
-const SERVER_LAYERS = [
+/**
+ * Imports of these server parts (a folder, or a file at src/ such as app.ts), named relatively
+ * (`../plugins/auth.ts`, from a file at src/ `./plugins/auth.ts`) or through a path.
+ */
+const serverFolders = (folders, message) => [
   {
-    // A flat folder: whatever leaves it is another part of the server.
-    folder: 'db',
-    patterns: [
-      {
-        regex: '^\\.\\./',
-        message: 'db/ imports nothing of the server but db/ itself (and @tankportal/shared).',
-      },
-    ],
+    group: folders.flatMap((folder) => [`**/server/src/${folder}/**`, `**/server/src/${folder}.ts`]),
+    message,
   },
-  {
-    folder: 'repositories',
-    patterns: serverFolders(
-      ['commands', 'plugins', 'routes', 'main'],
-      'repositories/ sit below commands and never import commands, plugins, routes or main.',
-    ),
-  },
-  {
-    folder: 'policies',
-    patterns: serverFolders(
-      ['commands', 'plugins', 'routes', 'main'],
-      'policies/ sit below commands and never import commands, plugins, routes or main.',
-    ),
-  },
-  {
-    // The live updates fan out what the database announces; they decide nothing of their own.
-    folder: 'live',
-    patterns: serverFolders(
-      ['commands', 'ingest', 'plugins', 'routes', 'main'],
-      'live/ reads the database and the policies only: never commands, ingest, plugins, routes or main.',
-    ),
-  },
-  {
-    folder: 'commands',
-    patterns: serverFolders(
-      ['plugins', 'routes', 'main'],
-      'commands/ never import plugins, routes or main: HttpError is in src/http-error.ts, Actor in policies/actor.ts.',
-    ),
-  },
+  { regex: `^(\\./|(\\.\\./)+)(${folders.join('|')})(/|\\.ts$)`, message },
 ];
+
+/** A part of the server is a folder or one file at src/ (app.ts, context.ts, http-error.ts). */
+const SERVER_SRC = new URL('./packages/server/src/', import.meta.url);
+const filesOf = (part) =>
+  existsSync(new URL(`${part}.ts`, SERVER_SRC))
+    ? [`packages/server/src/${part}.ts`]
+    : [`packages/server/src/${part}/**`];
+
+/** The folders above `folder` and beside it at the leaves: what it may not import. */
+function forbiddenFor(folder) {
+  const layer = SERVER_LAYERS.indexOf(folder);
+  const above = layer < 0 ? [...SERVER_LAYERS] : SERVER_LAYERS.slice(0, layer);
+  return SERVER_LEAVES.includes(folder)
+    ? [...SERVER_LAYERS, ...SERVER_LEAVES.filter((leaf) => leaf !== folder)]
+    : above;
+}
+
+const layerMessage = (folder) =>
+  SERVER_LEAVES.includes(folder)
+    ? `${folder}/ is a leaf: it imports nothing of the server.`
+    : `${folder}/ imports only the folders below it: ${SERVER_LAYERS.slice(SERVER_LAYERS.indexOf(folder) + 1).join(', ')} and the leaves (${SERVER_LEAVES.join(', ')}); see docs/architecture.md.`;
+
+/** One lint block per folder (and per file allowed a back-import), generated from the table. */
+const serverLayerRules = [...SERVER_LAYERS, ...SERVER_LEAVES].flatMap((folder) => {
+  const blocks = [{ files: filesOf(folder), forbidden: forbiddenFor(folder), message: layerMessage(folder) }];
+  for (const exception of SERVER_BACK_IMPORTS.filter((each) => each.file.startsWith(`${folder}/`)))
+    blocks.push({
+      files: [`packages/server/src/${exception.file}`],
+      forbidden: forbiddenFor(folder).filter((each) => each !== exception.folder),
+      message: layerMessage(folder),
+    });
+  return blocks;
+});
 
 export default tseslint.config(
   {
@@ -122,13 +183,19 @@ export default tseslint.config(
     files: ['packages/server/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_TO_WEB] }] },
   },
-  // The server's layers: shared <- db <- repositories/policies <- commands <-
-  // routes/ingest/jobs <- main; plugins are wiring, not a library for policies or commands.
-  ...SERVER_LAYERS.map(({ folder, patterns }) => ({
-    files: [`packages/server/src/${folder}/**`],
-    ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_TO_WEB, ...patterns] }] },
-  })),
+  // The server's layers, from the table above.
+  ...serverLayerRules
+    .filter(({ forbidden }) => forbidden.length > 0)
+    .map(({ files, forbidden, message }) => ({
+      files,
+      ignores: ['**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [SERVER_TO_WEB, ...serverFolders(forbidden, message)] },
+        ],
+      },
+    })),
   {
     // No import circles in the server: a circle makes the order modules initialise in depend on
     // which one is imported first. Type-only imports are not followed (they vanish at run time);
@@ -178,10 +245,17 @@ export default tseslint.config(
             WEB_TO_SERVER,
             ...webFeatureImports(
               WEB_FEATURES.filter((other) => other !== feature),
-              'Features do not import each other: move shared parts to src/components or src/lib, compose them in src/app.',
+              FEATURES_APART,
             ),
           ],
         },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        ...webFeatureDynamicImports(
+          WEB_FEATURES.filter((other) => other !== feature),
+          FEATURES_APART,
+        ),
       ],
     },
   })),
@@ -192,15 +266,10 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            WEB_TO_SERVER,
-            ...webFeatureImports(
-              WEB_FEATURES,
-              'src/components and src/lib import no feature: pass what they need in, or move it here.',
-            ),
-          ],
+          patterns: [WEB_TO_SERVER, ...webFeatureImports(WEB_FEATURES, SHARED_KNOWS_NO_FEATURE)],
         },
       ],
+      'no-restricted-syntax': ['error', ...webFeatureDynamicImports(WEB_FEATURES, SHARED_KNOWS_NO_FEATURE)],
     },
   },
 );

@@ -8,12 +8,16 @@ const source = (file: string) => fileURLToPath(new URL(`src/${file}`, import.met
 const ENTRY = source('main.tsx');
 /** The login page: what it imports besides the entry, every page needs as well. */
 const LOGIN = [source('features/auth/components/login-page.tsx')];
-/** What the first screens after the login always load: the shell, the device list and a device's status page. */
+/**
+ * What the first screens after the login always load: the shell, the device list and a device's
+ * status page, and the preload of their data (which the entry imports lazily).
+ */
 const FIRST_SCREENS = [
   source('app/signed-in-app.tsx'),
   source('app/routes/devices-routes.tsx'),
-  source('features/devices/components/list/device-list-page.tsx'),
+  source('app/routes/device-list-route.tsx'),
   source('app/routes/device-pages.tsx'),
+  source('features/devices/preload.ts'),
 ];
 
 type ModuleGraph = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };

@@ -8,7 +8,7 @@ import { useStartupLookups } from '../lib/lookups.ts';
 import { useWhitelabelConfig } from '../lib/whitelabel.ts';
 import { useLiveUpdates } from '../lib/live-updates.ts';
 import { Loading } from '../components/loading.tsx';
-import { preloadDeepLink } from '../features/devices/preload.ts';
+import { preloadDeepLink } from './preload-deep-link.ts';
 import { ImpersonationBanner } from '../features/auth/components/impersonation-banner.tsx';
 import { TopBar } from './top-bar.tsx';
 

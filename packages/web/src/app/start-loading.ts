@@ -25,7 +25,7 @@ export function startLoading(queryClient: QueryClient, location: { pathname: str
   const page = deviceAreaPageOf(location.pathname);
   const preload = page ? import('../features/devices/preload.ts').catch(() => null) : null;
   if (page) ahead(() => import('./routes/devices-routes.tsx'));
-  if (page && 'list' in page) ahead(() => import('../features/devices/components/list/device-list-page.tsx'));
+  if (page && 'list' in page) ahead(() => import('./routes/device-list-route.tsx'));
   if (page && 'deviceId' in page) ahead(() => import('./routes/device-pages.tsx'));
   void user.then(
     async (signedIn) => {

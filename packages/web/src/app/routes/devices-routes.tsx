@@ -2,9 +2,9 @@ import { lazy } from 'react';
 import { Route, Routes } from 'react-router';
 
 // The list (with its dialog sub-routes) and the device pages are separate chunks.
-const DeviceListPage = lazy(() => import('../../features/devices/components/list/device-list-page.tsx'));
+const DeviceListPage = lazy(() => import('./device-list-route.tsx'));
 const DevicePages = lazy(() => import('./device-pages.tsx'));
-const DispatchPage = lazy(() => import('../../features/devices/components/dispatch/dispatch-page.tsx'));
+const DispatchPage = lazy(() => import('../../features/dispatch/components/dispatch-page.tsx'));
 
 /** Sub-paths of the list that are not device ids. */
 const LIST_DIALOGS = ['new', 'config', 'map', 'export', 'block-queries', 'ref-date-queries/*'];

@@ -4,8 +4,6 @@ import { deviceKeys, deviceQuery } from '../../lib/api/devices.ts';
 import { deviceAreaPageOf } from '../../lib/device-path.ts';
 import { deviceListTotalsQuery, fetchDeviceListPage } from './api/device-list.ts';
 import { listSettingsQuery } from './api/list-settings.ts';
-import { mapDevicesQuery } from './api/map-devices.ts';
-import { loadMapDialog } from './components/map/load-map-dialog.ts';
 import { effectiveListSettings } from './lib/list-settings.ts';
 import {
   initialListQuery,
@@ -14,20 +12,6 @@ import {
   loadListQuery,
   type DeviceListQueryState,
 } from './lib/list-query.ts';
-
-/**
- * A deep link into the map (/devices/map, e.g. a device's location icon opening a new tab) starts
- * the page's code and the located devices while the app shell still loads the start-up lookups,
- * instead of one after the other once the shell, the list and then the dialog have rendered.
- * True when it did (the app then loads its routes' code as well).
- */
-export function preloadDeepLink(pathname: string, queryClient: QueryClient): boolean {
-  if (!/^\/devices\/map\/?$/.test(pathname)) return false;
-  void import('./components/list/device-list-page.tsx');
-  void loadMapDialog();
-  void queryClient.prefetchQuery(mapDevicesQuery);
-  return true;
-}
 
 /**
  * The data of the device page the app opens with, asked for as soon as the

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { DeviceDetail } from '@tankportal/shared/schemas/devices';
+import type { DeviceDetail, DeviceSummary } from '@tankportal/shared/schemas/devices';
 import type { DevicePermission, DeviceType } from '@tankportal/shared/devices';
 import { api } from '../api-client.ts';
 import type { JsonOf } from './json.ts';
@@ -31,6 +31,9 @@ export const deviceKeys = {
   recipients: (deviceId: number) => [...deviceKeys.one(deviceId), 'recipients'] as const,
   aces: (deviceId: number) => [...deviceKeys.one(deviceId), 'aces'] as const,
 };
+
+/** A row of `GET /v2/devices` as the web receives it (the list, and the queries' device choice). */
+export type DeviceListItem = JsonOf<DeviceSummary>;
 
 /** `GET /v2/devices/{id}` as the web receives it. */
 export type DeviceDetailView = JsonOf<DeviceDetail>;

@@ -1,15 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { DeviceListTotals, DeviceSummary } from '@tankportal/shared/schemas/devices';
+import type { DeviceListTotals } from '@tankportal/shared/schemas/devices';
 import { api } from '../../../lib/api-client.ts';
-import { deviceKeys } from '../../../lib/api/devices.ts';
-import type { JsonOf } from '../../../lib/api/json.ts';
+import { deviceKeys, type DeviceListItem } from '../../../lib/api/devices.ts';
 import {
   listFilterRequestQuery,
   listPageRequestQuery,
   type DeviceListQueryState,
 } from '../lib/list-query.ts';
-
-export type DeviceListItem = JsonOf<DeviceSummary>;
 
 export interface DeviceListPage {
   devices: DeviceListItem[];

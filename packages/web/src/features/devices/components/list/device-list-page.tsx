@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo } from 'react';
+import { Suspense, useMemo, type ComponentType } from 'react';
 import { Link as RouterLink, Navigate, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
@@ -24,7 +24,6 @@ import { useCurrentUser } from '../../../../lib/session.ts';
 import { errorText } from '../../../../lib/error-texts.ts';
 import { useDeviceList, useDeviceListTotals } from '../../api/device-list.ts';
 import { useListSettings } from '../../api/list-settings.ts';
-import { loadMapDialog } from '../map/load-map-dialog.ts';
 import { isEmptyWithinDays } from '../../lib/health.ts';
 import { shownColumns, type ListDisplaySettings } from '../../lib/list-settings.ts';
 import { DeviceTable } from './device-table.tsx';
@@ -34,10 +33,17 @@ import { IntelligenceFilters } from './intelligence-filters.tsx';
 import { ListFilter } from './list-filter.tsx';
 import { useListQueryState } from './use-list-query-state.ts';
 
-const DeviceMapDialog = lazy(loadMapDialog);
-const CreateDeviceDialog = lazy(() => import('./create-device/create-device-dialog.tsx'));
-const BlockQueriesDialog = lazy(() => import('./block-queries-dialog.tsx'));
-const RefDateQueriesRoutes = lazy(() => import('./ref-date-queries/ref-date-queries-dialog.tsx'));
+/**
+ * The list's dialogs that other features own (the map, create device, block and reference-date
+ * queries): app/routes puts them in, lazily loaded; the list opens each at its sub-path.
+ */
+export interface ListDialogs {
+  Map: ComponentType;
+  CreateDevice: ComponentType;
+  BlockQueries: ComponentType;
+  /** `subPath`: what follows /devices/ref-date-queries/ ('' for the list of queries). */
+  RefDateQueries: ComponentType<{ subPath: string }>;
+}
 
 /** The dialog sub-path of a list URL: `map` for /devices/map, '' for the list itself. */
 const dialogPathOf = (pathname: string) => pathname.replace(/^\/devices\/?/, '').replace(/\/$/, '');
@@ -73,7 +79,7 @@ const PAGINATION_WRAPS_ON_PHONES = {
 } as const;
 
 /** /devices and its dialogs. Waits for the display settings: they pick the start order. */
-export default function DeviceListPage() {
+export default function DeviceListPage({ dialogs }: { dialogs: ListDialogs }) {
   const { t } = useTranslation();
   const { data: user } = useCurrentUser();
   const role = user?.role ?? 'ROLE_DEMO';
@@ -84,10 +90,18 @@ export default function DeviceListPage() {
         <Loading />
       </Page>
     );
-  return <DeviceList role={role} settings={settings.data} />;
+  return <DeviceList role={role} settings={settings.data} dialogs={dialogs} />;
 }
 
-function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySettings }) {
+function DeviceList({
+  role,
+  settings,
+  dialogs,
+}: {
+  role: Role;
+  settings: ListDisplaySettings;
+  dialogs: ListDialogs;
+}) {
   const { t } = useTranslation();
   const location = useLocation();
   const [query, update] = useListQueryState(settings);
@@ -134,25 +148,25 @@ function DeviceList({ role, settings }: { role: Role; settings: ListDisplaySetti
   else if (dialogPath === 'map')
     dialog = (
       <Suspense fallback={null}>
-        <DeviceMapDialog />
+        <dialogs.Map />
       </Suspense>
     );
   else if (dialogPath === 'new' && createsDevices(role))
     dialog = (
       <Suspense fallback={null}>
-        <CreateDeviceDialog />
+        <dialogs.CreateDevice />
       </Suspense>
     );
   else if (dialogPath === 'block-queries' && queriesDevices(role))
     dialog = (
       <Suspense fallback={null}>
-        <BlockQueriesDialog />
+        <dialogs.BlockQueries />
       </Suspense>
     );
   else if (refDateSubPath !== null && queriesDevices(role))
     dialog = (
       <Suspense fallback={null}>
-        <RefDateQueriesRoutes subPath={refDateSubPath} />
+        <dialogs.RefDateQueries subPath={refDateSubPath} />
       </Suspense>
     );
   // A dialog this role may not open, or none at all: back to the list.

@@ -13,12 +13,12 @@ import type { SensorTotals } from '@tankportal/shared/schemas/devices';
 import { formatDate, formatDateTime, formatNumber } from '../../../../lib/format.ts';
 import { useLocale } from '../../../../lib/i18n.ts';
 import { unitSymbol } from '@tankportal/shared/units';
-import type { DeviceListItem } from '../../api/device-list.ts';
+import type { DeviceListItem } from '../../../../lib/api/devices.ts';
 import type { ListDisplaySettings, SensorToggle } from '../../lib/list-settings.ts';
 import { cardsOnPhone } from '../../../../components/responsive-table.ts';
-import { doubtsText, firstEmpty } from '../../lib/forecast-text.ts';
+import { doubtsText, firstEmpty } from '../../../../lib/forecast-text.ts';
 import { healthLabels } from '../../lib/health.ts';
-import { unitFractionDigits } from '../../lib/sensor-totals.ts';
+import { unitFractionDigits } from '../../../../lib/sensor-totals.ts';
 import { SensorList } from './sensor-list.tsx';
 
 const devicePath = (id: number) => `/devices/${id}`;

@@ -4,9 +4,9 @@ import type { Locale } from '@tankportal/shared/constants';
 import { sensorColor } from '@tankportal/shared/chart-colors';
 import { formatNumber } from '../../../../lib/format.ts';
 import { unitSymbol } from '@tankportal/shared/units';
-import type { DeviceListItem } from '../../api/device-list.ts';
+import type { DeviceListItem } from '../../../../lib/api/devices.ts';
 import type { SensorToggle } from '../../lib/list-settings.ts';
-import { clampPercent, unitFractionDigits } from '../../lib/sensor-totals.ts';
+import { clampPercent, unitFractionDigits } from '../../../../lib/sensor-totals.ts';
 
 type ListSensorView = DeviceListItem['sensors'][number];
 

@@ -7,7 +7,7 @@ import { CanvasRenderer } from 'echarts/renderers';
 import { formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { unitSymbol } from '@tankportal/shared/units';
-import { unitFractionDigits } from '../../../lib/sensor-totals.ts';
+import { unitFractionDigits } from '../../../../../lib/sensor-totals.ts';
 import { EChart } from '../charts/echart.tsx';
 import { consumptionChartOption } from './consumption-chart-options.ts';
 import type { ConsumptionByUnit } from './consumption-data.ts';

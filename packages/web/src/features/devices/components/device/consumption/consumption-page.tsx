@@ -12,7 +12,7 @@ import { useConsumption } from '../../../api/consumption.ts';
 import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';
 import { IncludedChoice } from '../charts/included-choice.tsx';
 import { useDeviceDisplaySettings } from '../../../api/device-display-settings.ts';
-import { useContentTypeName } from '../../../lib/content-type-name.ts';
+import { useContentTypeName } from '../../../../../lib/content-type-name.ts';
 import {
   consumptionByUnit,
   consumptionSensors,

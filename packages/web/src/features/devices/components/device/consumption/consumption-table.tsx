@@ -11,7 +11,7 @@ import { formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { readableText } from '../../../../../lib/theme.ts';
 import { unitSymbol } from '@tankportal/shared/units';
-import { unitFractionDigits } from '../../../lib/sensor-totals.ts';
+import { unitFractionDigits } from '../../../../../lib/sensor-totals.ts';
 import type { ConsumptionByUnit } from './consumption-data.ts';
 import { monthNames } from './month-names.ts';
 

@@ -3,7 +3,7 @@ import type { Locale } from '@tankportal/shared/constants';
 import { unitSymbol } from '@tankportal/shared/units';
 import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import type { DeliveryView } from '../../../api/deliveries.ts';
-import { unitFractionDigits } from '../../../lib/sensor-totals.ts';
+import { unitFractionDigits } from '../../../../../lib/sensor-totals.ts';
 import type { DeliveryMark } from './process-chart-options.ts';
 
 /** A quantity with its unit's usual digits and its symbol ("3.782 l"). */

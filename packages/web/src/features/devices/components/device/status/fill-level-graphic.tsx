@@ -6,7 +6,7 @@ import { formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { unitSymbol } from '@tankportal/shared/units';
 import type { StatusSensor } from '../../../../../lib/api/devices.ts';
-import { clampPercent, unitFractionDigits } from '../../../lib/sensor-totals.ts';
+import { clampPercent, unitFractionDigits } from '../../../../../lib/sensor-totals.ts';
 import { connectedLevelSensors, FILL_GRAPHIC_WIDTH, fillBarWidthShare } from './sensor-display.ts';
 
 const TOP = 8;

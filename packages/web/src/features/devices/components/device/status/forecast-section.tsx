@@ -8,7 +8,7 @@ import { SENSOR_ERROR_COLOR, sensorColor } from '@tankportal/shared/chart-colors
 import type { HealthIssue } from '@tankportal/shared/schemas/tank-health';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import type { SensorView } from '../../../../../lib/api/devices.ts';
-import { forecastLines } from '../../../lib/forecast-text.ts';
+import { forecastLines } from '../../../../../lib/forecast-text.ts';
 import { healthLabels, issuesOfSensor } from '../../../lib/health.ts';
 import { connectedLevelSensors } from './sensor-display.ts';
 

@@ -14,7 +14,7 @@ import { formatDateTime, formatNumber } from '../../../../../lib/format.ts';
 import { useLocale } from '../../../../../lib/i18n.ts';
 import { unitSymbol } from '@tankportal/shared/units';
 import type { StatusSensor } from '../../../../../lib/api/devices.ts';
-import { clampPercent, totalsPerUnit, unitFractionDigits } from '../../../lib/sensor-totals.ts';
+import { clampPercent, totalsPerUnit, unitFractionDigits } from '../../../../../lib/sensor-totals.ts';
 import {
   anyTemperature,
   sensorsOfType,

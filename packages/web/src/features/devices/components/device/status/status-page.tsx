@@ -3,7 +3,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
-import { useContentTypeName } from '../../../lib/content-type-name.ts';
+import { useContentTypeName } from '../../../../../lib/content-type-name.ts';
 import { doubtfulSequences } from '../../../lib/health.ts';
 import { useHasRole } from '../../../../../lib/session.ts';
 import type { DeviceDetailView } from '../../../../../lib/api/devices.ts';

@@ -5,9 +5,9 @@ import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
-import { DayField } from '../../../../components/day-field.tsx';
-import { formatDay, today } from '../../../../lib/format.ts';
-import { useLocale } from '../../../../lib/i18n.ts';
+import { DayField } from '../../../components/day-field.tsx';
+import { formatDay, today } from '../../../lib/format.ts';
+import { useLocale } from '../../../lib/i18n.ts';
 import {
   daysOf,
   deliveryDayOf,
@@ -15,7 +15,7 @@ import {
   DISPATCH_HORIZONS,
   DISPATCH_MAX_DAYS,
   DISPATCH_MIN_DAYS,
-} from '../../lib/dispatch.ts';
+} from '../lib/dispatch.ts';
 
 const isPreset = (days: number) => (DISPATCH_HORIZONS as readonly number[]).includes(days);
 

@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
-import type { MapDevice } from '../../api/map-devices.ts';
-import { externalMapUrl } from '../../lib/map.ts';
+import type { MapDevice } from '../api/map-devices.ts';
+import { externalMapUrl } from '../lib/map.ts';
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);

@@ -13,19 +13,19 @@ import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { IOT_VERSIONS } from '@tankportal/shared/schemas/device-create';
-import { CountryPicker } from '../../../../../components/pickers/country-picker.tsx';
-import { ApiError } from '../../../../../lib/api-client.ts';
-import { useSaveErrorHandler } from '../../../../../components/forms/save-error.ts';
-import { fieldErrorText, sharedSchemaResolver } from '../../../../../lib/field-errors.ts';
-import { formatDateTime } from '../../../../../lib/format.ts';
-import { useLocale } from '../../../../../lib/i18n.ts';
+import { CountryPicker } from '../../../components/pickers/country-picker.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useSaveErrorHandler } from '../../../components/forms/save-error.ts';
+import { fieldErrorText, sharedSchemaResolver } from '../../../lib/field-errors.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useLocale } from '../../../lib/i18n.ts';
 import {
   useCreateDevice,
   useSmsGateways,
   useUnassignedDevices,
   type CreatedDeviceView,
   type UnassignedKind,
-} from '../../../api/create-device.ts';
+} from '../api/create-device.ts';
 import {
   CREATE_DEVICE_DEFAULTS,
   createDeviceCheck,
@@ -38,7 +38,7 @@ import {
   type CreateDeviceFormValues,
   visibleFields,
   type DeviceKind,
-} from './create-device-form.ts';
+} from '../lib/create-device-form.ts';
 
 type FieldName = FieldPath<CreateDeviceFormValues>;
 

@@ -3,8 +3,8 @@ import 'leaflet.markercluster/dist/MarkerCluster.css';
 import 'leaflet.markercluster/dist/MarkerCluster.Default.css';
 import './device-map.css';
 import { MapContainer, TileLayer } from 'react-leaflet';
-import type { MapDevice } from '../../api/map-devices.ts';
-import { MAP_CENTER, MAP_ZOOM } from '../../lib/map.ts';
+import type { MapDevice } from '../api/map-devices.ts';
+import { MAP_CENTER, MAP_ZOOM } from '../lib/map.ts';
 import { ClusterLayer } from './cluster-layer.tsx';
 
 interface DeviceMapProps {

@@ -26,9 +26,9 @@ import type { Theme } from '@mui/material/styles';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import ErrorIcon from '@mui/icons-material/Error';
 import { BLOCK_QUERY_NOT_REPORTED_SINCE } from '@tankportal/shared/schemas/block-queries';
-import { cardsOnPhone } from '../../../../components/responsive-table.ts';
-import { fieldErrorText } from '../../../../lib/field-errors.ts';
-import { devicePath } from '../../../../lib/device-path.ts';
+import { cardsOnPhone } from '../../../components/responsive-table.ts';
+import { fieldErrorText } from '../../../lib/field-errors.ts';
+import { devicePath } from '../../../lib/device-path.ts';
 import {
   isFinished,
   isUnderWay,
@@ -37,8 +37,8 @@ import {
   useStartBlockQuery,
   type BlockQueryEntry,
   type StartedBlockQuery,
-} from '../../api/block-queries.ts';
-import { deviceIdErrors } from '../../lib/device-id-errors.ts';
+} from '../api/block-queries.ts';
+import { deviceIdErrors } from '../lib/device-id-errors.ts';
 import { DeviceChoice, type ChoosableDevice } from './device-choice.tsx';
 
 /** Lists inside dialogs page by 10. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { lookupQuery } from '../../../lib/lookups.ts';
-import { useLocale } from '../../../lib/i18n.ts';
+import { lookupQuery } from './lookups.ts';
+import { useLocale } from './i18n.ts';
 
 interface ContentType {
   id: string;

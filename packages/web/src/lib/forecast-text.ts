@@ -3,8 +3,8 @@ import type { Locale } from '@tankportal/shared/constants';
 import { healthLabel } from '@tankportal/shared/health-texts';
 import type { SensorForecast } from '@tankportal/shared/schemas/devices';
 import { unitSymbol } from '@tankportal/shared/units';
-import type { JsonOf } from '../../../lib/api/json.ts';
-import { formatDate, formatDateRange, formatNumber } from '../../../lib/format.ts';
+import type { JsonOf } from './api/json.ts';
+import { formatDate, formatDateRange, formatNumber } from './format.ts';
 import { unitFractionDigits } from './sensor-totals.ts';
 
 /** A sensor's forecast as the web receives it (dates as ISO strings). */

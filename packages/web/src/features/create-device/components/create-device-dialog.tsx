@@ -14,10 +14,10 @@ import Step from '@mui/material/Step';
 import StepLabel from '@mui/material/StepLabel';
 import Stepper from '@mui/material/Stepper';
 import Typography from '@mui/material/Typography';
-import { UserPicker, type PickedUser } from '../../../../../components/pickers/user-picker.tsx';
-import { ApiError } from '../../../../../lib/api-client.ts';
-import { errorText } from '../../../../../lib/error-texts.ts';
-import { useAssignToUser, type CreatedDeviceView } from '../../../api/create-device.ts';
+import { UserPicker, type PickedUser } from '../../../components/pickers/user-picker.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { errorText } from '../../../lib/error-texts.ts';
+import { useAssignToUser, type CreatedDeviceView } from '../api/create-device.ts';
 import { CreateDeviceForm } from './create-device-fields.tsx';
 
 const TITLE_ID = 'create-device-title';

@@ -22,21 +22,21 @@ import type { Locale } from '@tankportal/shared/constants';
 import { healthLabel } from '@tankportal/shared/health-texts';
 import { hasRole } from '@tankportal/shared/roles';
 import { unitSymbol } from '@tankportal/shared/units';
-import { Loading } from '../../../../components/loading.tsx';
-import { Page } from '../../../../components/page.tsx';
-import { cardsOnPhone } from '../../../../components/responsive-table.ts';
-import { devicePath } from '../../../../lib/device-path.ts';
-import { errorText } from '../../../../lib/error-texts.ts';
-import { formatDate, formatDateTime, formatDay, formatNumber, today } from '../../../../lib/format.ts';
-import { useLocale } from '../../../../lib/i18n.ts';
-import { useCurrentUser } from '../../../../lib/session.ts';
+import { Loading } from '../../../components/loading.tsx';
+import { Page } from '../../../components/page.tsx';
+import { cardsOnPhone } from '../../../components/responsive-table.ts';
+import { devicePath } from '../../../lib/device-path.ts';
+import { errorText } from '../../../lib/error-texts.ts';
+import { formatDate, formatDateTime, formatDay, formatNumber, today } from '../../../lib/format.ts';
+import { useLocale } from '../../../lib/i18n.ts';
+import { useCurrentUser } from '../../../lib/session.ts';
 import {
   DISPATCH_EXPORT_FORMATS,
   downloadDispatchExport,
   useDispatch,
   type DispatchExportFormat,
   type DispatchRequest,
-} from '../../api/dispatch.ts';
+} from '../api/dispatch.ts';
 import {
   addressLines,
   deliveryDayOf,
@@ -44,11 +44,11 @@ import {
   horizonOf,
   type DispatchGroup,
   type DispatchRowView,
-} from '../../lib/dispatch.ts';
+} from '../lib/dispatch.ts';
 import { DeliveryDayField, HorizonPicker } from './dispatch-controls.tsx';
-import { useContentTypeName } from '../../lib/content-type-name.ts';
-import { doubtsText } from '../../lib/forecast-text.ts';
-import { unitFractionDigits, type UnitTotal } from '../../lib/sensor-totals.ts';
+import { useContentTypeName } from '../../../lib/content-type-name.ts';
+import { doubtsText } from '../../../lib/forecast-text.ts';
+import { unitFractionDigits, type UnitTotal } from '../../../lib/sensor-totals.ts';
 
 const HORIZON_PARAM = 'within_days';
 const DELIVERY_PARAM = 'delivery_on';

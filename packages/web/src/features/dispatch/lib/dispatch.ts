@@ -6,7 +6,7 @@ import {
   type DispatchRow,
 } from '@tankportal/shared/schemas/dispatch';
 import type { JsonOf } from '../../../lib/api/json.ts';
-import type { UnitTotal } from './sensor-totals.ts';
+import type { UnitTotal } from '../../../lib/sensor-totals.ts';
 
 /** A tank due for a delivery as the web receives it (dates as ISO strings). */
 export type DispatchRowView = JsonOf<DispatchRow>;

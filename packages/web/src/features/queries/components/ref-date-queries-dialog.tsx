@@ -19,18 +19,18 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import AddIcon from '@mui/icons-material/Add';
-import { QueryContent } from '../../../../../components/query-content.tsx';
-import { cardsOnPhone } from '../../../../../components/responsive-table.ts';
-import { EditDeleteActions } from '../../../../../components/row-actions.tsx';
-import { useLocale } from '../../../../../lib/i18n.ts';
-import { useRefDateQueries, type RefDateQueryView } from '../../../../../lib/api/ref-date-queries.ts';
+import { QueryContent } from '../../../components/query-content.tsx';
+import { cardsOnPhone } from '../../../components/responsive-table.ts';
+import { EditDeleteActions } from '../../../components/row-actions.tsx';
+import { useLocale } from '../../../lib/i18n.ts';
+import { useRefDateQueries, type RefDateQueryView } from '../../../lib/api/ref-date-queries.ts';
 import {
   intervalsText,
   intervalTypeText,
   olderThanText,
   queryAtText,
   refDateTimeText,
-} from '../../../../../lib/ref-date-texts.ts';
+} from '../../../lib/ref-date-texts.ts';
 import {
   CreateRefDateQueryDialog,
   DeleteRefDateQueryDialog,

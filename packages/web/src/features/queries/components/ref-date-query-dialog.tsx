@@ -29,13 +29,13 @@ import {
   refDateQueryBody,
   type RefDateIntervalType,
 } from '@tankportal/shared/schemas/ref-date-queries';
-import { ConfirmDialog } from '../../../../../components/dialogs/confirm-dialog.tsx';
-import { EditDialogLoader } from '../../../../../components/dialogs/edit-dialog-loader.tsx';
-import { TimeField } from '../../../../../components/time-field.tsx';
-import { FormDialog } from '../../../../../components/dialogs/form-dialog.tsx';
-import { fieldErrorText } from '../../../../../lib/field-errors.ts';
-import { pathId } from '../../../../../lib/path-id.ts';
-import { intervalsText, olderThanText } from '../../../../../lib/ref-date-texts.ts';
+import { DeleteConfirmDialog } from '../../../components/dialogs/delete-confirm-dialog.tsx';
+import { EditDialogLoader } from '../../../components/dialogs/edit-dialog-loader.tsx';
+import { TimeField } from '../../../components/time-field.tsx';
+import { FormDialog } from '../../../components/dialogs/form-dialog.tsx';
+import { fieldErrorText } from '../../../lib/field-errors.ts';
+import { pathId } from '../../../lib/path-id.ts';
+import { intervalsText, olderThanText } from '../../../lib/ref-date-texts.ts';
 import {
   useCreateRefDateQuery,
   useDeleteRefDateQuery,
@@ -43,8 +43,8 @@ import {
   useUpdateRefDateQuery,
   type RefDateQueryBody,
   type RefDateQueryView,
-} from '../../../../../lib/api/ref-date-queries.ts';
-import { deviceIdErrors } from '../../../lib/device-id-errors.ts';
+} from '../../../lib/api/ref-date-queries.ts';
+import { deviceIdErrors } from '../lib/device-id-errors.ts';
 import {
   isDirty,
   isOffStep,
@@ -54,8 +54,8 @@ import {
   type IntradayInterval,
   type MonthlyInterval,
   type RefDateFormValues,
-} from '../../../lib/ref-date-form.ts';
-import { DeviceChoice } from '../device-choice.tsx';
+} from '../lib/ref-date-form.ts';
+import { DeviceChoice } from './device-choice.tsx';
 
 export const REF_DATE_QUERIES_PATH = '/devices/ref-date-queries';
 
@@ -402,27 +402,19 @@ export function DeleteRefDateQueryDialog({
   onDeleted?: () => void;
 }) {
   const { t } = useTranslation();
-  const { enqueueSnackbar } = useSnackbar();
   const remove = useDeleteRefDateQuery();
   return (
-    <ConfirmDialog
-      title={t('refDateQueries.delete')}
+    <DeleteConfirmDialog
+      label={t('refDateQueries.delete')}
       text={t('refDateQueries.deleteText', {
         username: query.username,
         intervals: intervalsText(query.intervals, t),
       })}
-      confirmLabel={t('refDateQueries.delete')}
-      danger
-      pending={remove.isPending}
+      remove={remove}
+      target={query.id}
+      deletedText={t('refDateQueries.responses.deleted')}
       onClose={onClose}
-      onConfirm={() =>
-        remove.mutate(query.id, {
-          onSuccess: () => {
-            enqueueSnackbar(t('refDateQueries.responses.deleted'), { variant: 'success' });
-            onDeleted();
-          },
-        })
-      }
+      onDeleted={onDeleted}
     />
   );
 }

@@ -20,14 +20,14 @@ import Typography from '@mui/material/Typography';
 import type { SxProps, Theme } from '@mui/material/styles';
 import { DEVICE_SEARCH_DEBOUNCE_MS } from '@tankportal/shared/constants';
 import type { DevicePermission } from '@tankportal/shared/devices';
-import { cardsOnPhone } from '../../../../components/responsive-table.ts';
-import { errorText } from '../../../../lib/error-texts.ts';
-import { formatDateTime } from '../../../../lib/format.ts';
-import { useLocale } from '../../../../lib/i18n.ts';
-import { fetchPage } from '../../../../lib/api/paged.ts';
-import { useDebouncedValue } from '../../../../lib/use-debounce.ts';
-import { fetchChoosableIds, QUERYABLE_TYPES } from '../../api/block-queries.ts';
-import type { DeviceListItem } from '../../api/device-list.ts';
+import { cardsOnPhone } from '../../../components/responsive-table.ts';
+import { errorText } from '../../../lib/error-texts.ts';
+import { formatDateTime } from '../../../lib/format.ts';
+import { useLocale } from '../../../lib/i18n.ts';
+import { fetchPage } from '../../../lib/api/paged.ts';
+import { useDebouncedValue } from '../../../lib/use-debounce.ts';
+import { fetchChoosableIds, QUERYABLE_TYPES } from '../api/block-queries.ts';
+import type { DeviceListItem } from '../../../lib/api/devices.ts';
 
 /** Lists inside dialogs page by 10. */
 const PER_PAGE = 10;

@@ -5,8 +5,8 @@ import 'leaflet.markercluster';
 import iconUrl from 'leaflet/dist/images/marker-icon.png';
 import iconRetinaUrl from 'leaflet/dist/images/marker-icon-2x.png';
 import shadowUrl from 'leaflet/dist/images/marker-shadow.png';
-import type { MapDevice } from '../../api/map-devices.ts';
-import { HIGHLIGHT_ZOOM } from '../../lib/map.ts';
+import type { MapDevice } from '../api/map-devices.ts';
+import { HIGHLIGHT_ZOOM } from '../lib/map.ts';
 
 // Leaflet finds its default marker images through CSS paths a bundler breaks: name them here.
 // One icon object per kind, shared by every marker.

@@ -8,17 +8,17 @@ import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
-import { Loading } from '../../../../components/loading.tsx';
-import { useWhitelabelConfig } from '../../../../lib/whitelabel.ts';
-import { errorText } from '../../../../lib/error-texts.ts';
-import { useMapDevices, type MapDevice } from '../../api/map-devices.ts';
+import { Loading } from '../../../components/loading.tsx';
+import { useWhitelabelConfig } from '../../../lib/whitelabel.ts';
+import { errorText } from '../../../lib/error-texts.ts';
+import { useMapDevices, type MapDevice } from '../api/map-devices.ts';
 import {
   DEFAULT_TILE_ATTRIBUTION,
   DEFAULT_TILE_URL,
   highlightId,
   TILE_ATTRIBUTION_KEY,
   TILE_URL_KEY,
-} from '../../lib/map.ts';
+} from '../lib/map.ts';
 import { DeviceMap } from './device-map.tsx';
 import { popupContent } from './popup-content.ts';
 
