@@ -18,7 +18,7 @@ import { deviceVisibleTo, requireDevicePermission } from '../../../policies/devi
 import { minimumRole, requireRole } from '../../../policies/roles.ts';
 
 import { errorSchema } from '../../schemas.ts';
-import { releaseMessage } from '../../../commands/release-message.ts';
+import { releaseMessage } from '../../../ingest/release-message.ts';
 
 const SORT_COLUMNS = {
   createdAt: messages.createdAt,

@@ -4,10 +4,10 @@ import { parseMeasurementSms, SmsFormatError } from '@tankportal/shared/protocol
 import type { FieldError } from '@tankportal/shared/field-errors';
 import { messages } from '../db/schema.ts';
 import { HttpError, notFound } from '../http-error.ts';
-import type { IngestContext } from '../ingest/ingest-context.ts';
-import type { Sender } from '../ingest/ingest-item.ts';
-import { storeReport } from '../ingest/store-report.ts';
-import { smsDeviceOf } from '../ingest/sms-webhooks.ts';
+import type { IngestContext } from './ingest-context.ts';
+import type { Sender } from './ingest-item.ts';
+import { storeReport } from './store-report.ts';
+import { smsDeviceOf } from './sms-webhooks.ts';
 
 /** Inbound SMS that were kept but not processed: unreadable, or from a sender no device had. */
 const RELEASABLE = ['parsing_failed', 'unknown'] as const;

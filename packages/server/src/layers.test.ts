@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+
+// The server's layers are held by the lint (eslint.config.js, docs/architecture.md): these plant
+// imports in files that do not exist and ask the lint what it says, so that a change to the table
+// that stops holding a layer fails here, not in a review months later.
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+// Only the import zones are asked about: the circle check would walk the whole server from each
+// planted import (seconds each).
+const eslint = new ESLint({
+  cwd: ROOT,
+  overrideConfig: { files: ['packages/server/src/**/*.ts'], rules: { 'import-x/no-cycle': 'off' } },
+});
+
+async function layerErrors(file: string, specifier: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`import '${specifier}';\n`, {
+    filePath: `${ROOT}/packages/server/src/${file}`,
+  });
+  return result.messages
+    .filter((each) => each.ruleId === 'no-restricted-imports')
+    .map((each) => each.message);
+}
+
+describe('the server layers in the lint', () => {
+  it.each([
+    ['commands/planted.ts', '../routes/v2/devices/devices.ts', 'commands/ imports only the folders below it'],
+    ['db/planted.ts', '../commands/create-device.ts', 'db/ imports only'],
+    ['repositories/planted.ts', '../presenters/device.ts', 'repositories/ imports only'],
+    ['policies/planted.ts', '../repositories/users.ts', 'policies/ imports only'],
+    ['queue/planted.ts', '../jobs/definitions/index.ts', 'queue/ imports only'],
+    ['notifications/planted.ts', '../commands/record-report.ts', 'notifications/ imports only'],
+    ['time/planted.ts', '../db/client.ts', 'time/ is a leaf'],
+    ['context.ts', './app.ts', 'context/ imports only'],
+    ['routes/v2/devices/planted.ts', '../../../app.ts', 'routes/ imports only'],
+  ])('refuses a back-import: %s importing %s', async (file, specifier, message) => {
+    const errors = await layerErrors(file, specifier);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(message);
+  });
+
+  it.each([
+    ['commands/planted.ts', '../repositories/devices.ts'],
+    ['routes/v2/devices/planted.ts', '../../../commands/create-device.ts'],
+    ['ingest/planted.ts', '../time/zone.ts'],
+    ['jobs/definitions/planted.ts', '../../intelligence/refresh-forecasts.ts'],
+  ])('lets an import run down: %s importing %s', async (file, specifier) => {
+    expect(await layerErrors(file, specifier)).toEqual([]);
+  });
+
+  it('lets a listed file keep its one back-import, and nothing else above it', async () => {
+    expect(await layerErrors('commands/dispatch-list.ts', '../intelligence/degree-days.ts')).toEqual([]);
+    expect(await layerErrors('commands/dispatch-list.ts', '../ingest/store-report.ts')).toHaveLength(1);
+  });
+});
