@@ -413,9 +413,11 @@ function learnDailyRate(
         return 7;
       return weekdayOf(firstDay + i);
     };
-    const clocks = Array.from({ length: 9 }, (_, clock) =>
-      Float64Array.from({ length: days }, (_, i) => (clockOf(i) === clock ? 1 : 0)),
-    ).filter((_, clock) => clock < 7 || (clock === 7 ? own.holiday : own.christmas));
+    const kept = [0, 1, 2, 3, 4, 5, 6, ...(own.holiday ? [7] : []), ...(own.christmas ? [8] : [])];
+    const clocks = kept.map(() => new Float64Array(days));
+    const column = new Int8Array(9);
+    kept.forEach((clock, k) => (column[clock] = k));
+    for (let i = 0; i < days; i++) clocks[column[clockOf(i)]][i] = 1;
     const weekly = fitLevels(v, clockColumns(u, firstDay, clocks), starts, flat.weights, null, 0);
     const mean = weekly.beta.subarray(0, 7).reduce((sum, rate) => sum + rate, 0) / 7;
     if (mean > 0 && weeklyRhythmIsReal(flat, weekly, starts, n, clocks.length)) {
