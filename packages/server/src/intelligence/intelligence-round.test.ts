@@ -75,7 +75,7 @@ describe('the intelligence round', () => {
     const stored = await db.select().from(deliveries).where(inArray(deliveries.sensorId, ids));
     expect(stored.length).toBeGreaterThanOrEqual(3);
     // The three sensors' deliveries (they found nothing else) in one statement, outside a transaction.
-    expect(first.texts.filter((text) => /^insert into "deliveries"/i.test(text))).toHaveLength(1);
+    expect(first.texts.filter((text) => /^\s*insert into "deliveries"/i.test(text))).toHaveLength(1);
     expect(await db.select().from(sensorChecks).where(inArray(sensorChecks.sensorId, ids))).toHaveLength(3);
 
     // Each sensor reports once more (no refill): one read each, and the writes of all three in one

@@ -19,9 +19,15 @@ import {
 } from '../db/schema.ts';
 import { setAlarm } from '../commands/record-report.ts';
 import { announceDeviceReports } from '../db/device-report-channel.ts';
+import { runNamed } from '../db/named-statements.ts';
 import type { HealthNotice, NotifiedDevice } from '../notifications/events.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
-import { detectDeliveries, isCompensatedContent, type TemperatureLevelPoint } from './deliveries.ts';
+import {
+  detectDeliveries,
+  isCompensatedContent,
+  type DetectedDelivery,
+  type TemperatureLevelPoint,
+} from './deliveries.ts';
 import { FORECAST_RULES } from './forecast.ts';
 import { findLeak } from './leak.ts';
 import { levelReadings } from './level-readings.ts';
@@ -197,23 +203,39 @@ const upsertMarks = (executor: Db | Tx, marks: CheckMark[]) =>
       set: { basedOn: sql`excluded.based_on`, checkedAt: sql`excluded.checked_at` },
     });
 
-type DeliveryRow = typeof deliveries.$inferInsert;
+type DeliveryRow = DetectedDelivery & { deviceId: number; sensorId: number };
 
-/** New deliveries, and grown ones (the same start, a later end) updated; the dealer's ticket stays. */
+/**
+ * New deliveries, and grown ones (the same start, a later end) updated; the dealer's ticket stays.
+ * The rows go as one JSON parameter (as the ingest's do): a fresh fleet's first checks find about
+ * ten deliveries a sensor, and the query builder's SQL for 2,000 rows, a parameter per cell, took
+ * 0.2–0.3 s of processor time a batch.
+ */
 const upsertDeliveries = (executor: Db | Tx, rows: DeliveryRow[]) =>
-  executor
-    .insert(deliveries)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [deliveries.sensorId, deliveries.startedAt],
-      set: {
-        deliveredAt: sql`excluded.delivered_at`,
-        levelAfter: sql`excluded.level_after`,
-        quantity: sql`excluded.quantity`,
-        quantity15: sql`excluded.quantity_15`,
-        temperature: sql`excluded.temperature`,
-      },
-    });
+  runNamed(
+    executor,
+    'intelligence_deliveries',
+    sql`
+    INSERT INTO ${deliveries} (device_id, sensor_id, started_at, delivered_at, level_before, level_after,
+      quantity, quantity_15, temperature)
+    SELECT * FROM json_to_recordset(${JSON.stringify(
+      rows.map((row) => ({
+        device_id: row.deviceId,
+        sensor_id: row.sensorId,
+        started_at: row.startedAt,
+        delivered_at: row.deliveredAt,
+        level_before: row.levelBefore,
+        level_after: row.levelAfter,
+        quantity: row.quantity,
+        quantity_15: row.quantity15,
+        temperature: row.temperature,
+      })),
+    )}::json) AS v(device_id int, sensor_id int, started_at timestamptz, delivered_at timestamptz,
+      level_before float8, level_after float8, quantity float8, quantity_15 float8, temperature float8)
+    ON CONFLICT (sensor_id, started_at) DO UPDATE SET delivered_at = excluded.delivered_at,
+      level_after = excluded.level_after, quantity = excluded.quantity,
+      quantity_15 = excluded.quantity_15, temperature = excluded.temperature`,
+  );
 
 /**
  * What the checks of a batch of sensors write that needs no transaction of its own: the marks of
@@ -229,7 +251,7 @@ export interface CheckWrites {
 
 export const checkWrites = (): CheckWrites => ({ marks: [], deliveries: [], announce: new Set() });
 
-/** Deliveries per statement: 8 parameters a row, well below PostgreSQL's 65,535. */
+/** Deliveries per statement: a parameter of a few hundred kilobytes at most, and a bounded retry row by row. */
 const DELIVERIES_PER_STATEMENT = 2_000;
 
 /**
