@@ -20,6 +20,7 @@ import { openDatabase, type Database } from '../packages/server/src/db/client.ts
 import { devices, measurements, sensors, users } from '../packages/server/src/db/schema.ts';
 import { startPortal, stopProcess } from '../packages/server/src/testing/server-process.ts';
 import { mosquittoInstalled, TestMosquitto } from '../packages/server/src/testing/mosquitto.ts';
+import { ServerCpu } from './cpu.ts';
 import { DEMO_DEVICE_SECRET, demoFleet } from '@tankportal/shared/demo-fleet';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -64,10 +65,25 @@ const profiling = process.env.BENCH_PROFILE_DIR
  * each counted when acknowledged; with 10 to 20 devices that gives the server batches to share.
  * The devices run in a process of their own (bench/ingest-load.ts).
  */
-async function endToEnd(protocol: Path, start: number): Promise<number> {
+async function endToEnd(protocol: Path, start: number, cpu: ServerCpu | null): Promise<number> {
   if (!PATHS.includes(protocol)) return NaN;
+  const measured = await cpu?.start();
   const { acknowledged, seconds } = await runLoad(protocol, start);
+  if (measured) recordCpu(protocol, await measured(), acknowledged);
   return acknowledged / seconds;
+}
+
+/**
+ * On PostgreSQL, the CPU the server process and its database backends used per 1,000 reports of
+ * each path: unlike the rates, it hardly moves with what else the shared machine is doing, so it
+ * tells a cheaper path from a quieter machine (bench/cpu.ts).
+ */
+const cpuPerThousand: Partial<Record<Path, { node: number; database: number }>> = {};
+function recordCpu(protocol: Path, used: { node: number; database: number }, reports: number) {
+  cpuPerThousand[protocol] = {
+    node: (used.node * 1000) / reports,
+    database: (used.database * 1000) / reports,
+  };
 }
 
 /** Runs the load generator; the devices' acknowledged reports and the seconds they took. */
@@ -206,6 +222,7 @@ async function throughMosquitto(env: NodeJS.ProcessEnv, start: number, rate: num
     const store = await watchMessageStore(broker);
     // What the store holds besides retained messages with nothing queued.
     const idle = store.held();
+    const measured = env.DATABASE_URL ? await new ServerCpu(server.pid!, env.DATABASE_URL).start() : null;
     const load = await runLoad('mqtt-external', start, `mqtt://127.0.0.1:${broker.port}`, rate);
     const devicesDone = performance.now();
     await store.until((held) => held <= idle);
@@ -213,6 +230,7 @@ async function throughMosquitto(env: NodeJS.ProcessEnv, start: number, rate: num
     // count comes once a second: the store emptied within the second before it said so, so half
     // of that second is counted (±0.5 s).
     const drain = Math.max(0, performance.now() - 500 - devicesDone);
+    if (measured) recordCpu('mqtt-external', await measured(), load.acknowledged);
     const seconds = load.seconds + drain / 1000;
     console.log(
       `Mosquitto: devices sent ${load.acknowledged} in ${load.seconds.toFixed(1)} s; the server had stored them all ${(drain / 1000).toFixed(1)} s later`,
@@ -288,15 +306,16 @@ async function measure(kind: 'PGlite' | 'PostgreSQL') {
   }
   try {
     const server = await startPortal(PORT, env);
+    const cpu = url ? new ServerCpu(server.pid!, url) : null;
     // Each path's reports in a stretch of time of their own, after the demo history: every report
     // is newer than what its device has reported (the common case of live ingest).
     const day = 86_400_000;
     const now = Date.now();
     let http, httpBatch, mqtt;
     try {
-      http = await endToEnd('http', now);
-      httpBatch = await endToEnd('http-batch', now + 30 * day);
-      mqtt = await endToEnd('mqtt', now);
+      http = await endToEnd('http', now, cpu);
+      httpBatch = await endToEnd('http-batch', now + 30 * day, cpu);
+      mqtt = await endToEnd('mqtt', now, cpu);
     } finally {
       await stopProcess(server);
     }
@@ -316,7 +335,33 @@ async function measure(kind: 'PGlite' | 'PostgreSQL') {
       kind === 'PostgreSQL' ? { url } : { dataDir: path.join(dataDir, 'raw') },
       50_000,
     );
-    return { kind, http, httpBatch, mqtt, mqttExternal, raw, copy };
+    // CPU ms per 1,000 reports (PostgreSQL only): Node of the server, and its database backends.
+    const cpuOf = (path: Path) => ({
+      node: cpuPerThousand[path]?.node ?? NaN,
+      database: cpuPerThousand[path]?.database ?? NaN,
+    });
+    const [httpCpu, httpBatchCpu, mqttCpu, mqttExternalCpu] = (
+      ['http', 'http-batch', 'mqtt', 'mqtt-external'] as const
+    ).map(cpuOf);
+    for (const path of Object.keys(cpuPerThousand) as Path[]) delete cpuPerThousand[path];
+    return {
+      kind,
+      http,
+      httpBatch,
+      mqtt,
+      mqttExternal,
+      raw,
+      copy,
+      // Flat numbers, so that bench/summary.ts reads the logged object as before.
+      httpNodeCpu: httpCpu.node,
+      httpDbCpu: httpCpu.database,
+      httpBatchNodeCpu: httpBatchCpu.node,
+      httpBatchDbCpu: httpBatchCpu.database,
+      mqttNodeCpu: mqttCpu.node,
+      mqttDbCpu: mqttCpu.database,
+      mqttExternalNodeCpu: mqttExternalCpu.node,
+      mqttExternalDbCpu: mqttExternalCpu.database,
+    };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
     if (kind === 'PostgreSQL') await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
@@ -362,6 +407,27 @@ const row = (runs: Result[], label: string, key: Rate) => {
   const kind = runs[0].kind;
   return `| ${kind} | ${label} | ${rate.toFixed(0)} | ${raw.toFixed(0)} | ${spread(runs.map((r) => (r[key] / r.raw) * 100))} | ${median(runs.map((r) => r.copy)).toFixed(0)} | ${spread(runs.map((r) => (r[key] / r.copy) * 100))} | ${target(kind)} | ${rate >= target(kind) && ratio >= 0.25 ? 'met' : 'missed'} |`;
 };
+type Cpu = 'http' | 'httpBatch' | 'mqtt' | 'mqttExternal';
+const cpuCell = (runs: Result[], key: Cpu) => {
+  const node = median(runs.map((r) => r[`${key}NodeCpu`]));
+  const database = median(runs.map((r) => r[`${key}DbCpu`]));
+  return `${node.toFixed(0)} | ${database.toFixed(0)} | ${(node + database).toFixed(0)}`;
+};
+const cpuRows = results
+  .filter((runs) => runs[0].kind === 'PostgreSQL')
+  .map((runs) =>
+    (
+      [
+        ['HTTP, 1 report per request', 'http'],
+        [`HTTP, ${NET_BATCH} buffered reports per request`, 'httpBatch'],
+        ['MQTT, 1 report per publish', 'mqtt'],
+        ['MQTT through Mosquitto (until stored)', 'mqttExternal'],
+      ] as const
+    )
+      .map(([label, key]) => `| ${label} | ${cpuCell(runs, key)} |`)
+      .join('\n'),
+  )
+  .join('\n');
 const rows = results
   .map((runs) =>
     [
@@ -426,6 +492,17 @@ ${machine}
 | database | path | measurements/s | raw INSERT rows/s | % of raw INSERT | raw COPY rows/s | % of raw COPY | target/s | target |
 |---|---|---|---|---|---|---|---|---|
 ${rows}
-${kept}`,
+${
+  cpuRows
+    ? `
+CPU per 1,000 reports on PostgreSQL (ms, medians of the runs): the server process (Node) and the database backends serving
+it, read from /proc before and after each path (bench/cpu.ts); unlike the rates, these hardly depend on the machine's load.
+
+| path | server (Node) | PostgreSQL | both |
+|---|---|---|---|
+${cpuRows}
+`
+    : ''
+}${kept}`,
 );
 console.log('written to bench/results/ingest.md');
