@@ -5,8 +5,9 @@ import { users } from '../db/schema.ts';
 import { hashToken } from '../policies/tokens.ts';
 import type { Actor } from '../policies/actor.ts';
 import type { SessionStore } from '../repositories/sessions.ts';
-import { isReadOnlyAccount } from '../policies/roles.ts';
-import { forbidden } from '../http-error.ts';
+import { isReadOnlyAccount, requireRole } from '../policies/roles.ts';
+import { forbidden, unauthorized } from '../http-error.ts';
+import type { Role } from '@tankportal/shared/roles';
 
 export const SESSION_COOKIE = 'tp_session';
 /** lastSeenAt is written at most this often: a read-heavy API must not write on every call. */
@@ -19,7 +20,23 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A state change a read-only (demo) account may make: only its own sign-in and sign-out. */
     readOnlyAccountsMayCall?: boolean;
+    /**
+     * Who may call the route: a signed-in actor of at least this role, or `public` (anybody; the
+     * handler decides what an anonymous caller gets). Declared once per /api route and checked
+     * here, before the body is read and validated (an anonymous call answers 401 whatever it
+     * sends) and before the handler, which takes the checked actor with `actorOf(request)`.
+     */
+    role?: Role | 'public';
   }
+}
+
+/**
+ * The actor the request chain checked against the route's role. Only for routes that declare a
+ * role: their handler never runs without one.
+ */
+export function actorOf(request: { actor: Actor | null }): Actor {
+  if (!request.actor) throw unauthorized();
+  return request.actor;
 }
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -54,6 +71,13 @@ export function sessionCookieOptions(secure: boolean) {
 export function registerAuth(app: FastifyInstance, { db, sessions, secureCookies }: AuthOptions) {
   app.decorateRequest('actor', null);
 
+  // Every /api/v2 route says who may call it (`config.role`), so that no route is open by omission:
+  // one without is refused when the app is built, before it can answer anybody.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/v2/') && !route.config?.role)
+      throw new Error(`${String(route.method)} ${route.url} declares no role (config.role)`);
+  });
+
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isApiRoute(request)) return;
     // API answers are personal (or carry the anti-forgery token): no browser or proxy keeps them.
@@ -67,6 +91,8 @@ export function registerAuth(app: FastifyInstance, { db, sessions, secureCookies
     ) {
       throw forbidden();
     }
+    const { role } = request.routeOptions.config;
+    if (role && role !== 'public') requireRole(request.actor, role);
   });
 
   async function resolveActor(request: FastifyRequest, reply: FastifyReply) {

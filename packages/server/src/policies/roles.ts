@@ -17,13 +17,3 @@ export function requireRole(actor: Actor | null, minimum: Role): Actor {
 export function isReadOnlyAccount(actor: Actor): boolean {
   return !hasRole(actor.user.role, 'ROLE_APP_USER');
 }
-
-/**
- * Route onRequest hook: the request needs a signed-in actor of at least `minimum`. It runs before
- * the body is read and validated, so an anonymous call answers 401 whatever it sends.
- */
-export function minimumRole(minimum: Role) {
-  return async (request: { actor: Actor | null }) => {
-    requireRole(request.actor, minimum);
-  };
-}

@@ -4,7 +4,7 @@ import { alarmSchema } from '@tankportal/shared/schemas/devices';
 import { confirmationBody, thresholdConfirmationSchema } from '@tankportal/shared/schemas/confirmation';
 import type { Api, AppContext } from '../../../context.ts';
 import { confirmAlarm, confirmThreshold } from '../../../commands/confirmations.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { presentAlarm } from '../../../presenters/alarm.ts';
 import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from '../devices/devices.ts';
@@ -17,7 +17,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/alarms/:alarmId/confirmation',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['alarms'],
         summary: 'Confirms an alarm: seen (notifications go on) or disregard (they stop)',
@@ -27,7 +27,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       return presentAlarm(await confirmAlarm(db, actor, request.params.alarmId, request.body.status));
     },
   );
@@ -35,7 +35,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/alarms/:alarmId/confirmation',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['alarms'],
         summary: 'Revokes the confirmation of an alarm (confirmationStatus null)',
@@ -44,7 +44,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       return presentAlarm(await confirmAlarm(db, actor, request.params.alarmId, null));
     },
   );
@@ -52,7 +52,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/threshold-confirmation',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['alarms'],
         summary: 'Confirms the threshold notice of a device: seen or disregard',
@@ -62,7 +62,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       return confirmThreshold(db, actor, request.params.id, request.body.status);
     },
   );
@@ -70,7 +70,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/devices/:id/threshold-confirmation',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['alarms'],
         summary: 'Revokes the threshold confirmation of a device',
@@ -79,7 +79,7 @@ export function confirmationRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       return confirmThreshold(db, actor, request.params.id, null);
     },
   );

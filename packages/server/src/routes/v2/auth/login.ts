@@ -18,7 +18,7 @@ export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: 
     '/login',
     {
       // A demo session may sign in again (as itself or someone else).
-      config: { readOnlyAccountsMayCall: true },
+      config: { role: 'public', readOnlyAccountsMayCall: true },
       schema: {
         tags: ['session'],
         summary: 'Sign in; sets the session cookie and answers the user',
@@ -64,7 +64,7 @@ export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: 
   app.post(
     '/logout',
     {
-      config: { readOnlyAccountsMayCall: true },
+      config: { role: 'public', readOnlyAccountsMayCall: true },
       schema: { tags: ['session'], summary: 'End the session server-side', response: { 204: z.null() } },
     },
     async (request, reply) => {

@@ -4,7 +4,7 @@ import type { Api, AppContext } from '../../../context.ts';
 import { forbidden, invalidFields, notFound, unauthorized } from '../../../http-error.ts';
 import { hashPassword, verifyPassword, weakPasswordErrors } from '../../../policies/passwords.ts';
 import { mayImpersonate } from '@tankportal/shared/roles';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { isInSubtree } from '../../../policies/user-tree.ts';
 import { findUserByUsername, updatePasswordHash } from '../../../repositories/users.ts';
 import { presentCurrentUser } from '../../../presenters/current-user.ts';
@@ -16,7 +16,7 @@ export function meRoutes(app: Api, { db, sessions }: AppContext) {
   app.get(
     '/users/me',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['session'],
         summary: 'The signed-in user; `_impersonate_user=NAME` starts acting as NAME, `_exit` ends it',
@@ -48,7 +48,7 @@ export function meRoutes(app: Api, { db, sessions }: AppContext) {
     '/users/me/credentials',
     {
       // As the web's /settings guard: demo and app users keep the password they were given.
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['session'],
         summary: 'Change the own password',
@@ -57,7 +57,7 @@ export function meRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_USER');
+      const actor = actorOf(request);
       // While impersonating, nobody changes the other user's password through "me".
       if (actor.user.id !== actor.realUser.id) throw forbidden();
       const { currentPassword, password } = request.body;

@@ -18,7 +18,7 @@ import type { Db } from '../../../db/client.ts';
 import { billingTerms, devices, invoiceItems, smsGateways, users } from '../../../db/schema.ts';
 import { nextInvoicingAt } from '../../../billing/invoicing-run.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 import { sendExport } from '../exports/send-export.ts';
 import { billingTermsExport } from '../../../billing/export-billing-terms.ts';
@@ -118,7 +118,7 @@ function termsValues(
  * master holds on every device): everyone else 403, and nothing changes.
  */
 export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
-  const master = { onRequest: minimumRole('ROLE_MASTER') };
+  const master = { config: { role: 'ROLE_MASTER' } } as const;
 
   app.get(
     '/devices/:id/billing-terms',
@@ -132,7 +132,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       await requireDevice(db, request.params.id);
       const rows = await db
         .select()
@@ -156,7 +156,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       await requireDevice(db, request.params.id);
       const [row] = await db
         .insert(billingTerms)
@@ -181,7 +181,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       return presentBillingTerms(await findTerms(db, request.params.termsId));
     },
   );
@@ -199,7 +199,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const current = await findTerms(db, request.params.termsId);
       // The cross-field rules depend on the stored alias: checked here, in the same error shape.
       const checked = createBillingTermsBody.safeParse({ ...request.body, alias: current.alias });
@@ -229,7 +229,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const [row] = await db
         .delete(billingTerms)
         .where(eq(billingTerms.id, request.params.termsId))
@@ -253,7 +253,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const inbound = alias(smsGateways, 'inbound');
       const outbound = alias(smsGateways, 'outbound');
       const [rows, [total]] = await Promise.all([
@@ -309,7 +309,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const { locale } = request.query;
       return sendExport(request, reply, billingTermsExport(db, locale), {
         format: 'xlsx',
@@ -330,7 +330,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const rows = await db
         .selectDistinct({ ident: devices.debtorIdent })
         .from(devices)
@@ -355,7 +355,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       requireAcceptedDebtorIdent(config, 'ident', request.body.ident);
       const [row] = await db
         .update(devices)
@@ -380,7 +380,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       // Absent fields keep their value: a body naming none changes nothing.
       const changes = Object.fromEntries(
         Object.entries(request.body).filter(([, value]) => value !== undefined),

@@ -7,7 +7,7 @@ import { attachment } from '../../../commands/export-sheet.ts';
 import type { Api, AppContext } from '../../../context.ts';
 import { whitelabels } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 
 const datevSettingsEntry = z.object({
@@ -23,7 +23,7 @@ const whitelabelParams = z.object({ whitelabelId: pathId() });
  * accounts, and the invoices of a period as a Buchungsstapel with their PDFs. Master only.
  */
 export function datevRoutes(app: Api, { db }: AppContext) {
-  const master = { onRequest: minimumRole('ROLE_MASTER') };
+  const master = { config: { role: 'ROLE_MASTER' } } as const;
   const entry = (row: typeof whitelabels.$inferSelect) => ({
     whitelabel: { id: row.id, name: row.name, title: row.title },
     settings: row.datevSettings ?? null,
@@ -40,7 +40,7 @@ export function datevRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const rows = await db.select().from(whitelabels).orderBy(asc(whitelabels.id));
       return rows.map(entry);
     },
@@ -59,7 +59,7 @@ export function datevRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const [row] = await db
         .update(whitelabels)
         .set({ datevSettings: request.body })
@@ -92,7 +92,7 @@ export function datevRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_MASTER');
+      const actor = actorOf(request);
       const file = await datevExport(
         db,
         {

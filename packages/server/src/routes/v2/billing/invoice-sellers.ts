@@ -5,7 +5,7 @@ import { invoiceSellerSchema, invoiceSellerView } from '@tankportal/shared/schem
 import type { Api, AppContext } from '../../../context.ts';
 import { whitelabels } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 import { requireKnownCountry } from '../devices/device-metadata.ts';
 
@@ -20,7 +20,7 @@ const invoiceSellerEntry = z.object({
  * invoice export prints and writes into the e-invoice. Master only.
  */
 export function invoiceSellerRoutes(app: Api, { db }: AppContext) {
-  const master = { onRequest: minimumRole('ROLE_MASTER') };
+  const master = { config: { role: 'ROLE_MASTER' } } as const;
   const entry = (row: typeof whitelabels.$inferSelect) => ({
     whitelabel: { id: row.id, name: row.name, title: row.title },
     seller: row.invoiceSeller ?? null,
@@ -37,7 +37,7 @@ export function invoiceSellerRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const rows = await db.select().from(whitelabels).orderBy(asc(whitelabels.id));
       return rows.map(entry);
     },
@@ -56,7 +56,7 @@ export function invoiceSellerRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       requireKnownCountry(request.body.countryCode, 'countryCode');
       const [row] = await db
         .update(whitelabels)

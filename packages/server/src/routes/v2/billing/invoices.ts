@@ -14,7 +14,7 @@ import { accountingStatus, createInAccounting } from '../../../billing/accountin
 import { E_INVOICE_FORMATS } from '../../../billing/e-invoice/e-invoice.ts';
 import { exportInvoice } from '../../../billing/e-invoice/export-invoice.ts';
 import { attachment } from '../../../commands/export-sheet.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { presentAddress } from '../../../presenters/device.ts';
 import { errorSchema } from '../../schemas.ts';
 import { germanDay } from '../../../time/zone.ts';
@@ -130,7 +130,7 @@ async function findInvoice(db: Db, id: number) {
  * invoicing-runs.ts. Master only: everyone else 403.
  */
 export function invoiceRoutes(app: Api, { db, config }: AppContext) {
-  const master = { onRequest: minimumRole('ROLE_MASTER') };
+  const master = { config: { role: 'ROLE_MASTER' } } as const;
 
   app.get(
     '/invoices',
@@ -151,7 +151,7 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const { year } = request.query;
       const rows = await db
         .select()
@@ -174,7 +174,7 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       return findInvoice(db, request.params.invoiceId);
     },
   );
@@ -204,7 +204,7 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const file = await exportInvoice(db, request.params.invoiceId, request.query, request.log);
       return (
         reply
@@ -230,7 +230,7 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const [row] = await db
         .update(invoices)
         .set({ status: request.body.status })
@@ -269,7 +269,7 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       try {
         await createInAccounting(db, accounting, request.body.id, { log: request.log });
       } catch (error) {

@@ -11,7 +11,7 @@ import { invoicingRuns, users } from '../../../db/schema.ts';
 import { previewInvoicing, runInvoicing } from '../../../billing/invoicing-run.ts';
 import { recordInvoicingRun } from '../../../billing/invoicing-run-record.ts';
 import { invalidFields } from '../../../http-error.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 import { germanDay } from '../../../time/zone.ts';
 
@@ -28,7 +28,7 @@ function runDay(date: string | undefined): string {
  * billed and skipped. Master only: everyone else 403.
  */
 export function invoicingRunRoutes(app: Api, { db }: AppContext) {
-  const master = { onRequest: minimumRole('ROLE_MASTER') };
+  const master = { config: { role: 'ROLE_MASTER' } } as const;
 
   app.post(
     '/invoicing-runs',
@@ -45,7 +45,7 @@ export function invoicingRunRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_MASTER');
+      const actor = actorOf(request);
       const day = runDay(request.body.date);
       const result = await runInvoicing(db, day, { log: (message) => request.log.error(message) });
       await recordInvoicingRun(db, result, { trigger: 'manual', userId: actor.realUser.id });
@@ -67,7 +67,7 @@ export function invoicingRunRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       return previewInvoicing(db, runDay(request.query.date), {
         log: (message) => request.log.error(message),
       });
@@ -85,7 +85,7 @@ export function invoicingRunRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      requireRole(request.actor, 'ROLE_MASTER');
+      actorOf(request);
       const rows = await db
         .select({ run: invoicingRuns, username: users.username })
         .from(invoicingRuns)

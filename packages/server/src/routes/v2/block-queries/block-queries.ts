@@ -10,7 +10,7 @@ import { presentQueryFailure } from '../../../commands/send-query.ts';
 import { enqueue } from '../../../queue/queue.ts';
 import { DISPATCH_QUERIES } from '../../../commands/dispatch-queries.ts';
 import { notFound } from '../../../http-error.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { requireQueryableDevices } from '../../../policies/queryable-devices.ts';
 import { errorSchema } from '../../schemas.ts';
 
@@ -42,7 +42,7 @@ export function blockQueryRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/block-queries',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['queries'],
         summary: 'Queries many SMS and LX-IoT devices at once, paced per gateway; poll the location',
@@ -51,7 +51,7 @@ export function blockQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       const deviceIds = [...new Set(request.body.deviceIds)];
       await requireQueryableDevices(db, actor, deviceIds, 'QUERY');
       const id = await db.transaction(async (tx) => {
@@ -68,7 +68,7 @@ export function blockQueryRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/block-queries/:blockQueryId',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['queries'],
         summary: 'A block query: per device the status of its query',
@@ -77,7 +77,7 @@ export function blockQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       const blockQuery = await loadBlockQuery(db, request.params.blockQueryId);
       // Only whoever sent it follows it: another user's block query is no business of the actor.
       if (!blockQuery || blockQuery.userId !== actor.id) throw notFound();

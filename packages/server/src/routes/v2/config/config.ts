@@ -3,7 +3,7 @@ import { configGetQuery, configItemSchema, configPutBody } from '@tankportal/sha
 import type { Api, AppContext } from '../../../context.ts';
 import { authoriseSettings, loadSettings, saveSettings } from '../../../commands/settings.ts';
 import { notFound } from '../../../http-error.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
 import { errorSchema } from '../../schemas.ts';
 
@@ -26,7 +26,7 @@ export function configRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/config',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['settings'],
         summary: 'Settings by `params[]=obj:id:key` (obj whitelabel|user|device_user); null when unset',
@@ -35,7 +35,7 @@ export function configRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       const refs = await authoriseSettings(
         db,
         actor,
@@ -50,9 +50,8 @@ export function configRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/config',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
       // A value is the setting's own JSON: its keys are not converted.
-      config: { opaqueBodyPaths: ['value'] },
+      config: { role: 'ROLE_DEMO', opaqueBodyPaths: ['value'] },
       schema: {
         tags: ['settings'],
         summary: 'Saves settings, all or none; a null value removes the setting',
@@ -61,7 +60,7 @@ export function configRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       const refs = await authoriseSettings(
         db,
         actor,

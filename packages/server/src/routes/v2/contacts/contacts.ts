@@ -5,7 +5,7 @@ import { contactBody, contactSchema } from '@tankportal/shared/schemas/contacts'
 import type { Api, AppContext } from '../../../context.ts';
 import { contacts } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { presentContact } from '../../../presenters/contact.ts';
 import { contactsWithDeviceCount, findOwnContact } from '../../../repositories/contacts.ts';
 import { errorSchema } from '../../schemas.ts';
@@ -29,7 +29,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/contacts',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['contacts'],
         summary: "The actor's contacts, sorted by handle",
@@ -37,7 +37,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       const rows = await contactsWithDeviceCount(db, eq(contacts.userId, actor.id));
       return rows
         .map((row) => presentContact(row.contact, row.deviceCount))
@@ -48,7 +48,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/contacts/:id',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['contacts'],
         summary: 'One contact of the actor',
@@ -56,13 +56,13 @@ export function contactRoutes(app: Api, { db }: AppContext) {
         response: { 200: contactSchema, 403: errorSchema, 404: errorSchema },
       },
     },
-    async (request) => findOrThrow(requireRole(request.actor, 'ROLE_USER').user.id, request.params.id),
+    async (request) => findOrThrow(actorOf(request).user.id, request.params.id),
   );
 
   app.post(
     '/contacts',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['contacts'],
         summary: 'Adds a contact to the actor’s contact book',
@@ -71,7 +71,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       const [row] = await db
         .insert(contacts)
         .values({ ...request.body, userId: actor.id })
@@ -83,7 +83,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/contacts/:id',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['contacts'],
         summary: 'Changes a contact of the actor',
@@ -93,7 +93,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       const [row] = await db
         .update(contacts)
         .set(request.body)
@@ -107,7 +107,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/contacts/:id',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['contacts'],
         summary: 'Deletes a contact of the actor, and with it its notification recipients',
@@ -116,7 +116,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       // The recipients (and their throttle rows) go by the foreign keys' ON DELETE CASCADE.
       const [row] = await db
         .delete(contacts)

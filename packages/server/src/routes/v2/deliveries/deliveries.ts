@@ -12,7 +12,7 @@ import type { Db } from '../../../db/client.ts';
 import { deliveries, sensors } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from '../devices/devices.ts';
 
@@ -68,7 +68,7 @@ export function deliveryRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/deliveries',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['devices'],
         summary: 'Deliveries of the level sensors, newest first, optionally between from and to',
@@ -78,7 +78,7 @@ export function deliveryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       const deviceId = request.params.id;
       await requireDevicePermission(db, actor, deviceId, 'VIEW_PROCESS');
       const { from, to } = request.query;
@@ -102,7 +102,7 @@ export function deliveryRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/deliveries/:id',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['devices'],
         summary: "The delivery ticket's quantity (null clears it); answers the delivery with the difference",
@@ -112,7 +112,7 @@ export function deliveryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       const found = await findDelivery(db, request.params.id);
       if (!found) throw notFound();
       await requireDevicePermission(db, actor, found.delivery.deviceId, 'EDIT');

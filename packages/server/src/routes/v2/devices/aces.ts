@@ -7,7 +7,7 @@ import { deviceAces, devices, type UserRow, users } from '../../../db/schema.ts'
 import { forbidden, invalidFields, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { userManagedBy } from '../../../policies/user-tree.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { presentAce } from '../../../presenters/ace.ts';
 
 import { isUniqueViolation } from '../../../repositories/unique-violation.ts';
@@ -74,7 +74,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/aces',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['aces'],
         summary: 'The access entries of a device, sorted by username',
@@ -83,7 +83,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'DELETE');
       return acesOf(request.params.id);
     },
@@ -92,7 +92,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/aces/:aceId',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['aces'],
         summary: 'One access entry of a device',
@@ -101,7 +101,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'DELETE');
       return aceOrThrow(request.params.id, request.params.aceId);
     },
@@ -110,7 +110,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/devices/:id/aces',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['aces'],
         summary: 'Grants a user the listed permissions on the device',
@@ -120,7 +120,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       const deviceId = request.params.id;
       await requireDevicePermission(db, actor, deviceId, 'DELETE');
       const { userId, permissions } = request.body;
@@ -145,7 +145,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/aces/:aceId',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['aces'],
         summary: 'Changes the permissions of an access entry (or moves it to another user)',
@@ -155,7 +155,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       const { id: deviceId, aceId } = request.params;
       await requireDevicePermission(db, actor, deviceId, 'DELETE');
       const ace = await changeableAce(actor, deviceId, aceId);
@@ -177,7 +177,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/devices/:id/aces/:aceId',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['aces'],
         summary: 'Removes an access entry',
@@ -186,7 +186,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       const { id: deviceId, aceId } = request.params;
       await requireDevicePermission(db, actor, deviceId, 'DELETE');
       const ace = await changeableAce(actor, deviceId, aceId);

@@ -20,7 +20,7 @@ import {
 } from '../../../commands/update-configuration.ts';
 import { forbidden, invalidFields } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 import { loadDeviceDetail } from './device-detail.ts';
 import { deviceIdParams } from './devices.ts';
@@ -41,7 +41,7 @@ export function deviceConfigurationRoutes(app: Api, { db, deviceChannels, device
     '/devices/:id/configuration',
     {
       // Demo accounts are read-only: 403 whatever the device.
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['devices'],
         summary:
@@ -64,7 +64,7 @@ export function deviceConfigurationRoutes(app: Api, { db, deviceChannels, device
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       const { id } = request.params;
       await requireDevicePermission(db, actor, id, 'CONFIGURATION');
       const isMaster = hasRole(actor.role, 'ROLE_MASTER');

@@ -1,7 +1,7 @@
 import { createDeviceBody, createdDeviceSchema } from '@tankportal/shared/schemas/device-create';
 import type { Api, AppContext } from '../../../context.ts';
 import { createDevice } from '../../../commands/create-device.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 import { loadDeviceDetail } from './device-detail.ts';
 import { requireKnownCountry } from './device-metadata.ts';
@@ -11,7 +11,7 @@ export function createDeviceRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/devices',
     {
-      onRequest: minimumRole('ROLE_ADMIN'),
+      config: { role: 'ROLE_ADMIN' },
       schema: {
         tags: ['devices'],
         summary:
@@ -22,7 +22,7 @@ export function createDeviceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_ADMIN').user;
+      const actor = actorOf(request).user;
       requireKnownCountry(request.body.address.countryCode);
       const created = await createDevice(db, actor.id, request.body);
       const device = await loadDeviceDetail(db, actor, created.id);

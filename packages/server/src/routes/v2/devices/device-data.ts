@@ -12,7 +12,7 @@ import { measurements, monthlyConsumption, sensors, unassignedDevices } from '..
 import { notFound } from '../../../http-error.ts';
 import { LARGE_JSON_COMPRESSION } from '../../../plugins/compression.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from './devices.ts';
 
@@ -39,7 +39,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/process',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['devices'],
         summary:
@@ -63,7 +63,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
       serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       const deviceId = request.params.id;
       await requireDevicePermission(db, actor, deviceId, 'VIEW_PROCESS');
       const { limit, from, to, format } = request.query;
@@ -165,7 +165,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/consumption',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['devices'],
         summary: 'Monthly consumption per sensor, newest month first',
@@ -184,7 +184,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'VIEW_CONSUMPTION');
       const deviceSensors = await db
         .select({ id: sensors.id })
@@ -233,7 +233,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
     app.get(
       `/devices/unassigned/${path}`,
       {
-        onRequest: minimumRole('ROLE_ADMIN'),
+        config: { role: 'ROLE_ADMIN' },
         schema: {
           tags: ['devices'],
           summary: `Senders of kind ${kind} the system does not know`,
@@ -257,7 +257,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/devices/unassigned/:id',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['devices'],
         summary:

@@ -28,12 +28,13 @@ import {
   type DevicePermissions,
 } from '../../../policies/device-access.ts';
 import { userManagedBy } from '../../../policies/user-tree.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 
 import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
 import { errorSchema } from '../../schemas.ts';
 import { loadDeviceDetail } from './device-detail.ts';
 import { deviceIdParams } from './devices.ts';
+import type { Actor } from '../../../policies/actor.ts';
 
 /** The country must be one GET /v2/countries offers. */
 export function requireKnownCountry(countryCode: string, path = 'address.countryCode') {
@@ -77,8 +78,8 @@ const emptyResponses = {
  */
 export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: AppContext) {
   /** The actor, after checking that it holds `EDIT` on the device. */
-  async function editor(request: { actor: Parameters<typeof requireRole>[0]; params: { id: number } }) {
-    const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+  async function editor(request: { actor: Actor | null; params: { id: number } }) {
+    const actor = actorOf(request).user;
     const access = await requireDevicePermission(db, actor, request.params.id, 'EDIT');
     return { actor, access };
   }
@@ -86,7 +87,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
   app.put(
     '/devices/:id/metadata',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['devices'],
         summary:
@@ -115,7 +116,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
   app.put(
     '/devices/:id/comment',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['devices'],
         summary: 'The comment shown on the status page; empty removes it',
@@ -137,7 +138,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
   app.put(
     '/devices/:id/master-comment',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['devices'],
         summary: 'The comment only masters see (master)',
@@ -147,7 +148,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'EDIT');
       await db
         .update(devices)
@@ -160,7 +161,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
   app.put(
     '/devices/:id/public-url',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['devices'],
         summary: 'Switches the public status page on or off (its link token is made on first enabling)',
@@ -179,7 +180,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
   app.put(
     '/devices/:id/active-flag',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['devices'],
         summary: 'Activates or deactivates the device (an inactive device notifies nobody)',
@@ -198,7 +199,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
   app.put(
     '/devices/:id/assign-to-user',
     {
-      onRequest: minimumRole('ROLE_ADMIN'),
+      config: { role: 'ROLE_ADMIN' },
       schema: {
         tags: ['devices'],
         summary:
@@ -209,7 +210,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_ADMIN').user;
+      const actor = actorOf(request).user;
       const { id } = request.params;
       const access = await requireDevicePermission(db, actor, id, 'DELETE');
       const { userId, name, address, debtorIdent } = request.body;
@@ -232,7 +233,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
   app.delete(
     '/devices/:id',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['devices'],
         summary: 'Deletes the device with its data, access entries, recipients and messages (master)',
@@ -241,7 +242,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'DELETE');
       if (!(await deleteDevice(db, deviceDirectory, request.params.id))) throw notFound();
       return reply.code(204).send(null);
@@ -251,7 +252,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
   app.post(
     '/devices/:id/reset-data',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['devices'],
         summary:
@@ -261,7 +262,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       const { id } = request.params;
       const access = (await devicePermissions(db, actor, [id])).get(id);
       if (!access) throw notFound();
@@ -278,7 +279,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
   app.post(
     '/devices/:id/reset-gps-data',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['devices'],
         summary: 'Forgets the last reported location (master)',
@@ -287,7 +288,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'EDIT');
       if (!(await resetGpsData(db, request.params.id))) throw notFound();
       return reply.code(204).send(null);

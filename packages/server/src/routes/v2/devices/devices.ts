@@ -17,7 +17,7 @@ import { notFound } from '../../../http-error.ts';
 import { devicePermissions } from '../../../policies/device-access.ts';
 import { userManagedBy } from '../../../policies/user-tree.ts';
 
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { presentDeviceMapEntry, presentDeviceSummary } from '../../../presenters/device.ts';
 import {
   deviceListQueries,
@@ -58,7 +58,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['devices'],
         summary:
@@ -82,7 +82,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       const { userId } = request.query;
       await checkListedUsers(db, actor, request.query);
       if (request.query.view === 'map') {
@@ -123,7 +123,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/totals',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['devices'],
         summary:
@@ -134,7 +134,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       await checkListedUsers(db, actor, request.query);
       return deviceListTotals(db, actor, request.query);
     },
@@ -143,7 +143,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/ids',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['devices'],
         summary: 'Ids of every device matching the list filters, in list order',
@@ -152,7 +152,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       await checkListedUsers(db, actor, request.query);
       return listDeviceIds(db, actor, request.query);
     },
@@ -161,7 +161,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['devices'],
         summary: 'One device with permissions, sensors, address, open alarms and thresholds',
@@ -170,7 +170,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       return loadDeviceDetail(db, actor, request.params.id);
     },
   );

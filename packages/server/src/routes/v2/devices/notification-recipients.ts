@@ -23,7 +23,7 @@ import {
 } from '../../../db/schema.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { presentRecipient } from '../../../presenters/notification-recipient.ts';
 import { presentContact } from '../../../presenters/contact.ts';
 import { displayName } from '../../../presenters/current-user.ts';
@@ -108,7 +108,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/recipient-contacts',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['notification-recipients'],
         summary:
@@ -119,7 +119,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request): Promise<OfferedContact[]> => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'EDIT');
       const books = await offeredBooks(actor, request.params.id);
       const owners = new Map(
@@ -144,7 +144,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/notification-recipients',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['notification-recipients'],
         summary: 'The notification recipients of a device, sorted by contact handle',
@@ -153,7 +153,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'VIEW_CONFIGURATION');
       const recipients = await recipientsOf(request.params.id);
       return recipients.sort((a, b) => byHandle.compare(a.contact.handle, b.contact.handle) || a.id - b.id);
@@ -163,7 +163,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/notification-recipients/:recipientId',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['notification-recipients'],
         summary: 'One notification recipient of a device',
@@ -172,7 +172,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'VIEW_CONFIGURATION');
       return recipientOrThrow(request.params.id, request.params.recipientId);
     },
@@ -181,7 +181,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/devices/:id/notification-recipients',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['notification-recipients'],
         summary:
@@ -193,7 +193,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       const deviceId = request.params.id;
       await requireDevicePermission(db, actor, deviceId, 'EDIT');
       const { contactId, contact: newContact } = request.body;
@@ -255,7 +255,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/notification-recipients/:recipientId',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['notification-recipients'],
         summary: 'Changes the events and channels of a recipient',
@@ -265,7 +265,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       const { id: deviceId, recipientId } = request.params;
       await requireDevicePermission(db, actor, deviceId, 'EDIT');
       const [row] = await db
@@ -290,7 +290,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/devices/:id/notification-recipients/:recipientId',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['notification-recipients'],
         summary: 'Removes a recipient from the device (the contact stays in its book)',
@@ -299,7 +299,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       const { id: deviceId, recipientId } = request.params;
       await requireDevicePermission(db, actor, deviceId, 'EDIT');
       const [row] = await db

@@ -4,7 +4,7 @@ import { dispatchQuery, dispatchResponseSchema } from '@tankportal/shared/schema
 import type { Api, AppContext } from '../../../context.ts';
 import { dispatchExport, dispatchList } from '../../../commands/dispatch-list.ts';
 
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 import { sendExport } from '../exports/send-export.ts';
 import { SCHEDULE_TIME_ZONE } from '../../../time/zone.ts';
@@ -14,7 +14,7 @@ export function dispatchRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/dispatch',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['devices'],
         summary:
@@ -27,7 +27,7 @@ export function dispatchRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       return dispatchList(db, actor, request.query);
     },
   );
@@ -36,7 +36,7 @@ export function dispatchRoutes(app: Api, { db }: AppContext) {
     '/dispatch/export',
     {
       // Demo accounts export nothing (as everywhere).
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['devices'],
         summary: 'The dispatch list to download (xlsx or csv)',
@@ -52,7 +52,7 @@ export function dispatchRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       const { format, locale, ...query } = request.query;
       const plan = await dispatchExport(db, actor, query, locale, SCHEDULE_TIME_ZONE);
       return sendExport(request, reply, plan, { format, locale, timeZone: SCHEDULE_TIME_ZONE });

@@ -13,11 +13,11 @@ import {
 import { dataFlowExport } from '../../../commands/export-data-flow.ts';
 import { deviceListExport } from '../../../commands/export-device-list.ts';
 import { HttpError, invalidFields } from '../../../http-error.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
 
 import { errorSchema } from '../../schemas.ts';
 import { sendExport } from './send-export.ts';
 import { type UserRow } from '../../../db/schema.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 
 /** The export's plan, after its own checks (permission on the device, the list's filters). */
 function planExport(db: Db, actor: UserRow, query: ExportQuery): Promise<ExportPlan> {
@@ -57,7 +57,7 @@ function planExport(db: Db, actor: UserRow, query: ExportQuery): Promise<ExportP
 /** Exports: a file download, streamed while it is produced. */
 export function exportRoutes(app: Api, { db }: AppContext) {
   const handler = async (request: FastifyRequest<{ Querystring: ExportQuery }>, reply: FastifyReply) => {
-    const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+    const actor = actorOf(request).user;
     const query = request.query;
     if (query.fileFormat === 'xls') {
       throw new HttpError(400, 'The legacy xls format is not offered: export as xlsx or csv.', [
@@ -86,6 +86,6 @@ export function exportRoutes(app: Api, { db }: AppContext) {
   };
   // Clients use both spellings: `/devices/export/` (consumption) and `/devices/export`.
   for (const path of ['/devices/export', '/devices/export/']) {
-    app.get(path, { onRequest: minimumRole('ROLE_DEMO'), schema }, handler);
+    app.get(path, { config: { role: 'ROLE_DEMO' }, schema }, handler);
   }
 }

@@ -6,7 +6,7 @@ import type { Api, AppContext } from '../../../context.ts';
 import { type UserRow, users } from '../../../db/schema.ts';
 import type { Recheck } from '../../../live/live-updates.ts';
 import type { Actor } from '../../../policies/actor.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import type { SessionStore } from '../../../repositories/sessions.ts';
 
 import type { Db } from '../../../db/client.ts';
@@ -55,7 +55,7 @@ export function liveRoutes(app: Api, { db, sessions, liveUpdates }: AppContext) 
   app.get(
     '/live',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['devices'],
         summary:
@@ -69,7 +69,7 @@ export function liveRoutes(app: Api, { db, sessions, liveUpdates }: AppContext) 
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO');
+      const actor = actorOf(request);
       const cookie = actor.via === 'session' ? request.cookies[SESSION_COOKIE] : undefined;
       const stream = new PassThrough();
       // A browser that reconnects waits this long (ms); the first line opens the stream at once.

@@ -2,7 +2,6 @@ import { asc } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Api, AppContext } from '../../../context.ts';
 import { smsGateways } from '../../../db/schema.ts';
-import { minimumRole } from '../../../policies/roles.ts';
 import { CONTENT_TYPES } from '../../../lookups/content-types.ts';
 import { CONTENT_DENSITIES } from '../../../lookups/content-densities.ts';
 import { MOBILE_PROVIDERS } from '../../../lookups/mobile-providers.ts';
@@ -29,7 +28,7 @@ export function lookupRoutes(app: Api, { db }: AppContext) {
     app.get(
       path,
       {
-        onRequest: minimumRole('ROLE_DEMO'),
+        config: { role: 'ROLE_DEMO' },
         schema: { tags: ['lookups'], response: { 200: z.array(item) } },
       },
       async (_request, reply) => {

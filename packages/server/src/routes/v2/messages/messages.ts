@@ -15,7 +15,7 @@ import type { Db } from '../../../db/client.ts';
 import { devices, messages, type UserRow, users } from '../../../db/schema.ts';
 import { forbidden, notFound } from '../../../http-error.ts';
 import { deviceVisibleTo, requireDevicePermission } from '../../../policies/device-access.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 
 import { errorSchema } from '../../schemas.ts';
 import { releaseMessage } from '../../../ingest/release-message.ts';
@@ -112,7 +112,7 @@ export function messageRoutes(app: Api, context: AppContext) {
   app.get(
     '/messages',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['messages'],
         summary:
@@ -129,7 +129,7 @@ export function messageRoutes(app: Api, context: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       const query = request.query;
       if (query.deviceId !== undefined)
         await requireDevicePermission(db, actor, query.deviceId, 'VIEW_MESSAGING');
@@ -160,7 +160,7 @@ export function messageRoutes(app: Api, context: AppContext) {
   app.get(
     '/messages/:id',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['messages'],
         summary:
@@ -178,7 +178,7 @@ export function messageRoutes(app: Api, context: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       const id = messageId().safeParse(request.params.id);
       if (!id.success) throw notFound();
       const { deviceId } = request.query;
@@ -198,7 +198,7 @@ export function messageRoutes(app: Api, context: AppContext) {
   app.post(
     '/messages/:id/release',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['messages'],
         summary:
@@ -214,7 +214,7 @@ export function messageRoutes(app: Api, context: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      const actor = actorOf(request).user;
       const id = messageId().safeParse(request.params.id);
       if (!id.success) throw notFound();
       const released = await releaseMessage(context, id.data, actor.username);

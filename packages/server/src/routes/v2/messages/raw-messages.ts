@@ -4,7 +4,7 @@ import type { Api, AppContext } from '../../../context.ts';
 import { sendRawMessage } from '../../../commands/send-raw-message.ts';
 import { devices } from '../../../db/schema.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
 
 /**
@@ -15,7 +15,7 @@ export function rawMessageRoutes(app: Api, { db, deviceChannels }: AppContext) {
   app.post(
     '/messages',
     {
-      onRequest: minimumRole('ROLE_ADMIN'),
+      config: { role: 'ROLE_ADMIN' },
       schema: {
         tags: ['messages'],
         summary:

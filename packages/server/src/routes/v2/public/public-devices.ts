@@ -16,6 +16,7 @@ export function publicDeviceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/public/devices/:token',
     {
+      config: { role: 'public' },
       schema: {
         tags: ['public'],
         summary: 'Levels and open alarms of a device whose public status page is switched on',

@@ -7,7 +7,7 @@ import { presentQueryFailure, sendQuery, type QueryRow } from '../../../commands
 import { devices, queries } from '../../../db/schema.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { deviceVisibleTo, requireDevicePermission } from '../../../policies/device-access.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 
 import { errorSchema } from '../../schemas.ts';
 import { identOf } from '../../../db/device-ident.ts';
@@ -32,7 +32,7 @@ export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
     '/queries',
     {
       // Demo accounts are read-only: 403 whatever the device.
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['queries'],
         summary: 'Sends a manual query to an SMS or LX-IoT device; poll the location until processed',
@@ -41,7 +41,7 @@ export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       const { deviceId } = request.body;
       await requireDevicePermission(db, actor, deviceId, 'QUERY');
       const [device] = await db.select().from(devices).where(eq(devices.id, deviceId));
@@ -55,7 +55,7 @@ export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
   app.get(
     '/queries/:queryId',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['queries'],
         summary: 'A manual query and its status (pending, sent, processed, failed)',
@@ -64,7 +64,7 @@ export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       const [row] = await db
         .select({ query: queries })
         .from(queries)

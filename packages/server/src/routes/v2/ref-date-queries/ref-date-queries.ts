@@ -14,7 +14,7 @@ import { nextRunAfter } from '../../../commands/ref-date-schedule.ts';
 import { HttpError, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { requireQueryableDevices } from '../../../policies/queryable-devices.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { managedUserIds } from '../../../policies/user-tree.ts';
 
 import { errorSchema } from '../../schemas.ts';
@@ -92,20 +92,20 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/ref-date-queries',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['ref-date-queries'],
         summary: 'The reference-date queries of the actor and of the users it manages',
         response: { 200: z.array(refDateQuerySchema) },
       },
     },
-    async (request) => loadQueries(db, managedBy(requireRole(request.actor, 'ROLE_USER').user)),
+    async (request) => loadQueries(db, managedBy(actorOf(request).user)),
   );
 
   app.post(
     '/ref-date-queries',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['ref-date-queries'],
         summary: 'Creates a reference-date query of the actor',
@@ -114,7 +114,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       const deviceIds = [...new Set(request.body.deviceIds)];
       await requireQueryableDevices(db, actor, deviceIds, 'REF_DATE_QUERY');
       const id = await db.transaction(async (tx) => {
@@ -136,7 +136,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/ref-date-queries/:refDateQueryId',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['ref-date-queries'],
         summary: 'One reference-date query with its member devices',
@@ -144,14 +144,13 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
         response: { 200: refDateQuerySchema, 404: errorSchema },
       },
     },
-    async (request) =>
-      loadQuery(db, requireRole(request.actor, 'ROLE_USER').user, request.params.refDateQueryId),
+    async (request) => loadQuery(db, actorOf(request).user, request.params.refDateQueryId),
   );
 
   app.put(
     '/ref-date-queries/:refDateQueryId',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['ref-date-queries'],
         summary: 'Changes a reference-date query: its timetable, active flag and members',
@@ -161,7 +160,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       const id = request.params.refDateQueryId;
       const current = await loadQuery(db, actor, id);
       const deviceIds = [...new Set(request.body.deviceIds)];
@@ -191,7 +190,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/ref-date-queries/:refDateQueryId',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['ref-date-queries'],
         summary: 'Deletes a reference-date query (queries it sent stay in the log)',
@@ -200,7 +199,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       const [row] = await db
         .delete(refDateQueries)
         .where(and(eq(refDateQueries.id, request.params.refDateQueryId), managedBy(actor)))
@@ -213,7 +212,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/ref-date-queries',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['ref-date-queries'],
         summary: "The reference-date queries a device belongs to (needs the device's DELETE permission)",
@@ -222,7 +221,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       const deviceId = request.params.id;
       // The section sits beside the access tab and has its permission.
       await requireDevicePermission(db, actor, deviceId, 'DELETE');
@@ -237,7 +236,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/devices/:id/ref-date-queries/:refDateQueryId',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['ref-date-queries'],
         summary: 'Takes the device out of a reference-date query',
@@ -248,7 +247,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       const { id: deviceId, refDateQueryId } = request.params;
       await requireDevicePermission(db, actor, deviceId, 'DELETE');
       await db.transaction(async (tx) => {

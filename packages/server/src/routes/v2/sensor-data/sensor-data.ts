@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DATE_RANGE, INT4_MAX } from '@tankportal/shared/schemas/common';
 import type { Api, AppContext } from '../../../context.ts';
 import { hideMeasurement, parsePointId, POINT_ID_PATTERN } from '../../../commands/hide-measurement.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 
 /** A point id names a measurement only with a sensor id within int4 and a time the database can hold. */
@@ -19,7 +19,7 @@ export function sensorDataRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/sensor-data/:pointId',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['devices'],
         summary:
@@ -35,7 +35,7 @@ export function sensorDataRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       await hideMeasurement(db, actor, request.params.pointId);
       return reply.code(204).send(null);
     },

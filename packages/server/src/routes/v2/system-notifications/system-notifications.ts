@@ -6,7 +6,6 @@ import { systemNotificationBody } from '@tankportal/shared/schemas/system-notifi
 import type { Api, AppContext } from '../../../context.ts';
 import { systemNotifications } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
-import { minimumRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
 
 const notification = z.object({
@@ -21,7 +20,7 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/system-notifications',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: { tags: ['system'], response: { 200: z.array(notification) } },
     },
     async () => db.select().from(systemNotifications).orderBy(desc(systemNotifications.createdAt)),
@@ -30,7 +29,7 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/system-notifications',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['system'],
         body: systemNotificationBody,
@@ -46,7 +45,7 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/system-notifications/:id',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['system'],
         params: z.object({ id: pathId() }),

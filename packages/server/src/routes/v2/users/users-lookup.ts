@@ -19,7 +19,8 @@ import {
   subtreeIds,
   userManagedBy,
 } from '../../../policies/user-tree.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { presentUserOption } from '../../../presenters/user-option.ts';
 
 import { errorSchema } from '../../schemas.ts';
@@ -85,7 +86,7 @@ export function usersLookupRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/users',
     {
-      onRequest: minimumRole('ROLE_USER'),
+      config: { role: 'ROLE_USER' },
       schema: {
         tags: ['users'],
         summary:
@@ -105,7 +106,7 @@ export function usersLookupRoutes(app: Api, { db }: AppContext) {
       // As the tree's parentUserId: whose subtree it is, is the business of who manages it.
       if (
         query.outsideSubtreeOf !== undefined &&
-        !(await userManagedBy(db, requireRole(request.actor, 'ROLE_USER').user, query.outsideSubtreeOf))
+        !(await userManagedBy(db, actorOf(request).user, query.outsideSubtreeOf))
       )
         throw notFound();
       if (query.view === 'tree') {
@@ -114,7 +115,7 @@ export function usersLookupRoutes(app: Api, { db }: AppContext) {
         reply.header('x-total-count', String(total));
         return nodes;
       }
-      const actor = requireRole(request.actor, 'ROLE_USER').user;
+      const actor = actorOf(request).user;
       const rows = await db
         .select(option)
         .from(users)

@@ -18,7 +18,7 @@ import type { Api, AppContext } from '../../../context.ts';
 import { deviceAces, devices, loginHistory, type UserRow, users } from '../../../db/schema.ts';
 import { forbidden, HttpError, invalidFields, notFound } from '../../../http-error.ts';
 import { hashPassword, weakPasswordErrors } from '../../../policies/passwords.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { hashToken, newToken } from '../../../policies/tokens.ts';
 import { isInSubtree, userManagedBy } from '../../../policies/user-tree.ts';
 import { presentUserDetail } from '../../../presenters/user-detail.ts';
@@ -48,7 +48,7 @@ const usernameTaken = () => invalidFields([fieldError('username', 'conflict')]);
  *   (plugins/auth.ts accepts tokens of active users only).
  */
 export function userRoutes(app: Api, { db, sessions }: AppContext) {
-  const guard = { onRequest: minimumRole('ROLE_ADMIN') };
+  const guard = { config: { role: 'ROLE_ADMIN' } } as const;
 
   /** The user if the actor manages it and it is not deleted; 404 otherwise. */
   async function visibleUser(actor: UserRow, id: number): Promise<UserRow> {
@@ -115,7 +115,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_ADMIN').user;
+      const actor = actorOf(request).user;
       return detail(await visibleUser(actor, request.params.id));
     },
   );
@@ -132,7 +132,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_ADMIN').user;
+      const actor = actorOf(request).user;
       const body = request.body;
       const errors = [
         ...(await usernameErrors(body.username)),
@@ -179,7 +179,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_ADMIN').user;
+      const actor = actorOf(request).user;
       const user = await changeableUser(actor, request.params.id);
       const body = request.body;
       const errors = [
@@ -227,7 +227,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_ADMIN').user;
+      const actor = actorOf(request).user;
       const user = await changeableUser(actor, request.params.id);
       const { contact, address } = request.body;
       const { firstName, lastName, company, ...rest } = contact;
@@ -254,7 +254,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_ADMIN').user;
+      const actor = actorOf(request).user;
       const user = await changeableUser(actor, request.params.id);
       const [updated] = await db
         .update(users)
@@ -277,7 +277,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_ADMIN').user;
+      const actor = actorOf(request).user;
       const user = await changeableUser(actor, request.params.id);
       await db.transaction(async (tx) => {
         // Locked first, so that no sub-user or device is added to it while this runs.
@@ -315,7 +315,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
   app.put(
     '/users/:id/sync-access',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['users'],
         summary:
@@ -326,7 +326,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      const actor = actorOf(request).user;
       const user = await changeableUser(actor, request.params.id);
       const sourceId = request.body.syncWithUserId;
       const source = await findUserById(db, sourceId);
@@ -353,7 +353,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
   app.get(
     '/users/:id/logins',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['users'],
         summary: 'Login history of a user, newest first (master)',
@@ -362,7 +362,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      const actor = actorOf(request).user;
       const user = await visibleUser(actor, request.params.id);
       const rows = await db
         .select()
@@ -383,7 +383,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
   app.post(
     '/users/:id/auth-token',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['users'],
         summary: 'A new API token for the user, shown this once (master); the old one stops working',
@@ -392,7 +392,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      const actor = actorOf(request).user;
       const user = await visibleUser(actor, request.params.id);
       const authToken = newToken();
       await db
@@ -406,7 +406,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
   app.delete(
     '/users/:id/auth-token',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['users'],
         summary: "Removes the user's API token (master)",
@@ -415,7 +415,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = requireRole(request.actor, 'ROLE_MASTER').user;
+      const actor = actorOf(request).user;
       const user = await visibleUser(actor, request.params.id);
       await db.update(users).set({ authTokenHash: null }).where(eq(users.id, user.id));
       return reply.code(204).send(null);

@@ -15,7 +15,7 @@ import type { Db } from '../../../db/client.ts';
 import { devices, sensorForecasts, weatherStations } from '../../../db/schema.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
-import { minimumRole, requireRole } from '../../../policies/roles.ts';
+import { actorOf } from '../../../plugins/auth.ts';
 import { isUniqueViolation } from '../../../repositories/unique-violation.ts';
 import {
   chooseStation,
@@ -67,7 +67,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
   app.get(
     '/weather-stations',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['weather'],
         summary: 'The weather stations with their imported days',
@@ -80,7 +80,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
   app.post(
     '/weather-stations',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['weather'],
         summary: 'Adds a DWD station (id, name, position); its days come with the next import',
@@ -110,7 +110,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
   app.delete(
     '/weather-stations/:id',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['weather'],
         summary: 'Removes a station and its days; its devices fall back to the nearest or the normals',
@@ -131,7 +131,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
   app.post(
     '/weather-stations/:id/import',
     {
-      onRequest: minimumRole('ROLE_MASTER'),
+      config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['weather'],
         summary: "Imports the station's recent daily means now (the daily job does it at 10:30)",
@@ -161,7 +161,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
   app.get(
     '/devices/:id/weather-station',
     {
-      onRequest: minimumRole('ROLE_DEMO'),
+      config: { role: 'ROLE_DEMO' },
       schema: {
         tags: ['devices'],
         summary: "The weather station of the device's forecast: its own, the nearest, or none (normals)",
@@ -170,7 +170,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_DEMO').user;
+      const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'VIEW_STATUS');
       return deviceWeather(db, request.params.id);
     },
@@ -179,7 +179,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
   app.put(
     '/devices/:id/weather-station',
     {
-      onRequest: minimumRole('ROLE_APP_USER'),
+      config: { role: 'ROLE_APP_USER' },
       schema: {
         tags: ['devices'],
         summary: 'Sets the weather station of the device (null: the nearest within 100 km)',
@@ -189,7 +189,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      const actor = requireRole(request.actor, 'ROLE_APP_USER').user;
+      const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'EDIT');
       const { weatherStationId: stationId } = request.body;
       if (stationId !== null) {

@@ -26,6 +26,7 @@ export function whitelabelRoutes(app: Api, { db, config }: AppContext) {
   app.get(
     '/whitelabels/current',
     {
+      config: { role: 'public' },
       schema: {
         tags: ['white-label'],
         summary: 'The white-label of the request host',
@@ -50,6 +51,7 @@ export function whitelabelRoutes(app: Api, { db, config }: AppContext) {
   app.get(
     '/config/whitelabel',
     {
+      config: { role: 'public' },
       schema: {
         tags: ['white-label'],
         summary: 'Key/value configuration of the request host white-label, with the map tile service',
