@@ -135,13 +135,59 @@ const layerMessage = (folder) =>
     : `${folder}/ imports only the folders below it: ${SERVER_LAYERS.slice(SERVER_LAYERS.indexOf(folder) + 1).join(', ')} and the leaves (${SERVER_LEAVES.join(', ')}); see docs/architecture.md.`;
 
 /** One lint block per folder (and per file allowed a back-import), generated from the table. */
+/**
+ * Routes hold no SQL: they parse, authorise, call a command or a repository, and present. The query
+ * builder and the tables are not theirs to import.
+ */
+const ROUTE_SQL = [
+  {
+    group: ['drizzle-orm', 'drizzle-orm/*'],
+    message: 'Routes hold no SQL: put the query in repositories/ (reads) or commands/ (writes and rules).',
+  },
+  {
+    // The row types beside the tables are not SQL: `import type` stays allowed.
+    regex: '^(\\.\\./)+db/schema\\.ts$',
+    allowTypeImports: true,
+    message: 'Routes hold no SQL: put the query in repositories/ (reads) or commands/ (writes and rules).',
+  },
+];
+
+/** Route files that still build queries, to be emptied into repositories and commands; the list only shrinks. */
+const ROUTES_WITH_SQL = [
+  'aces',
+  'billing-terms',
+  'block-queries',
+  'contacts',
+  'datev',
+  'deliveries',
+  'device-data',
+  'device-metadata',
+  'invoice-sellers',
+  'invoices',
+  'invoicing-runs',
+  'login',
+  'messages',
+  'notification-recipients',
+  'public-devices',
+  'queries',
+  'raw-messages',
+  'ref-date-queries',
+  'system-notifications',
+  'users',
+  'users-lookup',
+  'weather-stations',
+].map((name) => `packages/server/src/routes/v2/*/${name}.ts`);
+
 const serverLayerRules = [...SERVER_LAYERS, ...SERVER_LEAVES].flatMap((folder) => {
-  const blocks = [{ files: filesOf(folder), forbidden: forbiddenFor(folder), message: layerMessage(folder) }];
+  const layer = { forbidden: forbiddenFor(folder), message: layerMessage(folder) };
+  const blocks = [{ files: filesOf(folder), ...layer, extra: folder === 'routes' ? ROUTE_SQL : [] }];
+  if (folder === 'routes') blocks.push({ files: ROUTES_WITH_SQL, ...layer, extra: [] });
   for (const exception of SERVER_BACK_IMPORTS.filter((each) => each.file.startsWith(`${folder}/`)))
     blocks.push({
       files: [`packages/server/src/${exception.file}`],
       forbidden: forbiddenFor(folder).filter((each) => each !== exception.folder),
       message: layerMessage(folder),
+      extra: [],
     });
   return blocks;
 });
@@ -186,7 +232,7 @@ export default tseslint.config(
   // The server's layers, from the table above.
   ...serverLayerRules
     .filter(({ forbidden }) => forbidden.length > 0)
-    .map(({ files, forbidden, message }) => ({
+    .map(({ files, forbidden, message, extra }) => ({
       files,
       ignores: ['**/*.test.ts'],
       rules: {
@@ -194,6 +240,7 @@ export default tseslint.config(
           'error',
           { patterns: [SERVER_TO_WEB, ...serverFolders(forbidden, message)] },
         ],
+        '@typescript-eslint/no-restricted-imports': extra.length ? ['error', { patterns: extra }] : 'off',
       },
     })),
   {

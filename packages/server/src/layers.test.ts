@@ -13,14 +13,14 @@ const eslint = new ESLint({
   overrideConfig: { files: ['packages/server/src/**/*.ts'], rules: { 'import-x/no-cycle': 'off' } },
 });
 
-async function layerErrors(file: string, specifier: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`import '${specifier}';\n`, {
-    filePath: `${ROOT}/packages/server/src/${file}`,
-  });
-  return result.messages
-    .filter((each) => each.ruleId === 'no-restricted-imports')
-    .map((each) => each.message);
+const IMPORT_RULES = new Set(['no-restricted-imports', '@typescript-eslint/no-restricted-imports']);
+
+async function lintErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${ROOT}/packages/server/src/${file}` });
+  return result.messages.filter((each) => IMPORT_RULES.has(each.ruleId ?? '')).map((each) => each.message);
 }
+
+const layerErrors = (file: string, specifier: string) => lintErrors(file, `import '${specifier}';\n`);
 
 describe('the server layers in the lint', () => {
   it.each([
@@ -51,5 +51,27 @@ describe('the server layers in the lint', () => {
   it('lets a listed file keep its one back-import, and nothing else above it', async () => {
     expect(await layerErrors('commands/dispatch-list.ts', '../intelligence/degree-days.ts')).toEqual([]);
     expect(await layerErrors('commands/dispatch-list.ts', '../ingest/store-report.ts')).toHaveLength(1);
+  });
+});
+
+describe('routes hold no SQL', () => {
+  it('refuses the query builder and the tables in a route', async () => {
+    const route = 'routes/v2/devices/planted.ts';
+    expect(await lintErrors(route, "import { eq } from 'drizzle-orm';\n")).toEqual([
+      expect.stringContaining('Routes hold no SQL'),
+    ]);
+    expect(await lintErrors(route, "import { devices } from '../../../db/schema.ts';\n")).toEqual([
+      expect.stringContaining('Routes hold no SQL'),
+    ]);
+  });
+
+  it('lets a route name a row type, and a repository build its query', async () => {
+    expect(
+      await lintErrors(
+        'routes/v2/devices/planted.ts',
+        "import type { UserRow } from '../../../db/schema.ts';\n",
+      ),
+    ).toEqual([]);
+    expect(await lintErrors('repositories/planted.ts', "import { eq } from 'drizzle-orm';\n")).toEqual([]);
   });
 });

@@ -253,6 +253,23 @@ export async function listDeviceIds(db: Db, actor: UserRow, query: DeviceListQue
   return rows.map((row) => row.id);
 }
 
+/** A device's row by its id, seen or not: for callers that checked the actor's access first. */
+export async function findDeviceRow(db: Db, id: number): Promise<DeviceRow | undefined> {
+  const [row] = await db.select().from(devices).where(eq(devices.id, id));
+  return row;
+}
+
+/** The access entries one user holds on the given devices, by device id. */
+export async function accessEntriesOf(db: Db, userId: number, deviceIds: number[]) {
+  const rows = deviceIds.length
+    ? await db
+        .select()
+        .from(deviceAces)
+        .where(and(eq(deviceAces.userId, userId), inArray(deviceAces.deviceId, deviceIds)))
+    : [];
+  return new Map(rows.map((ace) => [ace.deviceId, { aceId: ace.id, permissions: ace.permissions }]));
+}
+
 /** A device the actor may see, or undefined (the caller answers 404 either way). */
 export async function findVisibleDevice(db: Db, actor: UserRow, id: number) {
   const [row] = await db

@@ -16,6 +16,16 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | undefi
   return row;
 }
 
+/** The active (status ok) user whose API token has this hash, if any. */
+export async function findActiveUserByTokenHash(db: Db, tokenHash: string): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.authTokenHash, tokenHash), eq(users.status, 'ok')))
+    .limit(1);
+  return row;
+}
+
 export async function updatePasswordHash(db: Db, userId: number, passwordHash: string) {
   await db
     .update(users)

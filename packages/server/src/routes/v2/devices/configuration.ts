@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { toFieldError, type FieldError } from '@tankportal/shared/field-errors';
 import { hasRole } from '@tankportal/shared/roles';
@@ -11,7 +10,6 @@ import {
 } from '@tankportal/shared/schemas/device-configuration';
 import { deviceDetailSchema } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
-import { devices } from '../../../db/schema.ts';
 import {
   checkConfigurationReferences,
   deliverConfiguration,
@@ -24,6 +22,7 @@ import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 import { loadDeviceDetail } from './device-detail.ts';
 import { deviceIdParams } from './devices.ts';
+import { findDeviceRow } from '../../../repositories/devices.ts';
 
 /** Each path once, its first error: what a form field can show. */
 function firstPerPath(errors: FieldError[]): FieldError[] {
@@ -78,7 +77,7 @@ export function deviceConfigurationRoutes(app: Api, { db, deviceChannels, device
         if (masterOnlyChanges(configurationFromDevice(seen), change).length) throw forbidden();
         change = withoutMasterFields(change);
       }
-      const [device] = await db.select().from(devices).where(eq(devices.id, id));
+      const device = (await findDeviceRow(db, id))!;
       await checkConfigurationReferences(db, device, change, context.smsGatewayType ?? null);
       await saveConfiguration(db, deviceDirectory, device, change);
       const delivery = await deliverConfiguration(db, deviceChannels, device, actor.id);

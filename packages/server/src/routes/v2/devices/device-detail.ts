@@ -10,7 +10,7 @@ import {
   openAlarmsOf,
   sensorsOfDevices,
 } from '../../../repositories/devices.ts';
-import { type UserRow } from '../../../db/schema.ts';
+import type { UserRow } from '../../../db/schema.ts';
 
 /**
  * The device as GET /v2/devices/{id} answers it, for the actor: the answer of every call that

@@ -10,8 +10,7 @@ import {
   type DeviceListQuery,
 } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
-import { and, eq, inArray } from 'drizzle-orm';
-import { deviceAces, type UserRow } from '../../../db/schema.ts';
+import type { UserRow } from '../../../db/schema.ts';
 import type { Db } from '../../../db/client.ts';
 import { notFound } from '../../../http-error.ts';
 import { devicePermissions } from '../../../policies/device-access.ts';
@@ -20,6 +19,7 @@ import { userManagedBy } from '../../../policies/user-tree.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 import { presentDeviceMapEntry, presentDeviceSummary } from '../../../presenters/device.ts';
 import {
+  accessEntriesOf,
   deviceListQueries,
   deviceListTotals,
   healthOfDevices,
@@ -41,17 +41,6 @@ export const deviceIdParams = z.object({ id: pathId() });
 async function checkListedUsers(db: Db, actor: UserRow, { userId, notReachedBy }: DeviceListQuery) {
   for (const id of [userId, notReachedBy])
     if (id !== undefined && id !== actor.id && !(await userManagedBy(db, actor, id))) throw notFound();
-}
-
-/** The entries of one user on the given devices, by device id. */
-async function entriesOf(db: Db, userId: number, deviceIds: number[]) {
-  const rows = deviceIds.length
-    ? await db
-        .select()
-        .from(deviceAces)
-        .where(and(eq(deviceAces.userId, userId), inArray(deviceAces.deviceId, deviceIds)))
-    : [];
-  return new Map(rows.map((ace) => [ace.deviceId, { aceId: ace.id, permissions: ace.permissions }]));
 }
 
 export function deviceRoutes(app: Api, { db }: AppContext) {
@@ -100,7 +89,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       const [sensors, permissions, entries, health] = await Promise.all([
         sensorsOfDevices(db, ids),
         devicePermissions(db, actor, ids),
-        userId === undefined ? undefined : entriesOf(db, userId, ids),
+        userId === undefined ? undefined : accessEntriesOf(db, userId, ids),
         healthOfDevices(db, ids),
       ]);
       if (counts)

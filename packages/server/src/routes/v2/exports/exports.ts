@@ -16,7 +16,7 @@ import { HttpError, invalidFields } from '../../../http-error.ts';
 
 import { errorSchema } from '../../schemas.ts';
 import { sendExport } from './send-export.ts';
-import { type UserRow } from '../../../db/schema.ts';
+import type { UserRow } from '../../../db/schema.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 
 /** The export's plan, after its own checks (permission on the device, the list's filters). */

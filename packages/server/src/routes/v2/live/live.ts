@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { and, eq } from 'drizzle-orm';
 import type { Api, AppContext } from '../../../context.ts';
-import { type UserRow, users } from '../../../db/schema.ts';
+import type { UserRow } from '../../../db/schema.ts';
+import { findActiveUserByTokenHash } from '../../../repositories/users.ts';
 import type { Recheck } from '../../../live/live-updates.ts';
 import type { Actor } from '../../../policies/actor.ts';
 import { actorOf } from '../../../plugins/auth.ts';
@@ -35,13 +35,7 @@ function recheckOf(db: Db, sessions: SessionStore, actor: Actor, cookie: string 
   };
   return async () => {
     if (known.until > Date.now()) return known.user;
-    const [user] = tokenHash
-      ? await db
-          .select()
-          .from(users)
-          .where(and(eq(users.authTokenHash, tokenHash), eq(users.status, 'ok')))
-          .limit(1)
-      : [];
+    const user = tokenHash ? await findActiveUserByTokenHash(db, tokenHash) : undefined;
     known = { user: user ?? null, until: Date.now() + TOKEN_RECHECK_MS };
     return known.user;
   };

@@ -1,7 +1,6 @@
-import { asc } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Api, AppContext } from '../../../context.ts';
-import { smsGateways } from '../../../db/schema.ts';
+import { smsGatewaysByLabel } from '../../../repositories/sms-gateways.ts';
 import { CONTENT_TYPES } from '../../../lookups/content-types.ts';
 import { CONTENT_DENSITIES } from '../../../lookups/content-densities.ts';
 import { MOBILE_PROVIDERS } from '../../../lookups/mobile-providers.ts';
@@ -46,7 +45,7 @@ export function lookupRoutes(app: Api, { db }: AppContext) {
       owner: z.string(),
       country: z.string(),
     }),
-    () => db.select().from(smsGateways).orderBy(asc(smsGateways.label)),
+    () => smsGatewaysByLabel(db),
     0,
   );
   lookup('/content-types', z.object({ id: z.string(), name: localised, defaultDensity: z.number() }), () => [
