@@ -1,18 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { toFieldError, type FieldError } from '../field-errors.ts';
 import {
-  configurationBodyToForm,
-  configurationFormToBody,
   configurationFromDevice,
   configurationVariant,
   deviceConfigurationBody,
   deviceConfigurationForm,
   FILL_HEIGHT_CAPABILITY,
-  iotSendIntervalOptions,
-  isIntervalSeconds,
   masterOnlyChanges,
   requiredSensorFields,
-  secondsToInterval,
   sensorUnitOptions,
   type ConfigurationContext,
 } from './device-configuration.ts';
@@ -68,6 +63,13 @@ function formErrors(context: ConfigurationContext, input: unknown): FieldError[]
   const result = deviceConfigurationForm(context).safeParse(input);
   return result.success ? [] : result.error.issues.map(toFieldError);
 }
+
+/** The valid body of a device as its form holds it: the intervals (a day, an hour) as value and unit. */
+const formOf = (context: ConfigurationContext) => ({
+  ...deviceConfigurationBody(context).parse(body()),
+  timeInterval: { value: 1, unit: 'd' },
+  thresholdInterval: { value: 1, unit: 'h' },
+});
 
 /** The errors of one field (path), after setting it in a valid body. */
 function fieldErrors(context: ConfigurationContext, path: string, value: unknown): FieldError[] {
@@ -194,7 +196,7 @@ describe('device configuration body', () => {
     }
     // The form reads the same rule: empty inputs of a counter are no error.
     const formCounter = { ...counter, capacity: '', fillLimit: '', threshold: '', measuringRange: '' };
-    const values = configurationBodyToForm(deviceConfigurationBody(IOT).parse(body()));
+    const values = formOf(IOT);
     expect(formErrors(IOT, { ...values, sensors: [formCounter] })).toEqual([]);
   });
 
@@ -263,7 +265,7 @@ describe('device configuration body', () => {
     expect(fieldErrors(IOT, 'thingName', '')).toEqual([{ path: 'thingName', code: 'required', args: {} }]);
     const master = { ...IOT, isMaster: true };
     expect(errors(master, body())).toEqual([]);
-    const values = configurationBodyToForm(deviceConfigurationBody(master).parse(body()));
+    const values = formOf(master);
     expect(formErrors(master, values)).toEqual([{ path: 'thingName', code: 'required', args: {} }]);
     expect(formErrors(master, { ...values, thingName: 'iot-1' })).toEqual([]);
   });
@@ -341,8 +343,7 @@ describe('device configuration body', () => {
 });
 
 describe('device configuration form', () => {
-  const form = (extra: Record<string, unknown> = {}) =>
-    configurationBodyToForm(deviceConfigurationBody(NET).parse(body(extra)));
+  const form = () => formOf(NET);
 
   it('reads inputs: empty is required, numeric text is a number', () => {
     expect(formErrors(NET, form())).toEqual([]);
@@ -372,23 +373,6 @@ describe('device configuration form', () => {
       { path: 'thresholdInterval.unit', code: 'invalid', args: {} },
     ]);
   });
-
-  it('converts form <-> body', () => {
-    expect(secondsToInterval(86_400 * 3)).toEqual({ value: 3, unit: 'd' });
-    expect(secondsToInterval(7200)).toEqual({ value: 2, unit: 'h' });
-    expect(secondsToInterval(0)).toEqual({ value: 0, unit: 'h' });
-    const values = form({ timeInterval: 2 * 86_400, thresholdInterval: 5 * 3600 });
-    expect(values).toMatchObject({
-      timeInterval: { value: 2, unit: 'd' },
-      thresholdInterval: { value: 5, unit: 'h' },
-    });
-    const parsed = deviceConfigurationForm(NET).parse(values);
-    expect(configurationFormToBody(parsed)).toMatchObject({
-      timeInterval: 172_800,
-      thresholdInterval: 18_000,
-    });
-    expect(isIntervalSeconds(172_800)).toBe(true);
-  });
 });
 
 describe('variants and master-only fields', () => {
@@ -396,12 +380,6 @@ describe('variants and master-only fields', () => {
     expect(
       [SMS, SMS_1NCE, NET, IOT, { ...IOT, iotVersion: 'v2' as const }, LX].map(configurationVariant),
     ).toEqual(['sms_lionel', 'sms_1nce', 'net', 'iot_v1', 'iot_v2', 'lx_iot']);
-  });
-
-  it('send interval options per version; off only for the master', () => {
-    expect(iotSendIntervalOptions('v1', false)).toEqual([360, 480, 600, 720]);
-    expect(iotSendIntervalOptions('v2', false)).toEqual([360, 720]);
-    expect(iotSendIntervalOptions('v2', true)).toEqual([0, 360, 720]);
   });
 
   it('finds changed master-only values', () => {

@@ -55,14 +55,8 @@ export const INTERVAL_MAX_SECONDS = INTERVAL_MAX_VALUE * INTERVAL_UNIT_SECONDS.d
 
 /** IoT send interval in minutes; 0 is off. */
 export const IOT_SEND_INTERVALS = [0, 60, 120, 360, 480, 600, 720] as const;
-/** What the edit form offers per IoT version (0 only through the master's on/off switch). */
-export const IOT_SEND_INTERVAL_FORM_OPTIONS: Readonly<Record<IotVersion, readonly number[]>> = {
-  v1: [360, 480, 600, 720],
-  v2: [360, 720],
-};
 /** GPS position with every 1st to 10th message, or every 20th. */
 export const IOT_GPS_INTERVALS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20] as const;
-export const IOT_GPS_INTERVAL_FORM_OPTIONS = [5, 10, 20] as const;
 /** Alarm input types; 0 is disabled, enabling sets 1. */
 export const IOT_ALARM_TYPES = [0, 1, 2] as const;
 export const IOT_ALARM_TEXT_MAX = 15;
@@ -200,15 +194,6 @@ export function sensorUnitOptions(
   if (context.type === 'lx_iot') return LX_IOT_UNITS;
   if (hasFillHeight(context)) return FILL_HEIGHT_UNITS;
   return TANK_UNITS;
-}
-
-/** Send interval options of the edit form: per version, plus "off" (0) for the master's switch. */
-export function iotSendIntervalOptions(
-  iotVersion: IotVersion | null | undefined,
-  isMaster: boolean,
-): number[] {
-  const options = IOT_SEND_INTERVAL_FORM_OPTIONS[iotVersion ?? 'v1'];
-  return isMaster ? [0, ...options] : [...options];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -487,10 +472,6 @@ export type ConfigurationFormInput = z.input<typeof configurationFormSuperset>;
 /** What the form's resolver gives back once valid. */
 export type ConfigurationForm = z.output<typeof configurationFormSuperset>;
 export type ConfigurationFormSensor = ConfigurationForm['sensors'][number];
-export interface IntervalValue {
-  value: number;
-  unit: IntervalUnit;
-}
 
 interface RefinementContext {
   addIssue(issue: { code: 'custom'; path: PropertyKey[]; message: string; params?: object }): void;
@@ -615,38 +596,7 @@ export function deviceConfigurationForm(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Conversions
-
-/** Seconds as the form shows them: whole days when they divide evenly, else hours. */
-export function secondsToInterval(seconds: number): IntervalValue {
-  if (seconds > 0 && seconds % INTERVAL_UNIT_SECONDS.d === 0)
-    return { value: seconds / INTERVAL_UNIT_SECONDS.d, unit: 'd' };
-  return { value: Math.round(seconds / INTERVAL_UNIT_SECONDS.h), unit: 'h' };
-}
-
-export function intervalToSeconds(interval: IntervalValue): number {
-  return interval.value * INTERVAL_UNIT_SECONDS[interval.unit];
-}
-
-/** The valid form's values as the API body. */
-export function configurationFormToBody(form: Partial<ConfigurationForm>): Partial<ConfigurationBody> {
-  const { timeInterval, thresholdInterval, ...rest } = form;
-  return {
-    ...rest,
-    ...(timeInterval && { timeInterval: intervalToSeconds(timeInterval) }),
-    ...(thresholdInterval && { thresholdInterval: intervalToSeconds(thresholdInterval) }),
-  };
-}
-
-/** A body (e.g. {@link configurationFromDevice}) as the form's values. */
-export function configurationBodyToForm(body: Partial<ConfigurationBody>): Partial<ConfigurationForm> {
-  const { timeInterval, thresholdInterval, ...rest } = body;
-  return {
-    ...rest,
-    ...(timeInterval != null && { timeInterval: secondsToInterval(timeInterval) }),
-    ...(thresholdInterval != null && { thresholdInterval: secondsToInterval(thresholdInterval) }),
-  };
-}
+// A device's stored configuration in body terms
 
 const iotString = (config: Record<string, unknown>, key: string) =>
   typeof config[key] === 'string' ? (config[key] as string) : null;

@@ -10,12 +10,12 @@ import AddIcon from '@mui/icons-material/Add';
 import { THRESHOLD_SENSOR_MODES } from '@tankportal/shared/devices';
 import {
   configurationContextOf,
-  configurationFormToBody,
   configurationVariant,
   deviceConfigurationForm,
   MAX_SENSORS,
   type ConfigurationForm,
 } from '@tankportal/shared/schemas/device-configuration';
+import { configurationFormToBody } from '../../lib/configuration-form.ts';
 import { FormDialog } from '../../../../components/dialogs/form-dialog.tsx';
 import { applyServerFieldErrors, sharedSchemaResolver } from '../../../../lib/field-errors.ts';
 import { useSaveConfiguration } from '../../api/configuration.ts';

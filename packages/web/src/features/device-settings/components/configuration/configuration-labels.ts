@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { secondsToInterval } from '@tankportal/shared/schemas/device-configuration';
+import { secondsToInterval } from '../../lib/configuration-form.ts';
 import { unitSymbol } from '@tankportal/shared/units';
 
 /** The words for configuration values, the same in the read view and in the edit dialog. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   configurationContextOf,
-  configurationFormToBody,
   deviceConfigurationForm,
 } from '@tankportal/shared/schemas/device-configuration';
+import { configurationFormToBody } from '../../lib/configuration-form.ts';
 import type { DeviceDetailView } from '../../../../lib/api/devices.ts';
 import { initialFormValues, withCurrent } from './configuration-values.ts';
 

@@ -1,10 +1,10 @@
 import {
-  configurationBodyToForm,
   configurationFromDevice,
   MASTER_ONLY_FIELDS,
   type ConfigurationBody,
   type ConfigurationFormInput,
 } from '@tankportal/shared/schemas/device-configuration';
+import { configurationBodyToForm } from '../../lib/configuration-form.ts';
 import type { DeviceDetail } from '@tankportal/shared/schemas/devices';
 import type { DeviceDetailView } from '../../../../lib/api/devices.ts';
 

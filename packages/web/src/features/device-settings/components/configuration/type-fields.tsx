@@ -5,16 +5,15 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Grid from '@mui/material/Grid';
 import Switch from '@mui/material/Switch';
 import {
-  IOT_GPS_INTERVAL_FORM_OPTIONS,
   IOT_TEMP_MAX,
   IOT_TEMP_MIN,
   IOT_TYPES,
   IOT_VERSIONS,
-  iotSendIntervalOptions,
   SEND_TIME_STEP_MINUTES,
   type ConfigurationContext,
   type IotVersion,
 } from '@tankportal/shared/schemas/device-configuration';
+import { IOT_GPS_INTERVAL_FORM_OPTIONS, iotSendIntervalOptions } from '../../lib/configuration-form.ts';
 import { useConfigurationLabels } from './configuration-labels.ts';
 import type { ConfigurationLookups } from './configuration-lookups.ts';
 import { NO_SIM_CREDITOR, withCurrent } from './configuration-values.ts';
