@@ -259,6 +259,16 @@ export async function findDeviceRow(db: Db, id: number): Promise<DeviceRow | und
   return row;
 }
 
+/** The device behind a public link, if its public access is on. */
+export async function findPublicDevice(db: Db, token: string): Promise<DeviceRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(devices)
+    .where(and(eq(devices.publicUrlToken, token), eq(devices.publicUrlAccessEnabled, true)))
+    .limit(1);
+  return row;
+}
+
 /** The access entries one user holds on the given devices, by device id. */
 export async function accessEntriesOf(db: Db, userId: number, deviceIds: number[]) {
   const rows = deviceIds.length

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { loginBody, currentUser } from '@tankportal/shared/schemas/auth';
 import type { Api, AppContext } from '../../../context.ts';
-import { loginHistory } from '../../../db/schema.ts';
 import { HttpError } from '../../../http-error.ts';
 import { SESSION_COOKIE, sessionCookieOptions } from '../../../plugins/auth.ts';
 import { rotateCsrfSecret } from '../../../plugins/csrf.ts';
@@ -10,8 +9,7 @@ import { findUserByUsername } from '../../../repositories/users.ts';
 import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
 import { presentCurrentUser } from '../../../presenters/current-user.ts';
 import { errorSchema } from '../../schemas.ts';
-
-type LoginResult = (typeof loginHistory.$inferInsert)['result'];
+import { recordLogin, type LoginResult } from '../../../repositories/login-history.ts';
 
 export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: AppContext) {
   app.post(
@@ -32,9 +30,7 @@ export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: 
       const user = await findUserByUsername(db, username);
       const record = async (result: LoginResult) => {
         const whitelabel = (await whitelabelForHost(db, request.hostname))?.name ?? '';
-        await db
-          .insert(loginHistory)
-          .values({ userId: user?.id ?? null, username, ipAddress: ip, whitelabel, result });
+        await recordLogin(db, { userId: user?.id ?? null, username, ipAddress: ip, whitelabel, result });
       };
 
       // The attempt counts before its password is checked: parallel guesses cannot outrun the limit.

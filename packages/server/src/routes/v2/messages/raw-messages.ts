@@ -1,11 +1,10 @@
-import { eq } from 'drizzle-orm';
 import { rawMessageBody, rawMessageSchema } from '@tankportal/shared/schemas/device-metadata';
 import type { Api, AppContext } from '../../../context.ts';
 import { sendRawMessage } from '../../../commands/send-raw-message.ts';
-import { devices } from '../../../db/schema.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { requireRole } from '../../../policies/roles.ts';
 import { errorSchema } from '../../schemas.ts';
+import { findDeviceRow } from '../../../repositories/devices.ts';
 
 /**
  * POST /v2/messages: a message typed by an operator, sent to one device. SMS needs
@@ -35,7 +34,7 @@ export function rawMessageRoutes(app: Api, { db, deviceChannels }: AppContext) {
       const body = request.body;
       const actor = requireRole(request.actor, body.type === 'sms' ? 'ROLE_ADMIN' : 'ROLE_MASTER').user;
       await requireDevicePermission(db, actor, body.deviceId, 'EDIT');
-      const [device] = await db.select().from(devices).where(eq(devices.id, body.deviceId));
+      const device = (await findDeviceRow(db, body.deviceId))!;
       const message = await sendRawMessage(db, deviceChannels, device, body, actor.id);
       return reply.code(201).send({
         id: message.id,

@@ -1,11 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { publicDeviceSchema } from '@tankportal/shared/schemas/public-device';
 import type { Api, AppContext } from '../../../context.ts';
-import { devices } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
 import { presentPublicDevice } from '../../../presenters/public-device.ts';
-import { openAlarmsOf, sensorsOfDevices } from '../../../repositories/devices.ts';
+import { findPublicDevice, openAlarmsOf, sensorsOfDevices } from '../../../repositories/devices.ts';
 import { errorSchema } from '../../schemas.ts';
 
 /**
@@ -27,13 +25,7 @@ export function publicDeviceRoutes(app: Api, { db }: AppContext) {
     async (request, reply) => {
       // Whoever holds the link may look; search engines and shared caches should not keep it.
       reply.header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
-      const [device] = await db
-        .select()
-        .from(devices)
-        .where(
-          and(eq(devices.publicUrlToken, request.params.token), eq(devices.publicUrlAccessEnabled, true)),
-        )
-        .limit(1);
+      const device = await findPublicDevice(db, request.params.token);
       if (!device) throw notFound();
       const [sensors, alarms] = await Promise.all([
         sensorsOfDevices(db, [device.id]),

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, count, eq, ne, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { assignableRoles, type Role } from '@tankportal/shared/roles';
 import type { FieldError } from '@tankportal/shared/field-errors';
@@ -15,7 +15,7 @@ import {
   userLoginBody,
 } from '@tankportal/shared/schemas/users';
 import type { Api, AppContext } from '../../../context.ts';
-import { deviceAces, devices, loginHistory, type UserRow, users } from '../../../db/schema.ts';
+import { deviceAces, devices, type UserRow, users } from '../../../db/schema.ts';
 import { forbidden, HttpError, invalidFields, notFound } from '../../../http-error.ts';
 import { hashPassword, weakPasswordErrors } from '../../../policies/passwords.ts';
 import { actorOf } from '../../../plugins/auth.ts';
@@ -25,6 +25,7 @@ import { presentUserDetail } from '../../../presenters/user-detail.ts';
 import { isUniqueViolation } from '../../../repositories/unique-violation.ts';
 import { findUserById, findUserByUsername } from '../../../repositories/users.ts';
 import { errorSchema } from '../../schemas.ts';
+import { loginsOf } from '../../../repositories/login-history.ts';
 
 const userParams = z.object({ id: pathId() });
 /** The newest entries of a login history; older ones stay in the database. */
@@ -364,12 +365,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
     async (request) => {
       const actor = actorOf(request).user;
       const user = await visibleUser(actor, request.params.id);
-      const rows = await db
-        .select()
-        .from(loginHistory)
-        .where(eq(loginHistory.userId, user.id))
-        .orderBy(desc(loginHistory.loggedInAt), desc(loginHistory.id))
-        .limit(LOGIN_HISTORY_LIMIT);
+      const rows = await loginsOf(db, user.id, LOGIN_HISTORY_LIMIT);
       return rows.map((row) => ({
         id: row.id,
         loggedInAt: row.loggedInAt.toISOString(),
