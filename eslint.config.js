@@ -167,7 +167,6 @@ const ROUTES_WITH_SQL = [
   'invoicing-runs',
   'messages',
   'notification-recipients',
-  'queries',
   'ref-date-queries',
   'system-notifications',
   'users',

@@ -22,6 +22,7 @@ import {
   deviceAces,
   devices,
   healthIssues,
+  queries,
   sensorForecasts,
   sensors,
   type UserRow,
@@ -257,6 +258,16 @@ export async function listDeviceIds(db: Db, actor: UserRow, query: DeviceListQue
 export async function findDeviceRow(db: Db, id: number): Promise<DeviceRow | undefined> {
   const [row] = await db.select().from(devices).where(eq(devices.id, id));
   return row;
+}
+
+/** A manual query on a device the actor may see, or undefined. */
+export async function findVisibleQuery(db: Db, actor: UserRow, queryId: number) {
+  const [row] = await db
+    .select({ query: queries })
+    .from(queries)
+    .innerJoin(devices, eq(devices.id, queries.deviceId))
+    .where(and(eq(queries.id, queryId), deviceVisibleTo(actor)));
+  return row?.query;
 }
 
 /** The device behind a public link, if its public access is on. */

@@ -1,16 +1,15 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { pathId } from '@tankportal/shared/schemas/common';
 import { createQueryBody, QUERYABLE_TYPES, querySchema } from '@tankportal/shared/schemas/queries';
 import type { Api, AppContext } from '../../../context.ts';
 import { presentQueryFailure, sendQuery, type QueryRow } from '../../../commands/send-query.ts';
-import { devices, queries } from '../../../db/schema.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
-import { deviceVisibleTo, requireDevicePermission } from '../../../policies/device-access.ts';
+import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 
 import { errorSchema } from '../../schemas.ts';
 import { identOf } from '../../../db/device-ident.ts';
+import { findDeviceRow, findVisibleQuery } from '../../../repositories/devices.ts';
 
 const queryIdParams = z.object({ queryId: pathId() });
 
@@ -44,7 +43,7 @@ export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
       const actor = actorOf(request).user;
       const { deviceId } = request.body;
       await requireDevicePermission(db, actor, deviceId, 'QUERY');
-      const [device] = await db.select().from(devices).where(eq(devices.id, deviceId));
+      const device = (await findDeviceRow(db, deviceId))!;
       if (!(QUERYABLE_TYPES as readonly string[]).includes(device.type) || !identOf(device))
         throw invalidFields([{ path: 'deviceId', code: 'invalid', args: { reason: 'not_queryable' } }]);
       const query = await sendQuery(db, deviceChannels, device, actor.id);
@@ -65,13 +64,9 @@ export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request).user;
-      const [row] = await db
-        .select({ query: queries })
-        .from(queries)
-        .innerJoin(devices, eq(devices.id, queries.deviceId))
-        .where(and(eq(queries.id, request.params.queryId), deviceVisibleTo(actor)));
-      if (!row) throw notFound();
-      return presentQuery(row.query);
+      const query = await findVisibleQuery(db, actor, request.params.queryId);
+      if (!query) throw notFound();
+      return presentQuery(query);
     },
   );
 }
