@@ -75,7 +75,7 @@ async function endToEnd(protocol: Path, start: number, cpu: ServerCpu | null): P
 
 /**
  * On PostgreSQL, the CPU the server process and its database backends used per 1,000 reports of
- * each path: unlike the rates, it hardly moves with what else the shared machine is doing, so it
+ * each path: it moves much less than the rates with what else the shared machine is doing, so it
  * tells a cheaper path from a quieter machine (bench/cpu.ts).
  */
 const cpuPerThousand: Partial<Record<Path, { node: number; database: number }>> = {};
@@ -480,8 +480,8 @@ keeping ${WINDOW} reports in flight; a report counts once the server acknowledge
   docs/mosquitto/tankportal.conf: persistence saved every second, password file, ACL), the server
   subscribed to it with MQTT_URL (decision 008). Mosquitto acknowledges a publish at once, so the
   devices are paced at the embedded row's rate of the same run, and the time runs until the server has
-  acknowledged every report to Mosquitto after its commit (Mosquitto's message store back to empty,
-  read from $SYS once a second, ±0.5 s): the rate the server sustained of the embedded path's load.
+  acknowledged every report to Mosquitto after its commit (Mosquitto's message store, retained messages
+  left out, back to what it held before; read from $SYS once a second, ±0.5 s): the rate the server sustained of the embedded path's load.
 References, in the same run: 50,000 rows as multi-row INSERTs of 1,000 (ON CONFLICT DO NOTHING) into the
 same measurements table ("raw INSERT"), and 50,000 rows as one \`COPY … FROM STDIN\` in text format, sent
 in pieces of 1,000 rows (on PGlite \`COPY … FROM '/dev/blob'\`; "raw COPY").
@@ -496,7 +496,7 @@ ${
   cpuRows
     ? `
 CPU per 1,000 reports on PostgreSQL (ms, medians of the runs): the server process (Node) and the database backends serving
-it, read from /proc before and after each path (bench/cpu.ts); unlike the rates, these hardly depend on the machine's load.
+it, read from /proc before and after each path (bench/cpu.ts); they depend much less on the machine's load than the rates (by about a quarter at load average 7–15).
 
 | path | server (Node) | PostgreSQL | both |
 |---|---|---|---|
