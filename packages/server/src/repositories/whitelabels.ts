@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { whitelabelConfig, whitelabels } from '../db/schema.ts';
 
@@ -21,4 +21,17 @@ export async function whitelabelConfigMap(db: Db, whitelabelId: number): Promise
     .from(whitelabelConfig)
     .where(eq(whitelabelConfig.whitelabelId, whitelabelId));
   return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+}
+
+/** Every white-label, oldest first: the master's billing settings pages. */
+export const whitelabelsById = (db: Db) => db.select().from(whitelabels).orderBy(asc(whitelabels.id));
+
+/** Changes a white-label's billing settings; undefined for an unknown id. */
+export async function updateWhitelabel(
+  db: Db,
+  id: number,
+  change: Pick<Partial<typeof whitelabels.$inferInsert>, 'invoiceSeller' | 'datevSettings'>,
+): Promise<WhitelabelRow | undefined> {
+  const [row] = await db.update(whitelabels).set(change).where(eq(whitelabels.id, id)).returning();
+  return row;
 }

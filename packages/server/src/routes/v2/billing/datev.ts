@@ -1,14 +1,13 @@
-import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { pathId } from '@tankportal/shared/schemas/common';
 import { datevExportQuery, datevSettingsSchema, datevSettingsView } from '@tankportal/shared/schemas/datev';
 import { datevExport } from '../../../billing/datev/datev-export.ts';
 import { attachment } from '../../../commands/export-sheet.ts';
 import type { Api, AppContext } from '../../../context.ts';
-import { whitelabels } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
+import { updateWhitelabel, whitelabelsById, type WhitelabelRow } from '../../../repositories/whitelabels.ts';
 
 const datevSettingsEntry = z.object({
   whitelabel: z.object({ id: z.number(), name: z.string(), title: z.string() }),
@@ -24,7 +23,7 @@ const whitelabelParams = z.object({ whitelabelId: pathId() });
  */
 export function datevRoutes(app: Api, { db }: AppContext) {
   const master = { config: { role: 'ROLE_MASTER' } } as const;
-  const entry = (row: typeof whitelabels.$inferSelect) => ({
+  const entry = (row: WhitelabelRow) => ({
     whitelabel: { id: row.id, name: row.name, title: row.title },
     settings: row.datevSettings ?? null,
   });
@@ -39,9 +38,8 @@ export function datevRoutes(app: Api, { db }: AppContext) {
         response: { 200: z.array(datevSettingsEntry), 403: errorSchema },
       },
     },
-    async (request) => {
-      actorOf(request);
-      const rows = await db.select().from(whitelabels).orderBy(asc(whitelabels.id));
+    async () => {
+      const rows = await whitelabelsById(db);
       return rows.map(entry);
     },
   );
@@ -59,12 +57,7 @@ export function datevRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      actorOf(request);
-      const [row] = await db
-        .update(whitelabels)
-        .set({ datevSettings: request.body })
-        .where(eq(whitelabels.id, request.params.whitelabelId))
-        .returning();
+      const row = await updateWhitelabel(db, request.params.whitelabelId, { datevSettings: request.body });
       if (!row) throw notFound();
       return entry(row);
     },

@@ -1,13 +1,11 @@
-import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { pathId } from '@tankportal/shared/schemas/common';
 import { invoiceSellerSchema, invoiceSellerView } from '@tankportal/shared/schemas/billing';
 import type { Api, AppContext } from '../../../context.ts';
-import { whitelabels } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
-import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 import { requireKnownCountry } from '../devices/device-metadata.ts';
+import { updateWhitelabel, whitelabelsById, type WhitelabelRow } from '../../../repositories/whitelabels.ts';
 
 const invoiceSellerEntry = z.object({
   whitelabel: z.object({ id: z.number(), name: z.string(), title: z.string() }),
@@ -21,7 +19,7 @@ const invoiceSellerEntry = z.object({
  */
 export function invoiceSellerRoutes(app: Api, { db }: AppContext) {
   const master = { config: { role: 'ROLE_MASTER' } } as const;
-  const entry = (row: typeof whitelabels.$inferSelect) => ({
+  const entry = (row: WhitelabelRow) => ({
     whitelabel: { id: row.id, name: row.name, title: row.title },
     seller: row.invoiceSeller ?? null,
   });
@@ -36,9 +34,8 @@ export function invoiceSellerRoutes(app: Api, { db }: AppContext) {
         response: { 200: z.array(invoiceSellerEntry), 403: errorSchema },
       },
     },
-    async (request) => {
-      actorOf(request);
-      const rows = await db.select().from(whitelabels).orderBy(asc(whitelabels.id));
+    async () => {
+      const rows = await whitelabelsById(db);
       return rows.map(entry);
     },
   );
@@ -56,13 +53,8 @@ export function invoiceSellerRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      actorOf(request);
       requireKnownCountry(request.body.countryCode, 'countryCode');
-      const [row] = await db
-        .update(whitelabels)
-        .set({ invoiceSeller: request.body })
-        .where(eq(whitelabels.id, request.params.whitelabelId))
-        .returning();
+      const row = await updateWhitelabel(db, request.params.whitelabelId, { invoiceSeller: request.body });
       if (!row) throw notFound();
       return entry(row);
     },
