@@ -52,6 +52,13 @@ export type ProcessColumnsWire = z.infer<typeof processColumnsSchema>;
 /** One sensor's curve in columns as a reader uses it: `times` in epoch milliseconds, ascending. */
 export type ProcessColumnsSeries = Omit<ProcessColumnsWire, 'timeDeltas'> & { times: number[] };
 
+/** Times in epoch milliseconds as `timeDeltas`: the first as it is, then each minus the one before. */
+export function encodeTimeDeltas(times: number[]): number[] {
+  const deltas = new Array<number>(times.length);
+  for (let i = 0; i < times.length; i++) deltas[i] = i === 0 ? times[0] : times[i] - times[i - 1];
+  return deltas;
+}
+
 /** The times of a curve in columns, added up from its differences (exact: integers far below 2^53). */
 export function decodeProcessColumns({ timeDeltas, ...series }: ProcessColumnsWire): ProcessColumnsSeries {
   const times = new Array<number>(timeDeltas.length);
