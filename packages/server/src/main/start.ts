@@ -55,9 +55,9 @@ export async function start(env: NodeJS.ProcessEnv = process.env): Promise<Start
   const created = config.demoData ? await ensureDemoData(database.db) : [];
   const fleet = config.demoData ? await ensureDemoFleet(database.db) : 0;
   // The demo's forecasts, deliveries and health at once, not with the job's first round (a few
-  // seconds for its sensors).
+  // seconds for its sensors); as in the job, each sensor checked on the readings its forecast read.
   if (config.demoData) {
-    await refreshForecasts(database.db);
+    await refreshForecasts(database.db, { checks: true });
     await runSensorChecks(database.db);
   }
   const app = await buildApp(database.db, config);
