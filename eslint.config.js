@@ -83,6 +83,16 @@ const SERVER_LAYERS = [
   'db',
 ];
 const SERVER_LEAVES = ['time', 'http-error', 'lookups', 'sensor-logic'];
+/** Helpers of the tests (servers, brokers, fakes): only tests import them, and they import anything. */
+const SERVER_TEST_HELPERS = ['testing'];
+
+// A folder the table does not place would be held by no zone: the lint refuses to start instead.
+const unplaced = readdirSync(new URL('./packages/server/src/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+  .filter((name) => ![...SERVER_LAYERS, ...SERVER_LEAVES, ...SERVER_TEST_HELPERS].includes(name));
+if (unplaced.length > 0)
+  throw new Error(`eslint.config.js: place ${unplaced.join(', ')} in SERVER_LAYERS or SERVER_LEAVES`);
 
 /**
  * Back-imports not yet straightened, file by file: each is allowed the one folder named, nothing
