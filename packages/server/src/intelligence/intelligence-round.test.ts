@@ -78,13 +78,15 @@ describe('the intelligence round', () => {
     expect(first.texts.filter((text) => /^\s*insert into "deliveries"/i.test(text))).toHaveLength(1);
     expect(await db.select().from(sensorChecks).where(inArray(sensorChecks.sensorId, ids))).toHaveLength(3);
 
-    // Each sensor reports once more (no refill): one read each, and the writes of all three in one
+    // Each sensor reports once more, 25 l used (no refill; a reading 1 l lower left one of the three
+    // tanks level for a week, a stuck-sensor doubt whose writes take a transaction): one read each,
+    // and the writes of all three in one
     // statement per table; the deliveries in their 67-day windows, stored already, are not written
     // again, and nothing needs a transaction.
     const later = new Date(now.getTime() + HOUR_MS);
     for (const { sensor } of made) {
       const [row] = await db.select({ value: sensors.value }).from(sensors).where(eq(sensors.id, sensor.id));
-      await addReading(db, sensor.id, new Date(later.getTime() - 60_000), row!.value! - 1);
+      await addReading(db, sensor.id, new Date(later.getTime() - 60_000), row!.value! - 25);
     }
     const steady = await statementsOf(db, async () =>
       expect(await round(db, later)).toEqual({ forecasts: 3, checked: 0 }),
