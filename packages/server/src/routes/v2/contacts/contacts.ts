@@ -1,13 +1,17 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { pathId } from '@tankportal/shared/schemas/common';
 import { contactBody, contactSchema } from '@tankportal/shared/schemas/contacts';
 import type { Api, AppContext } from '../../../context.ts';
-import { contacts } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 import { presentContact } from '../../../presenters/contact.ts';
-import { contactsWithDeviceCount, findOwnContact } from '../../../repositories/contacts.ts';
+import {
+  contactsOf,
+  createContact,
+  deleteOwnContact,
+  findOwnContact,
+  updateOwnContact,
+} from '../../../repositories/contacts.ts';
 import { errorSchema } from '../../schemas.ts';
 
 const contactIdParams = z.object({ id: pathId() });
@@ -18,8 +22,6 @@ const byHandle = new Intl.Collator('de', { sensitivity: 'base', numeric: true })
  * user's contact answers 404 as if it did not exist. ROLE_USER and up; demo and app users 403.
  */
 export function contactRoutes(app: Api, { db }: AppContext) {
-  const own = (userId: number, id: number) => and(eq(contacts.id, id), eq(contacts.userId, userId));
-
   async function findOrThrow(userId: number, id: number) {
     const found = await findOwnContact(db, userId, id);
     if (!found) throw notFound();
@@ -38,7 +40,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request).user;
-      const rows = await contactsWithDeviceCount(db, eq(contacts.userId, actor.id));
+      const rows = await contactsOf(db, actor.id);
       return rows
         .map((row) => presentContact(row.contact, row.deviceCount))
         .sort((a, b) => byHandle.compare(a.handle, b.handle) || a.id - b.id);
@@ -72,10 +74,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
     },
     async (request, reply) => {
       const actor = actorOf(request).user;
-      const [row] = await db
-        .insert(contacts)
-        .values({ ...request.body, userId: actor.id })
-        .returning();
+      const row = await createContact(db, actor.id, request.body);
       return reply.code(201).header('location', `/api/v2/contacts/${row.id}`).send(presentContact(row, 0));
     },
   );
@@ -94,13 +93,8 @@ export function contactRoutes(app: Api, { db }: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request).user;
-      const [row] = await db
-        .update(contacts)
-        .set(request.body)
-        .where(own(actor.id, request.params.id))
-        .returning({ id: contacts.id });
-      if (!row) throw notFound();
-      return findOrThrow(actor.id, row.id);
+      if (!(await updateOwnContact(db, actor.id, request.params.id, request.body))) throw notFound();
+      return findOrThrow(actor.id, request.params.id);
     },
   );
 
@@ -117,12 +111,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
     },
     async (request, reply) => {
       const actor = actorOf(request).user;
-      // The recipients (and their throttle rows) go by the foreign keys' ON DELETE CASCADE.
-      const [row] = await db
-        .delete(contacts)
-        .where(own(actor.id, request.params.id))
-        .returning({ id: contacts.id });
-      if (!row) throw notFound();
+      if (!(await deleteOwnContact(db, actor.id, request.params.id))) throw notFound();
       return reply.code(204).send(null);
     },
   );

@@ -1,10 +1,13 @@
-import { desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { pathId } from '@tankportal/shared/schemas/common';
 import { NOTIFICATION_SEVERITIES } from '@tankportal/shared/constants';
 import { systemNotificationBody } from '@tankportal/shared/schemas/system-notifications';
 import type { Api, AppContext } from '../../../context.ts';
-import { systemNotifications } from '../../../db/schema.ts';
+import {
+  publishSystemNotification,
+  revokeSystemNotification,
+  systemNotificationsNewestFirst,
+} from '../../../repositories/system-notifications.ts';
 import { notFound } from '../../../http-error.ts';
 import { errorSchema } from '../../schemas.ts';
 
@@ -23,7 +26,7 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
       config: { role: 'ROLE_DEMO' },
       schema: { tags: ['system'], response: { 200: z.array(notification) } },
     },
-    async () => db.select().from(systemNotifications).orderBy(desc(systemNotifications.createdAt)),
+    async () => systemNotificationsNewestFirst(db),
   );
 
   app.post(
@@ -37,7 +40,7 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const [row] = await db.insert(systemNotifications).values(request.body).returning();
+      const row = await publishSystemNotification(db, request.body);
       return reply.code(201).header('location', `/api/v2/system-notifications/${row.id}`).send(row);
     },
   );
@@ -53,11 +56,7 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const deleted = await db
-        .delete(systemNotifications)
-        .where(eq(systemNotifications.id, request.params.id))
-        .returning({ id: systemNotifications.id });
-      if (deleted.length === 0) throw notFound();
+      if (!(await revokeSystemNotification(db, request.params.id))) throw notFound();
       return reply.code(204).send(null);
     },
   );
