@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type {
   InvoicingResult,
   InvoicingRunTrigger,
@@ -101,3 +101,12 @@ export async function recordInvoicingRun(
     return run!.id;
   });
 }
+
+/** The latest invoicing runs, newest first, with the username of who started each (null: the schedule). */
+export const latestInvoicingRuns = (db: Db, limit: number) =>
+  db
+    .select({ run: invoicingRuns, username: users.username })
+    .from(invoicingRuns)
+    .leftJoin(users, eq(users.id, invoicingRuns.userId))
+    .orderBy(desc(invoicingRuns.finishedAt), desc(invoicingRuns.id))
+    .limit(limit);

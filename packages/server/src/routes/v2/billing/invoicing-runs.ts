@@ -1,4 +1,3 @@
-import { desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   INVOICING_RUNS_LISTED,
@@ -7,9 +6,8 @@ import {
   invoicingRunSchema,
 } from '@tankportal/shared/schemas/invoicing-runs';
 import type { Api, AppContext } from '../../../context.ts';
-import { invoicingRuns, users } from '../../../db/schema.ts';
 import { previewInvoicing, runInvoicing } from '../../../billing/invoicing-run.ts';
-import { recordInvoicingRun } from '../../../billing/invoicing-run-record.ts';
+import { latestInvoicingRuns, recordInvoicingRun } from '../../../billing/invoicing-run-record.ts';
 import { invalidFields } from '../../../http-error.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
@@ -84,12 +82,7 @@ export function invoicingRunRoutes(app: Api, { db }: AppContext) {
       },
     },
     async () => {
-      const rows = await db
-        .select({ run: invoicingRuns, username: users.username })
-        .from(invoicingRuns)
-        .leftJoin(users, eq(users.id, invoicingRuns.userId))
-        .orderBy(desc(invoicingRuns.finishedAt), desc(invoicingRuns.id))
-        .limit(INVOICING_RUNS_LISTED);
+      const rows = await latestInvoicingRuns(db, INVOICING_RUNS_LISTED);
       return rows.map(({ run, username }) => ({
         id: run.id,
         day: run.day,
