@@ -166,7 +166,6 @@ const ROUTE_SQL = [
 const ROUTES_WITH_SQL = [
   'aces',
   'billing-terms',
-  'block-queries',
   'device-data',
   'device-metadata',
   'invoices',

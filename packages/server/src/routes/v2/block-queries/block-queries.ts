@@ -1,37 +1,14 @@
-import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { pathId } from '@tankportal/shared/schemas/common';
 import { blockQuerySchema, createBlockQueryBody } from '@tankportal/shared/schemas/block-queries';
 import type { Api, AppContext } from '../../../context.ts';
-import type { Db } from '../../../db/client.ts';
-import { blockQueries, queries } from '../../../db/schema.ts';
-import { queueQueries } from '../../../commands/dispatch-queries.ts';
-import { presentQueryFailure } from '../../../commands/send-query.ts';
-import { enqueue } from '../../../queue/queue.ts';
-import { DISPATCH_QUERIES } from '../../../commands/dispatch-queries.ts';
+import { createBlockQuery, findBlockQuery } from '../../../commands/block-queries.ts';
 import { notFound } from '../../../http-error.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 import { requireQueryableDevices } from '../../../policies/queryable-devices.ts';
 import { errorSchema } from '../../schemas.ts';
 
 const blockQueryParams = z.object({ blockQueryId: pathId() });
-
-async function loadBlockQuery(db: Db, id: number) {
-  const [blockQuery] = await db.select().from(blockQueries).where(eq(blockQueries.id, id));
-  if (!blockQuery) return null;
-  const rows = await db.select().from(queries).where(eq(queries.blockQueryId, id)).orderBy(asc(queries.id));
-  return {
-    id: blockQuery.id,
-    userId: blockQuery.userId,
-    createdAt: blockQuery.createdAt,
-    queries: rows.map((query) => ({
-      deviceId: query.deviceId,
-      queryId: query.id,
-      status: query.status,
-      failure: presentQueryFailure(query),
-    })),
-  };
-}
 
 /**
  * Block queries: one query to each of many SMS and LX-IoT devices
@@ -54,13 +31,8 @@ export function blockQueryRoutes(app: Api, { db }: AppContext) {
       const actor = actorOf(request).user;
       const deviceIds = [...new Set(request.body.deviceIds)];
       await requireQueryableDevices(db, actor, deviceIds, 'QUERY');
-      const id = await db.transaction(async (tx) => {
-        const [blockQuery] = await tx.insert(blockQueries).values({ userId: actor.id }).returning();
-        await queueQueries(tx, deviceIds, { userId: actor.id, blockQueryId: blockQuery!.id });
-        await enqueue(tx, DISPATCH_QUERIES, [{ v: 1 }]);
-        return blockQuery!.id;
-      });
-      const created = (await loadBlockQuery(db, id))!;
+      const id = await createBlockQuery(db, actor.id, deviceIds);
+      const created = (await findBlockQuery(db, id))!;
       return reply.code(201).header('location', `/api/v2/block-queries/${id}`).send(created);
     },
   );
@@ -78,7 +50,7 @@ export function blockQueryRoutes(app: Api, { db }: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request).user;
-      const blockQuery = await loadBlockQuery(db, request.params.blockQueryId);
+      const blockQuery = await findBlockQuery(db, request.params.blockQueryId);
       // Only whoever sent it follows it: another user's block query is no business of the actor.
       if (!blockQuery || blockQuery.userId !== actor.id) throw notFound();
       return blockQuery;
