@@ -169,7 +169,6 @@ const ROUTES_WITH_SQL = [
   'device-data',
   'device-metadata',
   'invoices',
-  'messages',
   'notification-recipients',
   'ref-date-queries',
   'users',
