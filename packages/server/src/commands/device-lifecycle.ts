@@ -69,6 +69,15 @@ export async function assignDevice(db: Db, deviceId: number, assignment: Assignm
  * Switches the public status page on or off. The token is made on first enabling and kept when
  * switched off, so that a link handed out earlier works again once the page is back on.
  */
+/** The comments on the status page (everyone's, the masters' own) and the activation flag. */
+export async function setDeviceNotes(
+  db: Db,
+  deviceId: number,
+  change: Partial<Pick<typeof devices.$inferInsert, 'comment' | 'masterComment' | 'active'>>,
+) {
+  await db.update(devices).set(change).where(eq(devices.id, deviceId));
+}
+
 export async function setPublicUrlAccess(db: Db, deviceId: number, enabled: boolean) {
   await db
     .update(devices)

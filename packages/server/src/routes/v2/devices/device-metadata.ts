@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { hasRole } from '@tankportal/shared/roles';
 import {
@@ -12,10 +11,11 @@ import { deviceDetailSchema } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
 import { requireAcceptedDebtorIdent } from '../../../billing/accounting/debtor-ident.ts';
 import type { Db } from '../../../db/client.ts';
-import { devices, type UserRow } from '../../../db/schema.ts';
+import type { UserRow } from '../../../db/schema.ts';
 import {
   assignDevice,
   deleteDevice,
+  setDeviceNotes,
   setPublicUrlAccess,
   updateMetadata,
 } from '../../../commands/device-lifecycle.ts';
@@ -30,6 +30,7 @@ import {
 import { userManagedBy } from '../../../policies/user-tree.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 
+import { findDeviceRow } from '../../../repositories/devices.ts';
 import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
 import { errorSchema } from '../../schemas.ts';
 import { loadDeviceDetail } from './device-detail.ts';
@@ -51,7 +52,7 @@ async function requireOwnerChange(db: Db, actor: UserRow, access: DevicePermissi
 }
 
 async function ownerOf(db: Db, deviceId: number): Promise<number> {
-  const [device] = await db.select({ userId: devices.userId }).from(devices).where(eq(devices.id, deviceId));
+  const device = await findDeviceRow(db, deviceId);
   if (!device) throw notFound();
   return device.userId;
 }
@@ -127,10 +128,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
     },
     async (request) => {
       const { actor } = await editor(request);
-      await db
-        .update(devices)
-        .set({ comment: request.body.content })
-        .where(eq(devices.id, request.params.id));
+      await setDeviceNotes(db, request.params.id, { comment: request.body.content });
       return loadDeviceDetail(db, actor, request.params.id);
     },
   );
@@ -150,10 +148,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
     async (request) => {
       const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'EDIT');
-      await db
-        .update(devices)
-        .set({ masterComment: request.body.content })
-        .where(eq(devices.id, request.params.id));
+      await setDeviceNotes(db, request.params.id, { masterComment: request.body.content });
       return loadDeviceDetail(db, actor, request.params.id);
     },
   );
@@ -191,7 +186,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
     },
     async (request) => {
       const { actor } = await editor(request);
-      await db.update(devices).set({ active: request.body.active }).where(eq(devices.id, request.params.id));
+      await setDeviceNotes(db, request.params.id, { active: request.body.active });
       return loadDeviceDetail(db, actor, request.params.id);
     },
   );
