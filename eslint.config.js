@@ -167,7 +167,6 @@ const ROUTES_WITH_SQL = [
   'aces',
   'billing-terms',
   'device-data',
-  'invoices',
   'notification-recipients',
   'ref-date-queries',
   'users',

@@ -1,11 +1,16 @@
-import { and, asc, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { z } from 'zod';
 import { LOCALES } from '@tankportal/shared/constants';
 import { bodyId, pathId } from '@tankportal/shared/schemas/common';
 import { ACCOUNTING_ERRORS, ACCOUNTING_STATES, INVOICE_STATUSES } from '@tankportal/shared/schemas/billing';
 import type { Api, AppContext } from '../../../context.ts';
 import type { Db } from '../../../db/client.ts';
-import { devices, invoiceItems, invoices, users } from '../../../db/schema.ts';
+import {
+  findInvoiceRow,
+  invoicesOfYear,
+  itemsOfInvoices,
+  setInvoiceStatus,
+  type InvoiceRow,
+} from '../../../billing/invoice-rows.ts';
 
 import { HttpError, notFound } from '../../../http-error.ts';
 import { LexwareOffice } from '../../../billing/accounting/lexware-office.ts';
@@ -67,23 +72,13 @@ const invoiceSchema = z.object({
   items: z.array(itemSchema),
 });
 
-type InvoiceRow = typeof invoices.$inferSelect;
-
 /** Invoices with their items and the facts of each item's device, in two queries. */
 async function withItems(db: Db, rows: InvoiceRow[]) {
   if (rows.length === 0) return [];
-  const items = await db
-    .select({ item: invoiceItems, device: devices, username: users.username })
-    .from(invoiceItems)
-    .leftJoin(devices, eq(devices.id, invoiceItems.deviceId))
-    .leftJoin(users, eq(users.id, devices.userId))
-    .where(
-      inArray(
-        invoiceItems.invoiceId,
-        rows.map((row) => row.id),
-      ),
-    )
-    .orderBy(asc(invoiceItems.invoiceId), asc(invoiceItems.sequence));
+  const items = await itemsOfInvoices(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     debtorIdent: row.debtorIdent,
@@ -119,7 +114,7 @@ async function withItems(db: Db, rows: InvoiceRow[]) {
 }
 
 async function findInvoice(db: Db, id: number) {
-  const [row] = await db.select().from(invoices).where(eq(invoices.id, id));
+  const row = await findInvoiceRow(db, id);
   if (!row) throw notFound();
   return (await withItems(db, [row]))[0]!;
 }
@@ -151,12 +146,7 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
     },
     async (request) => {
       const { year } = request.query;
-      const rows = await db
-        .select()
-        .from(invoices)
-        .where(and(gte(invoices.billedAt, `${year}-01-01`), lt(invoices.billedAt, `${year + 1}-01-01`)))
-        .orderBy(desc(invoices.billedAt), asc(invoices.debtorIdent), asc(invoices.id));
-      return withItems(db, rows);
+      return withItems(db, await invoicesOfYear(db, year));
     },
   );
 
@@ -226,13 +216,8 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      const [row] = await db
-        .update(invoices)
-        .set({ status: request.body.status })
-        .where(eq(invoices.id, request.params.invoiceId))
-        .returning({ id: invoices.id });
-      if (!row) throw notFound();
-      return findInvoice(db, row.id);
+      if (!(await setInvoiceStatus(db, request.params.invoiceId, request.body.status))) throw notFound();
+      return findInvoice(db, request.params.invoiceId);
     },
   );
 
