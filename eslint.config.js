@@ -170,7 +170,6 @@ const ROUTES_WITH_SQL = [
   'notification-recipients',
   'ref-date-queries',
   'users',
-  'users-lookup',
   'weather-stations',
 ].map((name) => `packages/server/src/routes/v2/*/${name}.ts`);
 
