@@ -166,7 +166,6 @@ const ROUTE_SQL = [
 const ROUTES_WITH_SQL = [
   'aces',
   'billing-terms',
-  'device-data',
   'notification-recipients',
   'ref-date-queries',
   'users',

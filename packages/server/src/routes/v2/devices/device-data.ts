@@ -1,4 +1,3 @@
-import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { moment, pathId, queryInteger } from '@tankportal/shared/schemas/common';
@@ -9,32 +8,23 @@ import {
   processPointsSchema,
 } from '@tankportal/shared/schemas/process';
 import type { Api, AppContext } from '../../../context.ts';
-import { measurements, monthlyConsumption, sensors, unassignedDevices } from '../../../db/schema.ts';
 import { notFound } from '../../../http-error.ts';
 import { LARGE_JSON_COMPRESSION } from '../../../plugins/compression.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { actorOf } from '../../../plugins/auth.ts';
+import {
+  curveColumns,
+  curvePoints,
+  firstVisibleReadingAt,
+  monthlyConsumptionOfDevice,
+  removeUnassigned,
+  sensorsOfDeviceInOrder,
+  unassignedOfKind,
+} from '../../../repositories/process-curve.ts';
 import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from './devices.ts';
 
 const MAX_PROCESS_ROWS = 25_000;
-
-/** One sensor's curve in columns: each column a JSON array as text, made by the database. */
-interface ProcessColumnsRow extends Record<string, unknown> {
-  times: string;
-  values: string;
-  percents: string;
-  temperatures: string;
-}
-
-interface ProcessRow extends Record<string, unknown> {
-  /** bigint: a string from node-postgres, a number from PGlite. */
-  epoch_ms: string | number;
-  timestamp: string;
-  value: number | null;
-  percent: number | null;
-  temperature: number | null;
-}
 
 export function deviceDataRoutes(app: Api, { db }: AppContext) {
   app.get(
@@ -68,48 +58,13 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
       const deviceId = request.params.id;
       await requireDevicePermission(db, actor, deviceId, 'VIEW_PROCESS');
       const { limit, from, to, format } = request.query;
-      const deviceSensors = await db
-        .select()
-        .from(sensors)
-        .where(eq(sensors.deviceId, deviceId))
-        .orderBy(asc(sensors.sequence));
-      const epochMs = sql`floor(extract(epoch FROM measured_at) * 1000)::bigint`;
+      const deviceSensors = await sensorsOfDeviceInOrder(db, deviceId);
       // Each sensor's statements on a connection of their own (PGlite runs them one after the other).
       const curves = await Promise.all(
         deviceSensors.map(async (sensor) => {
-          const visible = and(eq(measurements.sensorId, sensor.id), eq(measurements.hidden, false));
-          const [first] = await db
-            .select({ at: measurements.measuredAt })
-            .from(measurements)
-            .where(visible)
-            .orderBy(asc(measurements.measuredAt))
-            .limit(1);
-          const inRange = and(
-            visible,
-            from ? gte(measurements.measuredAt, from) : undefined,
-            to ? lte(measurements.measuredAt, to) : undefined,
-          );
+          const first = await firstVisibleReadingAt(db, sensor.id);
           if (format === 'columns') {
-            // The database writes each column as a JSON array: the same number texts node-postgres
-            // or PGlite would have parsed and JSON.stringify written again, with nothing per point
-            // left to do here. The newest `limit` rows as a time range (from the limit-th newest
-            // time on) read in time order through the (sensor, time) key, without a sort; the
-            // aggregates take them in that order (a subquery with ORDER BY is not flattened).
-            const {
-              rows: [row],
-            } = await db.execute<ProcessColumnsRow>(sql`
-              SELECT coalesce(json_agg(${epochMs}), '[]')::text AS times,
-                coalesce(json_agg(value), '[]')::text AS values,
-                coalesce(json_agg(percent), '[]')::text AS percents,
-                coalesce(json_agg(temperature), '[]')::text AS temperatures
-              FROM (
-                SELECT measured_at, value, percent, temperature FROM ${measurements}
-                WHERE ${inRange} AND measured_at >= coalesce((
-                  SELECT measured_at FROM ${measurements} WHERE ${inRange}
-                  ORDER BY measured_at DESC OFFSET ${limit - 1} LIMIT 1
-                ), '-infinity')
-                ORDER BY measured_at
-              ) AS curve`);
+            const row = await curveColumns(db, sensor.id, { from, to }, limit);
             // The times as differences, here rather than by a window in the query: 1.4 ms of this
             // process for 25,000 times against 13 ms more of PostgreSQL's (measured on the fleet).
             const text =
@@ -117,21 +72,9 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
               `"type":${JSON.stringify(sensor.type)},"unit":${JSON.stringify(sensor.unit)},` +
               `"timeDeltas":${JSON.stringify(encodeTimeDeltas(JSON.parse(row.times)))},"values":${row.values},"percents":${row.percents},` +
               `"temperatures":${row.temperatures}}`;
-            return { first: first?.at, text, points: null };
+            return { first, text, points: null };
           }
-          // Newest rows first through the (sensor, time) key, then in time order for the chart.
-          // With up to 25,000 rows per sensor, per-cell mapping and Date objects (parsed on the way
-          // in, serialised one by one on the way out) would cost more than the query: plain SQL,
-          // the time as ISO text and epoch milliseconds.
-          const { rows } = await db.execute<ProcessRow>(sql`
-            SELECT ${epochMs} AS epoch_ms,
-              to_char(measured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS timestamp,
-              value, percent, temperature
-            FROM ${measurements}
-            WHERE ${inRange}
-            ORDER BY measured_at DESC
-            LIMIT ${limit}`);
-          rows.reverse();
+          const rows = await curvePoints(db, sensor.id, { from, to }, limit);
           const points = {
             sensorId: sensor.id,
             sequence: sensor.sequence,
@@ -146,7 +89,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
               temperature: row.temperature,
             })),
           };
-          return { first: first?.at, text: '', points };
+          return { first, text: '', points };
         }),
       );
       let start: Date | null = null;
@@ -186,25 +129,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
     async (request) => {
       const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'VIEW_CONSUMPTION');
-      const deviceSensors = await db
-        .select({ id: sensors.id })
-        .from(sensors)
-        .where(eq(sensors.deviceId, request.params.id));
-      if (deviceSensors.length === 0) return [];
-      const rows = await db
-        .select()
-        .from(monthlyConsumption)
-        .where(
-          inArray(
-            monthlyConsumption.sensorId,
-            deviceSensors.map((sensor) => sensor.id),
-          ),
-        )
-        .orderBy(
-          desc(monthlyConsumption.year),
-          desc(monthlyConsumption.month),
-          asc(monthlyConsumption.sensorId),
-        );
+      const rows = await monthlyConsumptionOfDevice(db, request.params.id);
       const months = new Map<
         string,
         { year: number; month: number; data: { sensorId: number; consumption: number }[] }
@@ -240,17 +165,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
           response: { 200: z.array(unassigned) },
         },
       },
-      async () =>
-        db
-          .select({
-            id: unassignedDevices.id,
-            ident: unassignedDevices.ident,
-            host: unassignedDevices.host,
-            lastReportedAt: unassignedDevices.lastReportedAt,
-          })
-          .from(unassignedDevices)
-          .where(eq(unassignedDevices.kind, kind))
-          .orderBy(desc(unassignedDevices.lastReportedAt)),
+      async () => unassignedOfKind(db, kind),
     );
   }
 
@@ -268,11 +183,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
     },
     async (request, reply) => {
       // One row per sender (store-report.ts recordUnassigned): the removal is immediate, no job.
-      const removed = await db
-        .delete(unassignedDevices)
-        .where(eq(unassignedDevices.id, request.params.id))
-        .returning({ id: unassignedDevices.id });
-      if (!removed.length) throw notFound();
+      if (!(await removeUnassigned(db, request.params.id))) throw notFound();
       return reply.code(204).send(null);
     },
   );
