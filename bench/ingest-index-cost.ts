@@ -10,6 +10,7 @@
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { openDatabase } from '../packages/server/src/db/client.ts';
+import { withClient } from './fleet-database.ts';
 
 const ADMIN_URL = process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const PREFILL = Number(process.env.BENCH_PREFILL ?? 500_000);
@@ -27,15 +28,7 @@ const variants: { label: string; drop: string[] }[] = [
   { label: 'without the three single-filter indexes', drop: SINGLE_FILTERS },
 ];
 
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
+const admin = (text: string) => withClient(ADMIN_URL, (client) => client.query(text));
 
 // A report's raw copy as the MQTT path stores it (report v1, about 300 bytes).
 const content = (n: number) =>
