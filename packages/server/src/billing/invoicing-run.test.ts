@@ -7,7 +7,8 @@ import { billingTerms, invoiceItems, invoices, invoicingRuns, messages, users } 
 import { createJobQueue } from '../jobs/create-queue.ts';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
 import { buildDevice } from '../testing/factories.ts';
-import { nextInvoicingAt, previewInvoicing, runInvoicing } from './invoicing-run.ts';
+import { previewInvoicing, runInvoicing } from './invoicing-run.ts';
+import { nextInvoicingAt } from './periods.ts';
 
 let t: TestApp;
 let other: Database | null = null;

@@ -11,34 +11,13 @@ import {
 import type { Db, Tx } from '../db/client.ts';
 import { billingTerms, devices, invoiceItems, invoices, messages, users, whitelabels } from '../db/schema.ts';
 import { SCHEDULE_TIME_ZONE } from '../time/zone.ts';
-import { nextPeriod, type BillingPeriod, type TermDates } from './periods.ts';
+import { nextInvoicingAt, nextPeriod, termDates, type BillingPeriod } from './periods.ts';
 import { addDays, type Day } from '../time/days.ts';
 
 type TermsRow = typeof billingTerms.$inferSelect;
 
 /** Periods one term may catch up in one run: years of weekly terms, not an endless loop. */
 const MAX_PERIODS_PER_RUN = 1000;
-
-/** The dates of a terms row as the period arithmetic reads them. */
-export function termDates(
-  row: Pick<
-    TermsRow,
-    'alias' | 'chargingPeriodType' | 'timeOfInvoicing' | 'validFrom' | 'validUntil' | 'invoicedUntil'
-  >,
-): TermDates {
-  return {
-    chargingPeriodType: row.chargingPeriodType,
-    timeOfInvoicing: row.timeOfInvoicing,
-    validFrom: row.validFrom,
-    validUntil: row.validUntil,
-    invoicedUntil: row.invoicedUntil,
-    chargedByUsage: SMS_ALIASES.includes(row.alias),
-  };
-}
-
-/** When the terms are invoiced next (stored with every write, so that the run finds them by index). */
-export const nextInvoicingAt = (row: Parameters<typeof termDates>[0]): Day | null =>
-  nextPeriod(termDates(row))?.invoiceOn ?? null;
 
 /** Item names on the German B2B invoice (the custom alias names itself). */
 const ALIAS_NAMES: Record<Exclude<BillingAlias, 'custom'>, string> = {

@@ -1,4 +1,9 @@
-import type { ChargingPeriodType, TimeOfInvoicing } from '@tankportal/shared/schemas/billing';
+import {
+  SMS_ALIASES,
+  type BillingAlias,
+  type ChargingPeriodType,
+  type TimeOfInvoicing,
+} from '@tankportal/shared/schemas/billing';
 import { addDays, daysBetween, minDay, utcDay, utcMidnight, type Day } from '../time/days.ts';
 
 /**
@@ -6,7 +11,7 @@ import { addDays, daysBetween, minDay, utcDay, utcMidnight, type Day } from '../
  * q = quarter, y = year), on German calendar days written as ISO dates (`2027-03-31`). The next
  * period to invoice starts the day after `invoicedUntil` (or at `validFrom`) and ends at the earlier
  * of its calendar end and `validUntil`; a partial period is charged pro rata by days. Pure: the
- * invoicing run and the terms' presenter compute the same dates.
+ * invoicing run and the writes of billing terms compute the same dates.
  */
 
 /** The calendar period of a type that contains `day`. */
@@ -77,3 +82,22 @@ export function nextPeriod(term: TermDates): BillingPeriod | null {
     invoiceOn: term.chargedByUsage ? addDays(end, 1) : byTime,
   };
 }
+
+/** The columns of a billing terms row the period arithmetic reads. */
+export type TermColumns = Omit<TermDates, 'chargedByUsage'> & { alias: BillingAlias };
+
+/** The dates of a terms row as the period arithmetic reads them. */
+export function termDates(row: TermColumns): TermDates {
+  return {
+    chargingPeriodType: row.chargingPeriodType,
+    timeOfInvoicing: row.timeOfInvoicing,
+    validFrom: row.validFrom,
+    validUntil: row.validUntil,
+    invoicedUntil: row.invoicedUntil,
+    chargedByUsage: SMS_ALIASES.includes(row.alias),
+  };
+}
+
+/** When the terms are invoiced next (stored with every write, so that the run finds them by index). */
+export const nextInvoicingAt = (row: TermColumns): Day | null =>
+  nextPeriod(termDates(row))?.invoiceOn ?? null;

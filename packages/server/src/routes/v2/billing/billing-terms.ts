@@ -16,7 +16,7 @@ import type { Api, AppContext } from '../../../context.ts';
 import { requireAcceptedDebtorIdent } from '../../../billing/accounting/debtor-ident.ts';
 import type { Db } from '../../../db/client.ts';
 import { billingTerms, devices, invoiceItems, smsGateways, users } from '../../../db/schema.ts';
-import { nextInvoicingAt } from '../../../billing/invoicing-run.ts';
+import { nextInvoicingAt } from '../../../billing/periods.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
 import { errorSchema } from '../../schemas.ts';
 import { sendExport } from '../exports/send-export.ts';
