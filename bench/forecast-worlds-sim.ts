@@ -1,6 +1,6 @@
 // The synthetic worlds of bench/forecast-worlds.ts: weather, calendars, tanks and their readings,
 // written here on purpose without the forecaster's synthetic series or its degree-day model (the
-// only things taken from degree-days.ts are calendar helpers: German day numbers and instants).
+// only things taken from the server are calendar helpers: time/day-numbers.ts's days and instants).
 //
 // A tank is a mean use per German day as a function of the day and the site's daily mean
 // temperature (`demand`), times a log-normal day-to-day factor. The world draws one realised
@@ -8,7 +8,7 @@
 // from a forecast origin with the same tank and the same weather state at the origin, but fresh
 // weather and fresh day-to-day factors.
 import { gaussian, mulberry32 } from '@tankportal/shared/random';
-import { dayFromKey, fromLocalDays } from '../packages/server/src/intelligence/degree-days.ts';
+import { dayFromKey, fromLocalDays } from '../packages/server/src/time/day-numbers.ts';
 
 export type Random = () => number;
 const DAY_MS = 86_400_000;

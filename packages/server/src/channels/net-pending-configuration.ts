@@ -5,7 +5,7 @@ import type { ConfigurationCommandV1, DeviceConfigurationV1 } from '@tankportal/
 import type { ReportV1 } from '@tankportal/shared/protocols/report';
 import type { Db } from '../db/client.ts';
 import { messages } from '../db/schema.ts';
-import { reportKey } from '../ingest/report-key.ts';
+import { reportKey } from '../db/report-key.ts';
 import type { DeviceRow } from '../repositories/devices.ts';
 
 // The net devices' outbound channel: the server cannot call a net device, so what it sends (the

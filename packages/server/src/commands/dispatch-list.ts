@@ -13,7 +13,7 @@ import {
 } from '@tankportal/shared/schemas/dispatch';
 
 import { invalidFields } from '../http-error.ts';
-import { dayFromKey, fromLocalDays } from '../intelligence/degree-days.ts';
+import { dayFromKey, fromLocalDays } from '../time/day-numbers.ts';
 import type { Db } from '../db/client.ts';
 import { devices, sensorForecasts, sensors, type UserRow, users } from '../db/schema.ts';
 import { CONTENT_TYPES } from '../lookups/content-types.ts';

@@ -14,7 +14,7 @@ import { alarmNotice, simCreditEvent, thresholdEvent } from '../notifications/ev
 import { NotificationOutbox } from '../notifications/outbox.ts';
 import { toDeviceReport, type IngestItem, type IngestResult } from './ingest-item.ts';
 import { storableText } from './malformed-excerpt.ts';
-import { reportKey } from './report-key.ts';
+import { reportKey } from '../db/report-key.ts';
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 

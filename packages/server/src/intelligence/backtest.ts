@@ -11,7 +11,7 @@
  * The benchmark's yardstick (bench/forecast-accuracy.ts). The portal's own backtest of each tank,
  * which chooses its forecaster and its range, is model-choice.ts.
  */
-import { localDays } from './degree-days.ts';
+import { localDays } from '../time/day-numbers.ts';
 import {
   FORECAST_RULES,
   learnConsumption,

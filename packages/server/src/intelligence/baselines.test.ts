@@ -6,7 +6,8 @@ import {
   learnBaseline,
   type BaselineKind,
 } from './baselines.ts';
-import { dayKey, germanDayNumber, heatingDegreeDays, localDays, normalDegreeDays } from './degree-days.ts';
+import { heatingDegreeDays, normalDegreeDays } from './degree-days.ts';
+import { dayKey, germanDayNumber, localDays } from '../time/day-numbers.ts';
 import type { ForecastInput, LevelPoint } from './forecast.ts';
 
 const DAY = 86_400_000;

@@ -23,13 +23,8 @@
  * - the range is a FIXED SPREAD, not learnt from past errors: the early end uses 25 % more per day
  *   than the rule says, the late end 20 % less (`BASELINE_SPREAD`).
  */
-import {
-  degreeDaysOfDay,
-  fromLocalDays,
-  germanDayNumber,
-  localDays,
-  normalDegreeDays,
-} from './degree-days.ts';
+import { degreeDaysOfDay, normalDegreeDays } from './degree-days.ts';
+import { fromLocalDays, germanDayNumber, localDays } from '../time/day-numbers.ts';
 import { FORECAST_RULES, segmentStarts, type ForecastInput, type LevelPoint } from './forecast.ts';
 
 export type BaselineKind = 'last_30_days' | 'last_year' | 'degree_day_regression';

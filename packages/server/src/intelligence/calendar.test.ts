@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayKind, federalStateOfPostalCode, isPublicHoliday } from './calendar.ts';
-import { dayFromKey } from './degree-days.ts';
+import { dayFromKey } from '../time/day-numbers.ts';
 
 const day = dayFromKey;
 

@@ -5,7 +5,7 @@
  * a tank uses on such days (forecast.ts); heating contents follow the weather instead.
  */
 import { getHolidays } from 'feiertagejs';
-import { dayFromKey } from './degree-days.ts';
+import { dayFromKey } from '../time/day-numbers.ts';
 
 /** The federal states by their usual two-letter codes (ISO 3166-2:DE without the prefix). */
 export const FEDERAL_STATES = [

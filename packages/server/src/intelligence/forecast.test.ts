@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayKey, heatingDegreeDays, localDays, normalDegreeDays, normalTemperature } from './degree-days.ts';
+import { heatingDegreeDays, normalDegreeDays, normalTemperature } from './degree-days.ts';
+import { dayKey, localDays } from '../time/day-numbers.ts';
 import {
   FORECAST_RULES,
   forecastLevel,

@@ -20,13 +20,10 @@ import {
   DegreeDayBasis,
   GTZ_20_15,
   HEATING_LIMITS_C,
-  fromLocalDays,
-  germanDayNumber,
-  localDays,
   siteNormalsFrom,
-  weekdayOf,
   type HeatingShape,
 } from './degree-days.ts';
+import { fromLocalDays, germanDayNumber, localDays, weekdayOf } from '../time/day-numbers.ts';
 import { dayKind, isPublicHoliday, type FederalState } from './calendar.ts';
 
 export interface LevelPoint {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayKey, heatingDegreeDays, weekdayOf } from './degree-days.ts';
+import { heatingDegreeDays } from './degree-days.ts';
+import { dayKey, weekdayOf } from '../time/day-numbers.ts';
 import { mulberry32 } from '@tankportal/shared/random';
 import {
   syntheticFleet,

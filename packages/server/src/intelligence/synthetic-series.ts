@@ -3,7 +3,8 @@
  * series comes with its ground truth (the true daily use, the true level, the refills), so that a
  * test can hold a forecast against what really happened. Same seed, same series, on every machine.
  */
-import { dayFromKey, dayKey, fromLocalDays, localDays, normalTemperature, weekdayOf } from './degree-days.ts';
+import { normalTemperature } from './degree-days.ts';
+import { dayFromKey, dayKey, fromLocalDays, localDays, weekdayOf } from '../time/day-numbers.ts';
 import type { ForecastInput, LevelPoint } from './forecast.ts';
 import { gaussian, mulberry32 } from '@tankportal/shared/random';
 
