@@ -1,5 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import { and, count, eq, ne, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client.ts';
 import { users, type UserRow } from '../db/schema.ts';
 
 export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
@@ -14,6 +14,15 @@ export async function findUserByUsername(db: Db, username: string): Promise<User
 export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row;
+}
+
+/** How many users sit directly below the user, deleted ones not counted. */
+export async function countSubUsers(db: Db | Tx, userId: number): Promise<number> {
+  const [{ subUsers }] = await db
+    .select({ subUsers: count() })
+    .from(users)
+    .where(and(eq(users.parentUserId, userId), ne(users.status, 'deleted')));
+  return subUsers;
 }
 
 /** The active (status ok) user whose API token has this hash, if any. */
