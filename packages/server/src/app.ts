@@ -16,6 +16,7 @@ import type { ServerConfig } from './config/env.ts';
 import type { AppContext } from './context.ts';
 import { databaseKind, type Db } from './db/client.ts';
 import { registerAuth } from './plugins/auth.ts';
+import { registerRouteChain } from './plugins/route-chain.ts';
 import { registerCaseConversion } from './plugins/case-conversion.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { registerCsrf } from './plugins/csrf.ts';
@@ -154,6 +155,7 @@ export async function buildApp(
     maxHours: config.sessionMaxHours,
   });
   registerAuth(app, { db, sessions, secureCookies: config.secureCookies });
+  registerRouteChain(app, { db });
   registerCaseConversion(app);
   registerConditionalGet(app);
   await registerCompression(app);

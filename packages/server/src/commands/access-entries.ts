@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { DevicePermission } from '@tankportal/shared/devices';
-import type { Db } from '../db/client.ts';
+import type { Executor } from '../db/client.ts';
 import { deviceAces, devices, type UserRow, users } from '../db/schema.ts';
 import { forbidden, invalidFields, notFound } from '../http-error.ts';
 import { userManagedBy } from '../policies/user-tree.ts';
@@ -16,7 +16,7 @@ import { isUniqueViolation } from '../repositories/unique-violation.ts';
 const conflict = () => invalidFields([{ path: 'userId', code: 'conflict', args: {} }]);
 
 /** The device's entries (or the one `aceId`), sorted by username, as the tab shows them. */
-export async function accessEntriesOfDevice(db: Db, deviceId: number, aceId?: number) {
+export async function accessEntriesOfDevice(db: Executor, deviceId: number, aceId?: number) {
   const rows = await db
     .select({ ace: deviceAces, username: users.username })
     .from(deviceAces)
@@ -27,14 +27,14 @@ export async function accessEntriesOfDevice(db: Db, deviceId: number, aceId?: nu
 }
 
 /** One entry of the device as the tab shows it; 404 when the device has none with that id. */
-export async function accessEntryOrThrow(db: Db, deviceId: number, aceId: number) {
+export async function accessEntryOrThrow(db: Executor, deviceId: number, aceId: number) {
   const [ace] = await accessEntriesOfDevice(db, deviceId, aceId);
   if (!ace) throw notFound();
   return ace;
 }
 
 /** The checks a user must pass to receive an entry on the device. */
-async function checkGrantee(db: Db, actor: UserRow, deviceId: number, userId: number) {
+async function checkGrantee(db: Executor, actor: UserRow, deviceId: number, userId: number) {
   if (userId === actor.id)
     throw invalidFields([{ path: 'userId', code: 'invalid', args: { reason: 'self' } }]);
   const [device] = await db.select({ userId: devices.userId }).from(devices).where(eq(devices.id, deviceId));
@@ -50,7 +50,7 @@ async function checkGrantee(db: Db, actor: UserRow, deviceId: number, userId: nu
 }
 
 /** The entry to change: 404 when not on this device, 403 when it is the actor's own. */
-async function changeableEntry(db: Db, actor: UserRow, deviceId: number, aceId: number) {
+async function changeableEntry(db: Executor, actor: UserRow, deviceId: number, aceId: number) {
   const [ace] = await db
     .select()
     .from(deviceAces)
@@ -62,7 +62,7 @@ async function changeableEntry(db: Db, actor: UserRow, deviceId: number, aceId: 
 
 /** Grants a user permissions on the device; answers the new entry's id. */
 export async function grantAccess(
-  db: Db,
+  db: Executor,
   actor: UserRow,
   deviceId: number,
   { userId, permissions }: { userId: number; permissions: DevicePermission[] },
@@ -82,7 +82,7 @@ export async function grantAccess(
 
 /** Changes an entry's permissions, or moves it to another user; answers its id. */
 export async function changeAccess(
-  db: Db,
+  db: Executor,
   actor: UserRow,
   deviceId: number,
   aceId: number,
@@ -104,7 +104,7 @@ export async function changeAccess(
 }
 
 /** Removes an entry (not the actor's own). */
-export async function revokeAccess(db: Db, actor: UserRow, deviceId: number, aceId: number) {
+export async function revokeAccess(db: Executor, actor: UserRow, deviceId: number, aceId: number) {
   const ace = await changeableEntry(db, actor, deviceId, aceId);
   await db.delete(deviceAces).where(eq(deviceAces.id, ace.id));
 }

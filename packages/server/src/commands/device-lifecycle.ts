@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AddressBody } from '@tankportal/shared/schemas/device-metadata';
-import type { Db, Tx } from '../db/client.ts';
+import type { Executor, Tx } from '../db/client.ts';
 import { deviceAces, devices } from '../db/schema.ts';
 import type { DeviceDirectory } from '../repositories/device-directory.ts';
 import { newToken } from '../policies/tokens.ts';
@@ -34,7 +34,7 @@ export interface MetadataChange {
 }
 
 /** Base data of a device (name, project, address) and, optionally, its owner: all or nothing. */
-export async function updateMetadata(db: Db, deviceId: number, change: MetadataChange) {
+export async function updateMetadata(db: Executor, deviceId: number, change: MetadataChange) {
   await db.transaction(async (tx) => {
     await tx
       .update(devices)
@@ -53,7 +53,7 @@ export interface Assignment {
 }
 
 /** PUT assign-to-user: the new owner plus, when given, name, address and debtor, in one step. */
-export async function assignDevice(db: Db, deviceId: number, assignment: Assignment) {
+export async function assignDevice(db: Executor, deviceId: number, assignment: Assignment) {
   await db.transaction(async (tx) => {
     const columns = {
       ...(assignment.name !== undefined ? { name: assignment.name } : {}),
@@ -65,20 +65,20 @@ export async function assignDevice(db: Db, deviceId: number, assignment: Assignm
   });
 }
 
-/**
- * Switches the public status page on or off. The token is made on first enabling and kept when
- * switched off, so that a link handed out earlier works again once the page is back on.
- */
 /** The comments on the status page (everyone's, the masters' own) and the activation flag. */
 export async function setDeviceNotes(
-  db: Db,
+  db: Executor,
   deviceId: number,
   change: Partial<Pick<typeof devices.$inferInsert, 'comment' | 'masterComment' | 'active'>>,
 ) {
   await db.update(devices).set(change).where(eq(devices.id, deviceId));
 }
 
-export async function setPublicUrlAccess(db: Db, deviceId: number, enabled: boolean) {
+/**
+ * Switches the public status page on or off. The token is made on first enabling and kept when
+ * switched off, so that a link handed out earlier works again once the page is back on.
+ */
+export async function setPublicUrlAccess(db: Executor, deviceId: number, enabled: boolean) {
   await db
     .update(devices)
     .set({
@@ -94,7 +94,11 @@ export async function setPublicUrlAccess(db: Db, deviceId: number, enabled: bool
  * process forgets it at once; other processes notice when they store its next report (its row is
  * gone) and forget it then (ingest/store-report.ts), so its ident can be reused immediately.
  */
-export async function deleteDevice(db: Db, directory: DeviceDirectory, deviceId: number): Promise<boolean> {
+export async function deleteDevice(
+  db: Executor,
+  directory: DeviceDirectory,
+  deviceId: number,
+): Promise<boolean> {
   const deleted = await db.delete(devices).where(eq(devices.id, deviceId)).returning({ id: devices.id });
   directory.forget(deviceId);
   return deleted.length > 0;

@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/client.ts';
+import type { Executor } from '../db/client.ts';
 import {
   alarms,
   deliveries,
@@ -20,7 +20,7 @@ import {
  * access and the message log stay. One transaction that first locks the device row, as the ingest
  * does (ingest/store-batch.ts): a report arriving meanwhile is stored before or after, never half.
  */
-export async function resetDeviceData(db: Db, deviceId: number): Promise<boolean> {
+export async function resetDeviceData(db: Executor, deviceId: number): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [device] = await tx
       .select({ id: devices.id })
@@ -62,7 +62,7 @@ export async function resetDeviceData(db: Db, deviceId: number): Promise<boolean
 }
 
 /** "GPS reset" (master): forgets the device's last reported location; the next report sets it again. */
-export async function resetGpsData(db: Db, deviceId: number): Promise<boolean> {
+export async function resetGpsData(db: Executor, deviceId: number): Promise<boolean> {
   const updated = await db
     .update(devices)
     .set({ locationLat: null, locationLng: null, locationUpdatedAt: null })

@@ -21,6 +21,9 @@ export type Db = ReturnType<typeof drizzlePglite<typeof schema>>;
 /** A transaction of `Db`: what a statement that must join the caller's transaction takes. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/** What runs a statement: the database, or a transaction the caller opened around it. */
+export type Executor = Db | Tx;
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';

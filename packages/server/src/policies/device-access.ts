@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { DEVICE_PERMISSIONS, PERMISSION_GROUPS, type DevicePermission } from '@tankportal/shared/devices';
 import { hasRole } from '@tankportal/shared/roles';
-import type { Db } from '../db/client.ts';
+import type { Executor } from '../db/client.ts';
 import { deviceAces, devices, type UserRow } from '../db/schema.ts';
 
 import { subtreeIds } from './user-tree.ts';
@@ -54,7 +54,7 @@ export interface DevicePermissions {
 
 /** Permissions of the actor on each of the given devices; devices it may not see are absent. */
 export async function devicePermissions(
-  db: Db,
+  db: Executor,
   actor: UserRow,
   deviceIds: number[],
 ): Promise<Map<number, DevicePermissions>> {
@@ -91,7 +91,7 @@ export async function devicePermissions(
  * (nothing about other customers' devices leaks), 403 when it sees it without that permission.
  */
 export async function requireDevicePermission(
-  db: Db,
+  db: Executor,
   actor: UserRow,
   deviceId: number,
   permission: DevicePermission,

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { hasRole } from '@tankportal/shared/roles';
-import type { Db } from '../db/client.ts';
+import type { Executor } from '../db/client.ts';
 import { type UserRow, users } from '../db/schema.ts';
 
 /**
@@ -71,7 +71,7 @@ export function ancestorIds(userId: number, options: TreeWalk): SQL {
 }
 
 /** True when `descendantId` sits anywhere below `ancestorId` (strict ancestry, see above). */
-export async function isInSubtree(db: Db, ancestorId: number, descendantId: number): Promise<boolean> {
+export async function isInSubtree(db: Executor, ancestorId: number, descendantId: number): Promise<boolean> {
   const result = await db.execute<{ found: boolean }>(
     sql`SELECT ${ancestorId}::int IN (${ancestorIds(descendantId, { self: 'exclude', deleted: 'include' })}) AS found`,
   );
@@ -116,7 +116,7 @@ const isUserId = (id: number) => Number.isInteger(id) && id >= -2_147_483_648 &&
  * lists, pickers and batch actions need (Immich's access checks). Ids of nobody are left out.
  */
 export async function checkManagedUsers(
-  db: Db,
+  db: Executor,
   actor: ActorLike,
   userIds: Iterable<number>,
 ): Promise<Set<number>> {
@@ -132,6 +132,6 @@ export async function checkManagedUsers(
 }
 
 /** True when the actor manages `userId` (see managedUserIds). */
-export async function userManagedBy(db: Db, actor: ActorLike, userId: number): Promise<boolean> {
+export async function userManagedBy(db: Executor, actor: ActorLike, userId: number): Promise<boolean> {
   return (await checkManagedUsers(db, actor, [userId])).has(userId);
 }

@@ -16,7 +16,7 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { DeviceListQuery, SensorTotals } from '@tankportal/shared/schemas/devices';
-import type { Db } from '../db/client.ts';
+import type { Executor } from '../db/client.ts';
 import {
   alarms,
   deviceAces,
@@ -156,7 +156,7 @@ function ordering(query: DeviceListQuery): SQL[] {
  * the page's rows, and the count and footer totals over every matching device. The page does not
  * depend on the totals: `GET /v2/devices` runs the page alone unless asked for the totals too.
  */
-export function deviceListQueries(db: Db, actor: UserRow, query: DeviceListQuery) {
+export function deviceListQueries(db: Executor, actor: UserRow, query: DeviceListQuery) {
   const conditions = listConditions(actor, query);
   const pageCondition = and(...conditions, query.locationEnabledOnly ? located : undefined);
   // The page's ids first: sorting narrow rows, or reading a sort index, instead of whole devices.
@@ -193,7 +193,7 @@ export function deviceListQueries(db: Db, actor: UserRow, query: DeviceListQuery
 
 /** The counts and footer totals of every device the list's filters match (page and sort aside). */
 export async function deviceListTotals(
-  db: Db,
+  db: Executor,
   actor: UserRow,
   query: DeviceListQuery,
 ): Promise<{ total: number; locationEnabled: number; sensorTotals: SensorTotals }> {
@@ -206,7 +206,7 @@ export async function deviceListTotals(
  * The footer totals of every device the list's condition matches (per unit, over
  * the probe sensors not in error that have a value), in one aggregate beside the count.
  */
-function sensorTotalsQuery(db: Db, condition: SQL) {
+function sensorTotalsQuery(db: Executor, condition: SQL) {
   return db
     .select({ unit: sensors.unit, total: sql<number>`sum(${sensors.value})`.mapWith(Number) })
     .from(sensors)
@@ -220,7 +220,7 @@ function sensorTotalsQuery(db: Db, condition: SQL) {
  * Every located device the actor may see that matches the list filters, with only the columns the
  * map draws: one query, no paging (10,000 devices are a few megabytes, not a hundred list pages).
  */
-export async function listMapDevices(db: Db, actor: UserRow, query: DeviceListQuery) {
+export async function listMapDevices(db: Executor, actor: UserRow, query: DeviceListQuery) {
   return db
     .select({
       id: devices.id,
@@ -244,7 +244,7 @@ export async function listMapDevices(db: Db, actor: UserRow, query: DeviceListQu
 export type MapDeviceRow = Awaited<ReturnType<typeof listMapDevices>>[number];
 
 /** The ids of every device matching the list filters, in list order. */
-export async function listDeviceIds(db: Db, actor: UserRow, query: DeviceListQuery): Promise<number[]> {
+export async function listDeviceIds(db: Executor, actor: UserRow, query: DeviceListQuery): Promise<number[]> {
   const rows = await db
     .select({ id: devices.id })
     .from(devices)
@@ -255,13 +255,13 @@ export async function listDeviceIds(db: Db, actor: UserRow, query: DeviceListQue
 }
 
 /** A device's row by its id, seen or not: for callers that checked the actor's access first. */
-export async function findDeviceRow(db: Db, id: number): Promise<DeviceRow | undefined> {
+export async function findDeviceRow(db: Executor, id: number): Promise<DeviceRow | undefined> {
   const [row] = await db.select().from(devices).where(eq(devices.id, id));
   return row;
 }
 
 /** A manual query on a device the actor may see, or undefined. */
-export async function findVisibleQuery(db: Db, actor: UserRow, queryId: number) {
+export async function findVisibleQuery(db: Executor, actor: UserRow, queryId: number) {
   const [row] = await db
     .select({ query: queries })
     .from(queries)
@@ -271,7 +271,7 @@ export async function findVisibleQuery(db: Db, actor: UserRow, queryId: number) 
 }
 
 /** The device behind a public link, if its public access is on. */
-export async function findPublicDevice(db: Db, token: string): Promise<DeviceRow | undefined> {
+export async function findPublicDevice(db: Executor, token: string): Promise<DeviceRow | undefined> {
   const [row] = await db
     .select()
     .from(devices)
@@ -281,7 +281,7 @@ export async function findPublicDevice(db: Db, token: string): Promise<DeviceRow
 }
 
 /** The access entries one user holds on the given devices, by device id. */
-export async function accessEntriesOf(db: Db, userId: number, deviceIds: number[]) {
+export async function accessEntriesOf(db: Executor, userId: number, deviceIds: number[]) {
   const rows = deviceIds.length
     ? await db
         .select()
@@ -292,7 +292,7 @@ export async function accessEntriesOf(db: Db, userId: number, deviceIds: number[
 }
 
 /** A device the actor may see, or undefined (the caller answers 404 either way). */
-export async function findVisibleDevice(db: Db, actor: UserRow, id: number) {
+export async function findVisibleDevice(db: Executor, actor: UserRow, id: number) {
   const [row] = await db
     .select({ device: devices, owner })
     .from(devices)
@@ -314,7 +314,7 @@ export type SensorForecastRow = Omit<typeof sensorForecasts.$inferSelect, 'calib
 const { calibration: _calibration, ...shownForecastColumns } = getTableColumns(sensorForecasts);
 
 export async function sensorsOfDevices(
-  db: Db,
+  db: Executor,
   deviceIds: number[],
 ): Promise<Map<number, SensorWithForecast[]>> {
   const bySequence = new Map<number, SensorWithForecast[]>();
@@ -334,7 +334,10 @@ export async function sensorsOfDevices(
 export type HealthIssueRow = typeof healthIssues.$inferSelect & { sequence: number | null };
 
 /** The open health doubts of these devices, oldest first: one query for a whole list page. */
-export async function healthOfDevices(db: Db, deviceIds: number[]): Promise<Map<number, HealthIssueRow[]>> {
+export async function healthOfDevices(
+  db: Executor,
+  deviceIds: number[],
+): Promise<Map<number, HealthIssueRow[]>> {
   const byDevice = new Map<number, HealthIssueRow[]>();
   if (deviceIds.length === 0) return byDevice;
   const rows = await db
@@ -348,7 +351,7 @@ export async function healthOfDevices(db: Db, deviceIds: number[]): Promise<Map<
   return byDevice;
 }
 
-export async function openAlarmsOf(db: Db, deviceId: number): Promise<AlarmRow[]> {
+export async function openAlarmsOf(db: Executor, deviceId: number): Promise<AlarmRow[]> {
   return db
     .select()
     .from(alarms)

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { pathId } from '@tankportal/shared/schemas/common';
 import { aceBody, aceSchema, aceUpdateBody } from '@tankportal/shared/schemas/aces';
 import type { Api, AppContext } from '../../../context.ts';
-import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { actorOf } from '../../../plugins/auth.ts';
+import { txOf } from '../../../plugins/route-chain.ts';
 import {
   accessEntriesOfDevice,
   accessEntryOrThrow,
@@ -16,16 +16,18 @@ import { deviceIdParams } from './devices.ts';
 
 const aceParams = deviceIdParams.extend({ aceId: pathId() });
 
+/** Every call needs DELETE, the permission that manages a device's access. */
+const MANAGES_ACCESS = { permission: 'DELETE' } as const;
+
 /**
- * Access entries of a device (the access tab): every
- * call needs DELETE, the access-managing permission. Nobody grants themselves or the owner, grants a
+ * Access entries of a device (the access tab). Nobody grants themselves or the owner, grants a
  * user twice or one they do not manage, or edits or deletes their own entry.
  */
 export function aceRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/aces',
     {
-      config: { role: 'ROLE_DEMO' },
+      config: { role: 'ROLE_DEMO', device: MANAGES_ACCESS },
       schema: {
         tags: ['aces'],
         summary: 'The access entries of a device, sorted by username',
@@ -33,17 +35,13 @@ export function aceRoutes(app: Api, { db }: AppContext) {
         response: { 200: z.array(aceSchema), 403: errorSchema, 404: errorSchema },
       },
     },
-    async (request) => {
-      const actor = actorOf(request).user;
-      await requireDevicePermission(db, actor, request.params.id, 'DELETE');
-      return accessEntriesOfDevice(db, request.params.id);
-    },
+    async (request) => accessEntriesOfDevice(db, request.params.id),
   );
 
   app.get(
     '/devices/:id/aces/:aceId',
     {
-      config: { role: 'ROLE_DEMO' },
+      config: { role: 'ROLE_DEMO', device: MANAGES_ACCESS },
       schema: {
         tags: ['aces'],
         summary: 'One access entry of a device',
@@ -51,17 +49,13 @@ export function aceRoutes(app: Api, { db }: AppContext) {
         response: { 200: aceSchema, 403: errorSchema, 404: errorSchema },
       },
     },
-    async (request) => {
-      const actor = actorOf(request).user;
-      await requireDevicePermission(db, actor, request.params.id, 'DELETE');
-      return accessEntryOrThrow(db, request.params.id, request.params.aceId);
-    },
+    async (request) => accessEntryOrThrow(db, request.params.id, request.params.aceId),
   );
 
   app.post(
     '/devices/:id/aces',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: MANAGES_ACCESS, transaction: true },
       schema: {
         tags: ['aces'],
         summary: 'Grants a user the listed permissions on the device',
@@ -71,21 +65,18 @@ export function aceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
+      const tx = txOf(request);
       const deviceId = request.params.id;
-      await requireDevicePermission(db, actor, deviceId, 'DELETE');
-      const id = await grantAccess(db, actor, deviceId, request.body);
-      return reply
-        .code(201)
-        .header('location', `/api/v2/devices/${deviceId}/aces/${id}`)
-        .send(await accessEntryOrThrow(db, deviceId, id));
+      const id = await grantAccess(tx, actorOf(request).user, deviceId, request.body);
+      reply.code(201).header('location', `/api/v2/devices/${deviceId}/aces/${id}`);
+      return accessEntryOrThrow(tx, deviceId, id);
     },
   );
 
   app.put(
     '/devices/:id/aces/:aceId',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: MANAGES_ACCESS, transaction: true },
       schema: {
         tags: ['aces'],
         summary: 'Changes the permissions of an access entry (or moves it to another user)',
@@ -95,18 +86,17 @@ export function aceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
+      const tx = txOf(request);
       const { id: deviceId, aceId } = request.params;
-      await requireDevicePermission(db, actor, deviceId, 'DELETE');
-      const id = await changeAccess(db, actor, deviceId, aceId, request.body);
-      return accessEntryOrThrow(db, deviceId, id);
+      const id = await changeAccess(tx, actorOf(request).user, deviceId, aceId, request.body);
+      return accessEntryOrThrow(tx, deviceId, id);
     },
   );
 
   app.delete(
     '/devices/:id/aces/:aceId',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: MANAGES_ACCESS, transaction: true },
       schema: {
         tags: ['aces'],
         summary: 'Removes an access entry',
@@ -115,11 +105,10 @@ export function aceRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
       const { id: deviceId, aceId } = request.params;
-      await requireDevicePermission(db, actor, deviceId, 'DELETE');
-      await revokeAccess(db, actor, deviceId, aceId);
-      return reply.code(204).send(null);
+      await revokeAccess(txOf(request), actorOf(request).user, deviceId, aceId);
+      reply.code(204);
+      return null;
     },
   );
 }

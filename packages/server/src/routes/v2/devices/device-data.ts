@@ -10,8 +10,6 @@ import {
 import type { Api, AppContext } from '../../../context.ts';
 import { notFound } from '../../../http-error.ts';
 import { LARGE_JSON_COMPRESSION } from '../../../plugins/compression.ts';
-import { requireDevicePermission } from '../../../policies/device-access.ts';
-import { actorOf } from '../../../plugins/auth.ts';
 import {
   curveColumns,
   curvePoints,
@@ -30,7 +28,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/process',
     {
-      config: { role: 'ROLE_DEMO' },
+      config: { role: 'ROLE_DEMO', device: { permission: 'VIEW_PROCESS' } },
       schema: {
         tags: ['devices'],
         summary:
@@ -54,9 +52,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
       serializerCompiler: () => (data) => JSON.stringify(data),
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
       const deviceId = request.params.id;
-      await requireDevicePermission(db, actor, deviceId, 'VIEW_PROCESS');
       const { limit, from, to, format } = request.query;
       const deviceSensors = await sensorsOfDeviceInOrder(db, deviceId);
       // Each sensor's statements on a connection of their own (PGlite runs them one after the other).
@@ -108,7 +104,7 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/consumption',
     {
-      config: { role: 'ROLE_DEMO' },
+      config: { role: 'ROLE_DEMO', device: { permission: 'VIEW_CONSUMPTION' } },
       schema: {
         tags: ['devices'],
         summary: 'Monthly consumption per sensor, newest month first',
@@ -127,8 +123,6 @@ export function deviceDataRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
-      await requireDevicePermission(db, actor, request.params.id, 'VIEW_CONSUMPTION');
       const rows = await monthlyConsumptionOfDevice(db, request.params.id);
       const months = new Map<
         string,

@@ -1,6 +1,6 @@
 import type { DeviceDetail } from '@tankportal/shared/schemas/devices';
 import { hasRole } from '@tankportal/shared/roles';
-import type { Db } from '../../../db/client.ts';
+import type { Executor } from '../../../db/client.ts';
 import { notFound } from '../../../http-error.ts';
 import { devicePermissions } from '../../../policies/device-access.ts';
 import { presentDeviceDetail } from '../../../presenters/device.ts';
@@ -16,7 +16,7 @@ import type { UserRow } from '../../../db/schema.ts';
  * The device as GET /v2/devices/{id} answers it, for the actor: the answer of every call that
  * changes a device and returns it (metadata, comment, public URL, ...). 404 when not visible.
  */
-export async function loadDeviceDetail(db: Db, actor: UserRow, id: number): Promise<DeviceDetail> {
+export async function loadDeviceDetail(db: Executor, actor: UserRow, id: number): Promise<DeviceDetail> {
   const found = await findVisibleDevice(db, actor, id);
   if (!found) throw notFound();
   const [sensors, alarms, permissions, health] = await Promise.all([

@@ -10,7 +10,7 @@ import {
 import { deviceDetailSchema } from '@tankportal/shared/schemas/devices';
 import type { Api, AppContext } from '../../../context.ts';
 import { requireAcceptedDebtorIdent } from '../../../billing/accounting/debtor-ident.ts';
-import type { Db } from '../../../db/client.ts';
+import type { Executor } from '../../../db/client.ts';
 import type { UserRow } from '../../../db/schema.ts';
 import {
   assignDevice,
@@ -22,20 +22,16 @@ import {
 import { resetDeviceData, resetGpsData } from '../../../commands/reset-device-data.ts';
 import { isCountryCode } from '../../../lookups/countries.ts';
 import { forbidden, invalidFields, notFound } from '../../../http-error.ts';
-import {
-  devicePermissions,
-  requireDevicePermission,
-  type DevicePermissions,
-} from '../../../policies/device-access.ts';
+import { devicePermissions, type DevicePermissions } from '../../../policies/device-access.ts';
 import { userManagedBy } from '../../../policies/user-tree.ts';
 import { actorOf } from '../../../plugins/auth.ts';
+import { deviceAccessOf, txOf } from '../../../plugins/route-chain.ts';
 
 import { findDeviceRow } from '../../../repositories/devices.ts';
 import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
 import { errorSchema } from '../../schemas.ts';
 import { loadDeviceDetail } from './device-detail.ts';
 import { deviceIdParams } from './devices.ts';
-import type { Actor } from '../../../policies/actor.ts';
 
 /** The country must be one GET /v2/countries offers. */
 export function requireKnownCountry(countryCode: string, path = 'address.countryCode') {
@@ -46,16 +42,20 @@ export function requireKnownCountry(countryCode: string, path = 'address.country
  * Moving a device to another user (metadata's user selector, assign-to-user): an admin or above
  * holding DELETE (the access-managing permission) on it, to a user it manages; 403 otherwise.
  */
-async function requireOwnerChange(db: Db, actor: UserRow, access: DevicePermissions, userId: number) {
+async function requireOwnerChange(db: Executor, actor: UserRow, access: DevicePermissions, userId: number) {
   if (!hasRole(actor.role, 'ROLE_ADMIN') || !access.permissions.includes('DELETE')) throw forbidden();
   if (!(await userManagedBy(db, actor, userId))) throw forbidden();
 }
 
-async function ownerOf(db: Db, deviceId: number): Promise<number> {
+async function ownerOf(db: Executor, deviceId: number): Promise<number> {
   const device = await findDeviceRow(db, deviceId);
   if (!device) throw notFound();
   return device.userId;
 }
+
+/** What the metadata tab's calls need on the device; moving or deleting it needs DELETE. */
+const EDITS = { permission: 'EDIT' } as const;
+const MANAGES = { permission: 'DELETE' } as const;
 
 const detailResponses = {
   200: deviceDetailSchema,
@@ -78,17 +78,10 @@ const emptyResponses = {
  * (403 before anything else); a device the actor may not see answers 404, a missing permission 403.
  */
 export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: AppContext) {
-  /** The actor, after checking that it holds `EDIT` on the device. */
-  async function editor(request: { actor: Actor | null; params: { id: number } }) {
-    const actor = actorOf(request).user;
-    const access = await requireDevicePermission(db, actor, request.params.id, 'EDIT');
-    return { actor, access };
-  }
-
   app.put(
     '/devices/:id/metadata',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: EDITS, transaction: true },
       schema: {
         tags: ['devices'],
         summary:
@@ -99,25 +92,26 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request) => {
-      const { actor, access } = await editor(request);
+      const tx = txOf(request);
+      const actor = actorOf(request).user;
       const { id } = request.params;
       const { userId, ...base } = request.body;
       // The form sends the current owner along: only a different user is a move.
       let ownerId: number | undefined;
-      if (userId != null && userId !== (await ownerOf(db, id))) {
-        await requireOwnerChange(db, actor, access, userId);
+      if (userId != null && userId !== (await ownerOf(tx, id))) {
+        await requireOwnerChange(tx, actor, deviceAccessOf(request), userId);
         ownerId = userId;
       }
       requireKnownCountry(base.address.countryCode);
-      await updateMetadata(db, id, { ...base, ownerId });
-      return loadDeviceDetail(db, actor, id);
+      await updateMetadata(tx, id, { ...base, ownerId });
+      return loadDeviceDetail(tx, actor, id);
     },
   );
 
   app.put(
     '/devices/:id/comment',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: EDITS, transaction: true },
       schema: {
         tags: ['devices'],
         summary: 'The comment shown on the status page; empty removes it',
@@ -127,16 +121,16 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request) => {
-      const { actor } = await editor(request);
-      await setDeviceNotes(db, request.params.id, { comment: request.body.content });
-      return loadDeviceDetail(db, actor, request.params.id);
+      const tx = txOf(request);
+      await setDeviceNotes(tx, request.params.id, { comment: request.body.content });
+      return loadDeviceDetail(tx, actorOf(request).user, request.params.id);
     },
   );
 
   app.put(
     '/devices/:id/master-comment',
     {
-      config: { role: 'ROLE_MASTER' },
+      config: { role: 'ROLE_MASTER', device: EDITS, transaction: true },
       schema: {
         tags: ['devices'],
         summary: 'The comment only masters see (master)',
@@ -146,17 +140,16 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
-      await requireDevicePermission(db, actor, request.params.id, 'EDIT');
-      await setDeviceNotes(db, request.params.id, { masterComment: request.body.content });
-      return loadDeviceDetail(db, actor, request.params.id);
+      const tx = txOf(request);
+      await setDeviceNotes(tx, request.params.id, { masterComment: request.body.content });
+      return loadDeviceDetail(tx, actorOf(request).user, request.params.id);
     },
   );
 
   app.put(
     '/devices/:id/public-url',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: EDITS, transaction: true },
       schema: {
         tags: ['devices'],
         summary: 'Switches the public status page on or off (its link token is made on first enabling)',
@@ -166,16 +159,16 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request) => {
-      const { actor } = await editor(request);
-      await setPublicUrlAccess(db, request.params.id, request.body.publicUrlAccessEnabled);
-      return loadDeviceDetail(db, actor, request.params.id);
+      const tx = txOf(request);
+      await setPublicUrlAccess(tx, request.params.id, request.body.publicUrlAccessEnabled);
+      return loadDeviceDetail(tx, actorOf(request).user, request.params.id);
     },
   );
 
   app.put(
     '/devices/:id/active-flag',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: EDITS, transaction: true },
       schema: {
         tags: ['devices'],
         summary: 'Activates or deactivates the device (an inactive device notifies nobody)',
@@ -185,16 +178,16 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request) => {
-      const { actor } = await editor(request);
-      await setDeviceNotes(db, request.params.id, { active: request.body.active });
-      return loadDeviceDetail(db, actor, request.params.id);
+      const tx = txOf(request);
+      await setDeviceNotes(tx, request.params.id, { active: request.body.active });
+      return loadDeviceDetail(tx, actorOf(request).user, request.params.id);
     },
   );
 
   app.put(
     '/devices/:id/assign-to-user',
     {
-      config: { role: 'ROLE_ADMIN' },
+      config: { role: 'ROLE_ADMIN', device: MANAGES, transaction: true },
       schema: {
         tags: ['devices'],
         summary:
@@ -205,30 +198,30 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request) => {
+      const tx = txOf(request);
       const actor = actorOf(request).user;
       const { id } = request.params;
-      const access = await requireDevicePermission(db, actor, id, 'DELETE');
       const { userId, name, address, debtorIdent } = request.body;
-      await requireOwnerChange(db, actor, access, userId);
+      await requireOwnerChange(tx, actor, deviceAccessOf(request), userId);
       const isMaster = hasRole(actor.role, 'ROLE_MASTER');
       // The debtor is a master's; others may send it empty along.
       if (debtorIdent && !isMaster) throw forbidden();
       if (isMaster) requireAcceptedDebtorIdent(config, 'debtorIdent', debtorIdent);
       if (address) requireKnownCountry(address.countryCode);
-      await assignDevice(db, id, {
+      await assignDevice(tx, id, {
         userId,
         name,
         address,
         debtorIdent: isMaster ? debtorIdent : undefined,
       });
-      return loadDeviceDetail(db, actor, id);
+      return loadDeviceDetail(tx, actor, id);
     },
   );
 
   app.delete(
     '/devices/:id',
     {
-      config: { role: 'ROLE_MASTER' },
+      config: { role: 'ROLE_MASTER', device: MANAGES, transaction: true },
       schema: {
         tags: ['devices'],
         summary: 'Deletes the device with its data, access entries, recipients and messages (master)',
@@ -237,10 +230,9 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
-      await requireDevicePermission(db, actor, request.params.id, 'DELETE');
-      if (!(await deleteDevice(db, deviceDirectory, request.params.id))) throw notFound();
-      return reply.code(204).send(null);
+      if (!(await deleteDevice(txOf(request), deviceDirectory, request.params.id))) throw notFound();
+      reply.code(204);
+      return null;
     },
   );
 
@@ -274,7 +266,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
   app.post(
     '/devices/:id/reset-gps-data',
     {
-      config: { role: 'ROLE_MASTER' },
+      config: { role: 'ROLE_MASTER', device: EDITS, transaction: true },
       schema: {
         tags: ['devices'],
         summary: 'Forgets the last reported location (master)',
@@ -283,10 +275,9 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
-      await requireDevicePermission(db, actor, request.params.id, 'EDIT');
-      if (!(await resetGpsData(db, request.params.id))) throw notFound();
-      return reply.code(204).send(null);
+      if (!(await resetGpsData(txOf(request), request.params.id))) throw notFound();
+      reply.code(204);
+      return null;
     },
   );
 }

@@ -4,7 +4,6 @@ import { createQueryBody, QUERYABLE_TYPES, querySchema } from '@tankportal/share
 import type { Api, AppContext } from '../../../context.ts';
 import { presentQueryFailure, sendQuery, type QueryRow } from '../../../commands/send-query.ts';
 import { invalidFields, notFound } from '../../../http-error.ts';
-import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 
 import { errorSchema } from '../../schemas.ts';
@@ -31,7 +30,7 @@ export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
     '/queries',
     {
       // Demo accounts are read-only: 403 whatever the device.
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: { permission: 'QUERY', in: 'body' } },
       schema: {
         tags: ['queries'],
         summary: 'Sends a manual query to an SMS or LX-IoT device; poll the location until processed',
@@ -42,7 +41,6 @@ export function queryRoutes(app: Api, { db, deviceChannels }: AppContext) {
     async (request, reply) => {
       const actor = actorOf(request).user;
       const { deviceId } = request.body;
-      await requireDevicePermission(db, actor, deviceId, 'QUERY');
       const device = (await findDeviceRow(db, deviceId))!;
       if (!(QUERYABLE_TYPES as readonly string[]).includes(device.type) || !identOf(device))
         throw invalidFields([{ path: 'deviceId', code: 'invalid', args: { reason: 'not_queryable' } }]);
