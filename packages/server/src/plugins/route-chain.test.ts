@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { count } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => giveBack());
 
 async function appWithChain() {
-  const app = Fastify();
+  const app = Fastify().withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -39,7 +39,7 @@ async function appWithChain() {
 const notificationCount = async () => (await db.select({ n: count() }).from(systemNotifications))[0]!.n;
 
 /** A route that writes two rows, then fails when asked to: the second write must not stay alone. */
-function twoWrites(app: FastifyInstance) {
+function twoWrites(app: Awaited<ReturnType<typeof appWithChain>>) {
   app.post(
     '/two-writes',
     {
