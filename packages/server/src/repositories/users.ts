@@ -1,4 +1,4 @@
-import { and, count, eq, ne, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.ts';
 import { users, type UserRow } from '../db/schema.ts';
 
@@ -15,6 +15,9 @@ export async function findUserById(db: Db, id: number): Promise<UserRow | undefi
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row;
 }
+
+export const findUsersByIds = (db: Db, ids: number[]): Promise<UserRow[]> =>
+  db.select().from(users).where(inArray(users.id, ids));
 
 /** How many users sit directly below the user, deleted ones not counted. */
 export async function countSubUsers(db: Db | Tx, userId: number): Promise<number> {
