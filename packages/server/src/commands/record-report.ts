@@ -10,21 +10,17 @@ import {
   sensors,
 } from '../db/schema.ts';
 import { monthlyConsumption } from '../sensor-logic/consumption.ts';
-import { levelFromPressure, levelFromValue, type Level } from '../sensor-logic/level.ts';
+import {
+  levelOf,
+  severityOf,
+  temperatureOutOfLimit,
+  type SensorReading,
+} from '../sensor-logic/reading-rules.ts';
 import { thresholdState } from '../sensor-logic/threshold.ts';
 import type { DeviceRow, SensorRow } from '../repositories/devices.ts';
 import { alarmNotice, simCreditEvent, thresholdEvent, type AlarmNotice } from '../notifications/events.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
-
-/** One sensor's part of a report: a content value, or a pressure for hydrostatic probes. */
-export interface SensorReading {
-  sequence: number;
-  value?: number;
-  pressureMbar?: number;
-  temperature?: number;
-  /** The device flags the probe as faulty: stored as an error, without a value. */
-  error?: boolean;
-}
+import type { GatheredEvents } from '../notifications/gathered-events.ts';
 
 /** A normalised device report: what every protocol's parser produces. */
 export interface DeviceReport {
@@ -42,24 +38,6 @@ export interface RecordResult {
   stored: number;
 }
 
-export function levelOf(sensor: SensorRow, reading: SensorReading): Level | null {
-  if (reading.error) return null;
-  if (sensor.type === 'counter') {
-    return reading.value === undefined ? null : { value: reading.value, pct: 0, netPct: 0, netFreeSpace: 0 };
-  }
-  if (reading.pressureMbar !== undefined) {
-    // A pressure needs the tank's geometry, height and density; without them there is no level
-    // (the sensor shows as faulty until it is configured).
-    try {
-      return levelFromPressure(sensor, reading.pressureMbar);
-    } catch (error) {
-      if (error instanceof RangeError) return null;
-      throw error;
-    }
-  }
-  return reading.value === undefined ? null : levelFromValue(sensor, reading.value);
-}
-
 /**
  * Stores a report of one device and derives what it implies: sensor values (only when the report
  * is the newest), monthly consumption, alarms, threshold state and device status, and the
@@ -71,23 +49,23 @@ export function recordReport(db: Db, deviceId: number, report: DeviceReport): Pr
 }
 
 /**
- * The same inside a transaction of the caller (ingest stores its message in the same one). With an
- * `outbox` of the caller the notifications are only added to it (the caller flushes it once for
- * its whole transaction) and the caller announces the device's new report to open pages
- * (`announceDeviceReports`, once for its whole transaction); without, both are done before returning.
+ * The same inside a transaction of the caller (the batch store, which stores its messages in the
+ * same one). With `events` of the caller the notifications are only gathered there (the caller's
+ * outbox writes them once for its whole transaction) and the caller announces the device's new
+ * report to open pages (`announceDeviceReports`, once for its whole transaction); without, both are
+ * done before returning. Either way this calls nothing above it: the walk runs down only.
  */
 export async function recordReportIn(
   tx: Tx,
   deviceId: number,
   report: DeviceReport,
-  outbox?: NotificationOutbox,
+  events?: GatheredEvents,
 ): Promise<RecordResult> {
-  const own = outbox ?? new NotificationOutbox();
-  const result = await recordInto(tx, deviceId, report, own);
-  if (!outbox) {
-    await own.flush(tx);
-    if (result.stored > 0) await announceDeviceReports(tx, [deviceId]);
-  }
+  if (events) return recordInto(tx, deviceId, report, events);
+  const outbox = new NotificationOutbox();
+  const result = await recordInto(tx, deviceId, report, outbox);
+  await outbox.flush(tx);
+  if (result.stored > 0) await announceDeviceReports(tx, [deviceId]);
   return result;
 }
 
@@ -95,7 +73,7 @@ async function recordInto(
   tx: Tx,
   deviceId: number,
   report: DeviceReport,
-  outbox: NotificationOutbox,
+  events: GatheredEvents,
 ): Promise<RecordResult> {
   {
     const [device] = await tx.select().from(devices).where(eq(devices.id, deviceId)).for('update');
@@ -163,27 +141,13 @@ async function recordInto(
           report.measuredAt,
           `${reading.temperature ?? ''}`,
         );
-        outbox.addAlarm(device, notice, report.measuredAt);
+        events.addAlarm(device, notice, report.measuredAt);
       }
     }
 
-    if (isNewest) await applyDeviceState(tx, device, deviceSensors, report, outbox);
+    if (isNewest) await applyDeviceState(tx, device, deviceSensors, report, events);
     return { stored: inserted.length };
   }
-}
-
-/** Alarms that stop a heating or a measurement, or lose contents, are fatal; the rest are notices. */
-export function severityOf(type: AlarmType): 'fatal' | 'notice' {
-  return type === 'temperature' || type === 'power_failure' || type === 'leak' ? 'fatal' : 'notice';
-}
-
-/** Whether a reading breaks its sensor's temperature limit (a temperature alarm). */
-export function temperatureOutOfLimit(sensor: SensorRow, temperature: number | undefined): boolean {
-  if (temperature === undefined || sensor.temperatureLimitValue === null || !sensor.temperatureLimitType)
-    return false;
-  return sensor.temperatureLimitType === 'above'
-    ? temperature > sensor.temperatureLimitValue
-    : temperature < sensor.temperatureLimitValue;
 }
 
 /**
@@ -236,7 +200,7 @@ async function applyDeviceState(
   device: DeviceRow,
   deviceSensors: SensorRow[],
   report: DeviceReport,
-  outbox: NotificationOutbox,
+  events: GatheredEvents,
 ) {
   const reported = new Set(report.alarmCodes ?? []);
   const openDeviceAlarms = await tx
@@ -246,7 +210,7 @@ async function applyDeviceState(
   const known = new Set([...reported, ...openDeviceAlarms.map((alarm) => alarm.type)]);
   for (const type of known) {
     const notice = await setAlarm(tx, device.id, null, type, reported.has(type), report.measuredAt, null);
-    outbox.addAlarm(device, notice, report.measuredAt);
+    events.addAlarm(device, notice, report.measuredAt);
   }
 
   const [{ open }] = await tx
@@ -255,8 +219,8 @@ async function applyDeviceState(
     .where(and(eq(alarms.deviceId, device.id), isNull(alarms.closedAt)));
   const anySensorFault = deviceSensors.some((sensor) => sensor.isConnected && sensor.status !== 'ok');
   const threshold = thresholdState(device.thresholdSensor, deviceSensors);
-  outbox.add(device, thresholdEvent(device, threshold, deviceSensors, report.measuredAt));
-  outbox.add(
+  events.add(device, thresholdEvent(device, threshold, deviceSensors, report.measuredAt));
+  events.add(
     device,
     simCreditEvent(device.simCreditQty, report.simCreditQty, device.simCreditCurrency, report.measuredAt),
   );

@@ -6,12 +6,14 @@ import { alarms, devices, sensors } from '../db/schema.ts';
 import { completeQueries } from '../commands/complete-queries.ts';
 import { anyOfIds, runNamed } from '../db/named-statements.ts';
 import { announceDeviceReports } from '../db/device-report-channel.ts';
-import { levelOf, recordReportIn, severityOf, temperatureOutOfLimit } from '../commands/record-report.ts';
+import { recordReportIn } from '../commands/record-report.ts';
+import { levelOf, severityOf, temperatureOutOfLimit } from '../sensor-logic/reading-rules.ts';
 import { monthlyConsumption } from '../sensor-logic/consumption.ts';
 import { thresholdState } from '../sensor-logic/threshold.ts';
 import type { AlarmRow, DeviceRow, SensorRow } from '../repositories/devices.ts';
 import { alarmNotice, simCreditEvent, thresholdEvent } from '../notifications/events.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
+import type { GatheredEvents } from '../notifications/gathered-events.ts';
 import { toDeviceReport, type IngestItem, type IngestResult } from './ingest-item.ts';
 import { storableText } from './malformed-excerpt.ts';
 import { reportKey } from '../db/report-key.ts';
@@ -29,9 +31,11 @@ const asJson = (rows: object[]) => JSON.stringify(rows);
  * open and close as on the general path), and a backlog arriving out of order (reports older than
  * their sensors' last measurement, which only add measurements and consumption).
  * Every other device of the batch takes the general path (`recordReportIn`), report by report,
- * inside the same transaction, with the same results. Both paths add the notifications their
- * state changes cause to one outbox, written with the batch (one recipients query, and only when
- * something happened that notifies).
+ * inside the same transaction, with the same results. Both paths gather the notification events
+ * their state changes cause in the batch's one outbox, which writes them at the end (one
+ * recipients query, and only when something happened that notifies). The walk runs one way: this
+ * file calls the general path, the rules below both (sensor-logic/reading-rules.ts,
+ * notifications/events.ts) and at the end the outbox, and nothing it calls comes back to it.
  */
 export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestResult[]> {
   return db.transaction(async (tx) => {
@@ -231,7 +235,7 @@ class BulkPlan {
       at: Date;
     }
   >();
-  private readonly outbox: NotificationOutbox;
+  private readonly events: GatheredEvents;
   /**
    * The device's threshold state and its confirmation as each report leaves them: a crossing
    * clears the confirmation and notifies, report by report, as on the general path.
@@ -241,8 +245,8 @@ class BulkPlan {
     thresholdConfirmationStatus: null,
   };
 
-  constructor(outbox: NotificationOutbox) {
-    this.outbox = outbox;
+  constructor(events: GatheredEvents) {
+    this.events = events;
   }
 
   startDevice(device: DeviceRow, openAlarms: AlarmRow[]) {
@@ -275,7 +279,7 @@ class BulkPlan {
     const sensorId = sensor?.id ?? null;
     const key = alarmKey(type, sensorId);
     const open = this.open.get(key);
-    if (active) this.outbox.addAlarm(device, alarmNotice(type, sensor, value, open ?? null), at);
+    if (active) this.events.addAlarm(device, alarmNotice(type, sensor, value, open ?? null), at);
     if (active && !open) {
       const row = {
         deviceId: device.id,
@@ -448,10 +452,10 @@ class BulkPlan {
     latest.at = at;
     // The credit before this report: the batch's previous report's, else the device's.
     const credit = latest.simCreditQty ?? device.simCreditQty;
-    this.outbox.add(device, simCreditEvent(credit, report.simCredit, device.simCreditCurrency, at));
+    this.events.add(device, simCreditEvent(credit, report.simCredit, device.simCreditCurrency, at));
     if (report.simCredit !== undefined) latest.simCreditQty = report.simCredit;
     const threshold = thresholdState(device.thresholdSensor, deviceSensors);
-    this.outbox.add(device, thresholdEvent(this.threshold, threshold, deviceSensors, at));
+    this.events.add(device, thresholdEvent(this.threshold, threshold, deviceSensors, at));
     this.threshold = {
       thresholdStatus: threshold,
       // A new threshold crossing asks for confirmation again.

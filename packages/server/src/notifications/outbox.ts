@@ -1,15 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Locale } from '@tankportal/shared/constants';
-import {
-  allowedChannels,
-  type NotificationChannel,
-  type NotificationEventName,
-} from '@tankportal/shared/notifications';
+import { allowedChannels, type NotificationChannel } from '@tankportal/shared/notifications';
 import type { Db, Tx } from '../db/client.ts';
 import { messages, type RecipientEvent } from '../db/schema.ts';
 import { enqueue } from '../queue/queue.ts';
 import { DELIVER_NOTIFICATION } from './delivery.ts';
-import type { AlarmNotice, DeviceEvent, NotifiedDevice } from './events.ts';
+import { GatheredEvents } from './gathered-events.ts';
 import { renderNotification } from './texts.ts';
 import { runNamed } from '../db/named-statements.ts';
 
@@ -34,51 +30,12 @@ const json = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.par
 
 /**
  * The notifications a transaction's state changes cause, written in that same transaction (the
- * outbox): the ingest paths `add` what they detect, and `flush` turns it into one Message per
- * recipient and channel plus a delivery job each. Nothing is sent here; the job queue delivers after
- * the commit, so a rolled-back report notifies nobody and a committed one is never forgotten.
- *
- * Several reports of one device in one transaction (a batch, a backlog) give one notification per
- * event: alarms are merged (opened by any of them counts as new), the latest threshold and SIM
- * state win.
+ * outbox): the ingest paths and the checks `add` what they detect (gathered-events.ts: gathering
+ * runs no code of this file), and `flush` turns it into one Message per recipient and channel plus
+ * a delivery job each. Nothing is sent here; the job queue delivers after the commit, so a
+ * rolled-back report notifies nobody and a committed one is never forgotten.
  */
-export class NotificationOutbox {
-  private readonly pending = new Map<
-    number,
-    { device: NotifiedDevice; events: Map<NotificationEventName, DeviceEvent> }
-  >();
-
-  add(device: NotifiedDevice, event: DeviceEvent | null) {
-    if (!event || !device.active) return;
-    let entry = this.pending.get(device.id);
-    if (!entry) {
-      entry = { device, events: new Map() };
-      this.pending.set(device.id, entry);
-    }
-    const before = entry.events.get(event.name);
-    if (before?.name === 'alarm' && event.name === 'alarm') {
-      const merged = new Map<string, AlarmNotice>();
-      for (const alarm of [...before.alarms, ...event.alarms]) {
-        const key = `${alarm.type}:${alarm.sensor?.sequence ?? ''}`;
-        const earlier = merged.get(key);
-        merged.set(key, { ...alarm, opened: alarm.opened || (earlier?.opened ?? false) });
-      }
-      entry.events.set('alarm', { name: 'alarm', at: event.at, alarms: [...merged.values()] });
-    } else {
-      entry.events.set(event.name, event);
-    }
-  }
-
-  /** Nothing added: a flush would write nothing (the caller may skip its transaction). */
-  get isEmpty(): boolean {
-    return this.pending.size === 0;
-  }
-
-  /** Shorthand for the ingest paths: one alarm a report opened or kept open. */
-  addAlarm(device: NotifiedDevice, alarm: AlarmNotice | null, at: Date) {
-    if (alarm) this.add(device, { name: 'alarm', at, alarms: [alarm] });
-  }
-
+export class NotificationOutbox extends GatheredEvents {
   /**
    * Writes the notifications of everything added: one query for the recipients of the devices
    * concerned (none when nothing was added), then per recipient and event the notifyOnceIn throttle,
