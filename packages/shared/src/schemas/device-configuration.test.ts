@@ -4,7 +4,6 @@ import {
   configurationFromDevice,
   configurationVariant,
   deviceConfigurationBody,
-  deviceConfigurationForm,
   FILL_HEIGHT_CAPABILITY,
   masterOnlyChanges,
   requiredSensorFields,
@@ -58,18 +57,6 @@ function errors(context: ConfigurationContext, input: unknown): FieldError[] {
   const result = deviceConfigurationBody(context).safeParse(input);
   return result.success ? [] : result.error.issues.map(toFieldError);
 }
-
-function formErrors(context: ConfigurationContext, input: unknown): FieldError[] {
-  const result = deviceConfigurationForm(context).safeParse(input);
-  return result.success ? [] : result.error.issues.map(toFieldError);
-}
-
-/** The valid body of a device as its form holds it: the intervals (a day, an hour) as value and unit. */
-const formOf = (context: ConfigurationContext) => ({
-  ...deviceConfigurationBody(context).parse(body()),
-  timeInterval: { value: 1, unit: 'd' },
-  thresholdInterval: { value: 1, unit: 'h' },
-});
 
 /** The errors of one field (path), after setting it in a valid body. */
 function fieldErrors(context: ConfigurationContext, path: string, value: unknown): FieldError[] {
@@ -194,10 +181,6 @@ describe('device configuration body', () => {
       expect(errors(context, body({ sensors: [sensor(), counter] }))).toEqual([]);
       expect(requiredSensorFields(context, 'counter')).toEqual([]);
     }
-    // The form reads the same rule: empty inputs of a counter are no error.
-    const formCounter = { ...counter, capacity: '', fillLimit: '', threshold: '', measuringRange: '' };
-    const values = formOf(IOT);
-    expect(formErrors(IOT, { ...values, sensors: [formCounter] })).toEqual([]);
   });
 
   it('names the required sensor fields per type and capability: what the schema asks is what the form marks', () => {
@@ -260,14 +243,10 @@ describe('device configuration body', () => {
     expect(errors(SMS, body({ iccid: undefined }))).toEqual([]);
   });
 
-  it("thingName: absent in the body is unchanged, never emptied; the master's form must fill it", () => {
+  it('thingName: absent in the body is unchanged, also for a master; never emptied', () => {
     expect(errors(IOT, body())).toEqual([]);
     expect(fieldErrors(IOT, 'thingName', '')).toEqual([{ path: 'thingName', code: 'required', args: {} }]);
-    const master = { ...IOT, isMaster: true };
-    expect(errors(master, body())).toEqual([]);
-    const values = formOf(master);
-    expect(formErrors(master, values)).toEqual([{ path: 'thingName', code: 'required', args: {} }]);
-    expect(formErrors(master, { ...values, thingName: 'iot-1' })).toEqual([]);
+    expect(errors({ ...IOT, isMaster: true }, body())).toEqual([]);
   });
 
   it('send times: the first required for iot, HH:mm in steps of 5 minutes; at most two', () => {
@@ -338,39 +317,6 @@ describe('device configuration body', () => {
     expect(fieldErrors(NET, 'timezone', 'Europe/Berlin')).toEqual([]);
     expect(fieldErrors(NET, 'timezone', 'Mars/Olympus')).toEqual([
       { path: 'timezone', code: 'invalid', args: { reason: 'timezone' } },
-    ]);
-  });
-});
-
-describe('device configuration form', () => {
-  const form = () => formOf(NET);
-
-  it('reads inputs: empty is required, numeric text is a number', () => {
-    expect(formErrors(NET, form())).toEqual([]);
-    const values = {
-      ...form(),
-      valueInterval: '',
-      sensors: [{ ...sensor(), capacity: '5000', threshold: NaN }],
-    };
-    expect(formErrors(NET, values)).toEqual([
-      { path: 'valueInterval', code: 'required', args: {} },
-      { path: 'sensors.0.threshold', code: 'required', args: {} },
-    ]);
-  });
-
-  it('intervals are value 0..99 plus unit h or d', () => {
-    expect(formErrors(NET, { ...form(), timeInterval: { value: 99, unit: 'd' } })).toEqual([]);
-    expect(formErrors(NET, { ...form(), timeInterval: { value: 100, unit: 'h' } })).toEqual([
-      { path: 'timeInterval.value', code: 'max', args: { max: 99 } },
-    ]);
-    expect(formErrors(NET, { ...form(), thresholdInterval: { value: -1, unit: 'h' } })).toEqual([
-      { path: 'thresholdInterval.value', code: 'min', args: { min: 0 } },
-    ]);
-    expect(formErrors(NET, { ...form(), thresholdInterval: { value: '', unit: 'h' } })).toEqual([
-      { path: 'thresholdInterval.value', code: 'required', args: {} },
-    ]);
-    expect(formErrors(NET, { ...form(), thresholdInterval: { value: 1, unit: 'w' } })).toEqual([
-      { path: 'thresholdInterval.unit', code: 'invalid', args: {} },
     ]);
   });
 });

@@ -5,10 +5,11 @@ import type { FieldErrorCode } from '../field-errors.ts';
 import type { DeviceDetail } from './devices.ts';
 
 /**
- * The device configuration: ONE set of field rules, from
- * which both the API body of `PUT /v2/devices/{id}/configuration` (intervals in seconds) and the
- * web form (intervals as value + unit h|d) are built, per device variant (sms lionel, sms 1nce,
- * net, iot v1, iot v2, lx_iot).
+ * The device configuration: ONE set of field rules ({@link configurationFields}), per device
+ * variant (sms lionel, sms 1nce, net, iot v1, iot v2, lx_iot). This contract builds the API body of
+ * `PUT /v2/devices/{id}/configuration` from them (intervals in seconds); the web's configuration
+ * form builds its schema from the same table, reading its inputs' text and intervals as value +
+ * unit h|d (features/device-settings/lib/configuration-form-schema.ts).
  *
  * Body semantics: a field of another device type is dropped; an optional field that is absent
  * keeps the stored value; `null` clears it. Master-only fields ({@link MASTER_ONLY_FIELDS}) may be
@@ -197,27 +198,22 @@ export function sensorUnitOptions(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Field rules (one definition; `form` mode reads what inputs give: '' / NaN / numeric strings)
+// Field rules: one definition. How a number and an interval are read is the reader's: the body
+// takes the JSON as sent, the web's configuration form builds its own reading of its inputs' text
+// from the same table (configurationFields with its FieldReading).
 
-type Mode = 'body' | 'form';
-
-const requiredIfMissing = (issue: { input?: unknown }) => (issue.input == null ? 'required' : undefined);
+/** The error of a value that is missing is required; any other keeps zod's code. */
+export const requiredIfMissing = (issue: { input?: unknown }) =>
+  issue.input == null ? 'required' : undefined;
+/** The error of a choice (enum): required when nothing was given, else invalid. */
+export const requiredOrInvalid = (issue: { input?: unknown }) =>
+  issue.input == null ? 'required' : 'invalid';
 const invalid = (args: Record<string, string | number> = {}) => ({
   params: { code: 'invalid' as FieldErrorCode, args },
 });
 
-/** An input's text: empty, or not a number, is "nothing entered". */
-function formNumber(value: unknown): unknown {
-  if (typeof value === 'number') return Number.isNaN(value) ? null : value;
-  if (typeof value === 'string') {
-    const trimmed = value.trim();
-    if (trimmed === '') return null;
-    return /^[-+]?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
-  }
-  return value;
-}
-
-function integerRule(min: number, max: number) {
+/** A required integer within bounds (inclusive): codes required, invalid (reason notAnInteger), min, max. */
+export function integerRule(min: number, max: number) {
   return z
     .number({ error: requiredIfMissing })
     .refine(Number.isInteger, invalid({ reason: 'notAnInteger' }))
@@ -231,28 +227,18 @@ function oneOfRule(options: readonly number[]) {
     .refine((value) => options.includes(value), invalid({ options: options.join(',') }));
 }
 
-/** In the form an empty input is null, so the empty check must sit inside the preprocessing. */
-function forMode<T extends z.ZodType>(mode: Mode, rule: T) {
-  return mode === 'form' ? z.preprocess(formNumber, rule) : rule;
-}
+/**
+ * How a number's rule gets its value: the body's as sent (the rule itself), a form's through a
+ * preprocessing of its input's text. The rule's empty check must sit inside that preprocessing,
+ * since an empty input only becomes null there.
+ */
+export type NumberReading = <T extends z.ZodType>(rule: T) => T | z.ZodPreprocess<T>;
 
-/** A required integer within bounds: codes required, invalid (reason notAnInteger), min, max. */
-function integer(mode: Mode, min: number, max: number) {
-  return forMode(mode, integerRule(min, max));
-}
-
-/** An optional integer (null clears it; required-ness depends on the context, see the refinement). */
-function optionalInteger(mode: Mode, min: number, max: number) {
-  return forMode(mode, integerRule(min, max).nullish());
-}
-
-/** One of a list of numbers (send interval, alarm type ...). */
-function oneOf(mode: Mode, options: readonly number[]) {
-  return forMode(mode, oneOfRule(options));
-}
-
-function optionalOneOf(mode: Mode, options: readonly number[]) {
-  return forMode(mode, oneOfRule(options).nullish());
+/** How {@link configurationFields} reads what the reader spells its own way. */
+export interface FieldReading<Interval extends z.ZodType> {
+  number: NumberReading;
+  /** The time and threshold interval: seconds in the body. */
+  interval: () => Interval;
 }
 
 /** Optional text: trimmed, '' stored as null. */
@@ -305,28 +291,17 @@ export function isIntervalSeconds(seconds: number): boolean {
   return seconds % INTERVAL_UNIT_SECONDS.d === 0 && seconds / INTERVAL_UNIT_SECONDS.d <= INTERVAL_MAX_VALUE;
 }
 
-function formInterval() {
-  return z.object(
-    {
-      value: integer('form', 0, INTERVAL_MAX_VALUE),
-      unit: z.enum(INTERVAL_UNITS, { error: (issue) => (issue.input == null ? 'required' : 'invalid') }),
-    },
-    { error: requiredIfMissing },
-  );
-}
-
 function secondsInterval() {
-  return integer('body', 0, INTERVAL_MAX_SECONDS).refine(isIntervalSeconds, invalid({ reason: 'interval' }));
+  return integerRule(0, INTERVAL_MAX_SECONDS).refine(isIntervalSeconds, invalid({ reason: 'interval' }));
 }
 
-function sensorFields(mode: Mode) {
+function sensorFields(readNumber: NumberReading) {
   const limits = CONFIGURATION_LIMITS;
-  const bounded = (name: keyof typeof limits) => optionalInteger(mode, limits[name].min, limits[name].max);
+  const bounded = (name: keyof typeof limits) =>
+    readNumber(integerRule(limits[name].min, limits[name].max).nullish());
   return {
     name: optionalText(CONFIGURATION_LENGTHS.sensorName),
-    subType: z.enum(SENSOR_SUB_TYPES, {
-      error: (issue) => (issue.input == null ? 'required' : 'invalid'),
-    }),
+    subType: z.enum(SENSOR_SUB_TYPES, { error: requiredOrInvalid }),
     contentType: optionalText(CONFIGURATION_LENGTHS.contentType),
     capacity: bounded('capacity'),
     /** Checked against {@link sensorUnitOptions} in the refinement. */
@@ -345,24 +320,31 @@ function sensorFields(mode: Mode) {
   };
 }
 
-/** All fields; `interval` is the one thing the form and the body spell differently. */
-function fields<I extends z.ZodType>(mode: Mode, interval: () => I) {
+/**
+ * Every field of every type, its bounds and lengths, read the reader's way: the body's table
+ * below, and the web's configuration form's. Optional integers take null (clears them); whether
+ * the context requires them is the refinement's ({@link configurationSchemaFor}).
+ */
+export function configurationFields<Interval extends z.ZodType>({
+  number,
+  interval,
+}: FieldReading<Interval>) {
   const limits = CONFIGURATION_LIMITS;
   const length = CONFIGURATION_LENGTHS;
+  const integer = (min: number, max: number) => number(integerRule(min, max));
+  const optionalInteger = (min: number, max: number) => number(integerRule(min, max).nullish());
+  const oneOf = (options: readonly number[]) => number(oneOfRule(options));
   return {
     // every type
     sensors: z
-      .array(z.object(sensorFields(mode)), { error: requiredIfMissing })
+      .array(z.object(sensorFields(number)), { error: requiredIfMissing })
       .min(1)
       .max(MAX_SENSORS),
-    thresholdSensor: z.enum(THRESHOLD_SENSOR_MODES, {
-      error: (issue) => (issue.input == null ? 'required' : 'invalid'),
-    }),
-    valueInterval: integer(mode, limits.valueInterval.min, limits.valueInterval.max),
+    thresholdSensor: z.enum(THRESHOLD_SENSOR_MODES, { error: requiredOrInvalid }),
+    valueInterval: integer(limits.valueInterval.min, limits.valueInterval.max),
     timeInterval: interval(),
     thresholdInterval: interval(),
     fillingRecognitionInterval: optionalInteger(
-      mode,
       limits.fillingRecognitionInterval.min,
       limits.fillingRecognitionInterval.max,
     ),
@@ -375,30 +357,30 @@ function fields<I extends z.ZodType>(mode: Mode, interval: () => I) {
     smsHeader: optionalText(length.smsHeader),
     forceSms: z.boolean().optional(),
     watchdogEnabled: z.boolean().optional(),
-    inboundGatewayId: optionalInteger(mode, 1, 2_147_483_647),
-    outboundGatewayId: optionalInteger(mode, 1, 2_147_483_647),
+    inboundGatewayId: optionalInteger(1, 2_147_483_647),
+    outboundGatewayId: optionalInteger(1, 2_147_483_647),
     /** 'none' is the form's placeholder for "no SIM creditor" and means null. */
     simCreditorId: optionalText(length.simCreditorId).transform((value) => (value === 'none' ? null : value)),
     // sms 1nce and lx_iot: required there (see the refinement)
     iccid: optionalText(length.iccid),
     // net
     host: optionalText(length.host),
-    port: optionalInteger(mode, limits.port.min, limits.port.max),
+    port: optionalInteger(limits.port.min, limits.port.max),
     // iot
     iotVersion: z.enum(IOT_VERSIONS, { error: 'invalid' }).optional(),
     iotType: z.enum(IOT_TYPES, { error: 'invalid' }).nullish(),
     iotSendTime1: sendTime().optional(),
     /** The second send time is optional: an empty input is none. */
     iotSendTime2: z.preprocess((value) => (value === '' ? null : value), sendTime().nullish()),
-    iotSendInterval: oneOf(mode, IOT_SEND_INTERVALS).optional(),
-    iotGpsInterval: optionalOneOf(mode, IOT_GPS_INTERVALS),
-    iotAlarm1Type: oneOf(mode, IOT_ALARM_TYPES).optional(),
+    iotSendInterval: oneOf(IOT_SEND_INTERVALS).optional(),
+    iotGpsInterval: number(oneOfRule(IOT_GPS_INTERVALS).nullish()),
+    iotAlarm1Type: oneOf(IOT_ALARM_TYPES).optional(),
     iotAlarm1Text: iotText(),
-    iotAlarm2Type: oneOf(mode, IOT_ALARM_TYPES).optional(),
+    iotAlarm2Type: oneOf(IOT_ALARM_TYPES).optional(),
     iotAlarm2Text: iotText(),
     iotTempEnabled: z.boolean().optional(),
-    iotTempMin: integer(mode, limits.iotTempMin.min, limits.iotTempMin.max).optional(),
-    iotTempMax: integer(mode, limits.iotTempMax.min, limits.iotTempMax.max).optional(),
+    iotTempMin: integer(limits.iotTempMin.min, limits.iotTempMin.max).optional(),
+    iotTempMax: integer(limits.iotTempMax.min, limits.iotTempMax.max).optional(),
     iotV230FailEnabled: z.boolean().optional(),
     iotV230FailText: iotText(),
     iotFtpUpdateEnabled: z.boolean().optional(),
@@ -446,10 +428,15 @@ export const IOT_FIELDS = [
   'thingName',
 ] as const;
 
-type FieldName = keyof typeof bodyFields;
+/** The body reads its numbers as sent. */
+const bodyFields = configurationFields({ number: (rule) => rule, interval: secondsInterval });
+
+export type ConfigurationFieldName = keyof typeof bodyFields;
+/** A table of every configuration field, read one way or another ({@link configurationFields}). */
+export type ConfigurationFieldTable = Record<ConfigurationFieldName, z.ZodType>;
 
 /** The configuration fields of a variant, in the order the form shows them. */
-export const VARIANT_FIELDS: Readonly<Record<ConfigurationVariant, readonly FieldName[]>> = {
+export const VARIANT_FIELDS: Readonly<Record<ConfigurationVariant, readonly ConfigurationFieldName[]>> = {
   sms_lionel: [...COMMON_FIELDS, ...SMS_FIELDS],
   sms_1nce: [...COMMON_FIELDS, ...SMS_FIELDS, 'iccid'],
   net: [...COMMON_FIELDS, 'host', 'port'],
@@ -458,20 +445,10 @@ export const VARIANT_FIELDS: Readonly<Record<ConfigurationVariant, readonly Fiel
   lx_iot: [...COMMON_FIELDS, 'iccid'],
 };
 
-const bodyFields = fields('body', secondsInterval);
-const formFields = fields('form', formInterval);
-
 /** Every field of every type: the static shape (types only; rules per device in deviceConfigurationBody). */
 export const configurationBodySuperset = z.object(bodyFields);
 export type ConfigurationBody = z.output<typeof configurationBodySuperset>;
 export type ConfigurationSensor = ConfigurationBody['sensors'][number];
-
-export const configurationFormSuperset = z.object(formFields);
-/** What the form holds (its inputs may still be strings). */
-export type ConfigurationFormInput = z.input<typeof configurationFormSuperset>;
-/** What the form's resolver gives back once valid. */
-export type ConfigurationForm = z.output<typeof configurationFormSuperset>;
-export type ConfigurationFormSensor = ConfigurationForm['sensors'][number];
 
 interface RefinementContext {
   addIssue(issue: { code: 'custom'; path: PropertyKey[]; message: string; params?: object }): void;
@@ -516,14 +493,23 @@ const isEmpty = (value: unknown) =>
   (typeof value === 'number' && Number.isNaN(value)) ||
   (typeof value === 'string' && value.trim() === '');
 
+/** What a reader of the fields adds to the rules that depend on the device. */
+export interface ContextRuleOptions {
+  /**
+   * The thing name is required even when absent: so in the master's form, which shows it. In the
+   * body an absent thing name keeps the stored one.
+   */
+  masterMustGiveThingName?: boolean;
+}
+
 /** The rules that depend on the device: required fields per variant and capability, unit options. */
-function refineForContext(context: ConfigurationContext, mode: Mode) {
+function refineForContext(context: ConfigurationContext, options: ContextRuleOptions) {
   const variant = configurationVariant(context);
   const required = (issues: RefinementContext, path: PropertyKey[]) =>
     issues.addIssue({ code: 'custom', path, message: 'required' });
 
   // Runs even when single fields failed (so that a form shows every error at once): read defensively.
-  return (value: Partial<ConfigurationBody | ConfigurationForm>, issues: RefinementContext) => {
+  return (value: Partial<Record<ConfigurationFieldName, unknown>>, issues: RefinementContext) => {
     const sensors: unknown[] = Array.isArray(value.sensors) ? value.sensors : [];
     sensors.forEach((item, index) => {
       if (typeof item !== 'object' || item === null) return;
@@ -549,10 +535,9 @@ function refineForContext(context: ConfigurationContext, mode: Mode) {
     if (context.type === 'iot') {
       // null and '' already fail on the field itself.
       if (value.iotSendTime1 === undefined) required(issues, ['iotSendTime1']);
-      // In the body absent means unchanged; the master's form shows it and must fill it.
       if (
         (value.thingName !== undefined && isEmpty(value.thingName)) ||
-        (mode === 'form' && context.isMaster && value.thingName === undefined)
+        (options.masterMustGiveThingName && context.isMaster && value.thingName === undefined)
       )
         required(issues, ['thingName']);
     }
@@ -563,36 +548,34 @@ function refineForContext(context: ConfigurationContext, mode: Mode) {
 const ALWAYS = { when: () => true };
 
 /** Only these fields; typed as all of them, since the others are optional anyway. */
-function pickFields<T extends Record<FieldName, z.ZodType>>(all: T, names: readonly FieldName[]) {
-  return Object.fromEntries(names.map((name) => [name, all[name]])) as T;
+function pickFields(all: ConfigurationFieldTable, names: readonly ConfigurationFieldName[]) {
+  return Object.fromEntries(names.map((name) => [name, all[name]])) as ConfigurationFieldTable;
 }
 
 /**
- * The body of `PUT /v2/devices/{id}/configuration` for one device: its variant's fields (others
- * dropped), every bound, the required fields of its type and capabilities, the unit options.
+ * One device's schema from a field table (the body's, or the web form's): its variant's fields
+ * (others dropped), every bound, the required fields of its type and capabilities, the unit options.
+ * Typed as the table's object with every field optional, since only the variant's are there.
  */
-export function deviceConfigurationBody(
+export function configurationSchemaFor<Fields extends ConfigurationFieldTable>(
+  fields: Fields,
   context: ConfigurationContext,
-): z.ZodType<Partial<ConfigurationBody>> {
+  options: ContextRuleOptions = {},
+): z.ZodType<Partial<z.output<z.ZodObject<Fields>>>, Partial<z.input<z.ZodObject<Fields>>>> {
   const names = VARIANT_FIELDS[configurationVariant(context)];
   return z
-    .object(pickFields(bodyFields, names))
-    .superRefine(refineForContext(context, 'body'), ALWAYS) as unknown as z.ZodType<
-    Partial<ConfigurationBody>
+    .object(pickFields(fields, names))
+    .superRefine(refineForContext(context, options), ALWAYS) as unknown as z.ZodType<
+    Partial<z.output<z.ZodObject<Fields>>>,
+    Partial<z.input<z.ZodObject<Fields>>>
   >;
 }
 
-/** The configuration form of one device: the same rules, intervals as value + unit. */
-export function deviceConfigurationForm(
+/** The body of `PUT /v2/devices/{id}/configuration` for one device (intervals in seconds). */
+export function deviceConfigurationBody(
   context: ConfigurationContext,
-): z.ZodType<Partial<ConfigurationForm>, Partial<ConfigurationFormInput>> {
-  const names = VARIANT_FIELDS[configurationVariant(context)];
-  return z
-    .object(pickFields(formFields, names))
-    .superRefine(refineForContext(context, 'form'), ALWAYS) as unknown as z.ZodType<
-    Partial<ConfigurationForm>,
-    Partial<ConfigurationFormInput>
-  >;
+): z.ZodType<Partial<ConfigurationBody>> {
+  return configurationSchemaFor(bodyFields, context);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TFunction } from 'i18next';
 import { metadataBody } from '@tankportal/shared/schemas/device-metadata';
-import { deviceConfigurationForm } from '@tankportal/shared/schemas/device-configuration';
 import { sharedSchemaResolver } from './field-errors.ts';
 
 const t = ((key: string | string[]) => `<${[key].flat().at(-1)}>`) as unknown as TFunction;
@@ -28,27 +27,5 @@ describe('shared schema resolver', () => {
       expect(address?.[field], field).toEqual({ type: 'max_length', message: '<validation.max_length>' });
     }
     expect((await resolve(baseData({ postalCode: '34117' }))).errors).toEqual({});
-  });
-
-  it('nests sensor errors by index and keeps the first error of a path', async () => {
-    const resolve = sharedSchemaResolver(
-      deviceConfigurationForm({ type: 'net', capabilities: [], isMaster: false }),
-      t,
-    );
-    const { errors } = await resolve({
-      sensors: [
-        { subType: 'tank', unit: 'l', isConnected: true, capacity: '', fillLimit: 90, threshold: 20 },
-      ],
-      thresholdSensor: 'first',
-      valueInterval: 5,
-      timeInterval: { value: 100, unit: 'h' },
-      thresholdInterval: { value: 1, unit: 'd' },
-    });
-    const nested = errors as {
-      sensors?: { capacity?: { type: string } }[];
-      timeInterval?: { value?: { type: string } };
-    };
-    expect(nested.sensors?.[0]?.capacity?.type).toBe('required');
-    expect(nested.timeInterval?.value?.type).toBe('max');
   });
 });

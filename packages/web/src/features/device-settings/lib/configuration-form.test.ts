@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deviceConfigurationForm, isIntervalSeconds } from '@tankportal/shared/schemas/device-configuration';
+import { isIntervalSeconds } from '@tankportal/shared/schemas/device-configuration';
+import { deviceConfigurationForm } from './configuration-form-schema.ts';
 import {
   configurationBodyToForm,
   configurationFormToBody,

@@ -1,13 +1,14 @@
 import {
   INTERVAL_UNIT_SECONDS,
   type ConfigurationBody,
-  type ConfigurationForm,
   type IntervalUnit,
   type IotVersion,
 } from '@tankportal/shared/schemas/device-configuration';
+import type { ConfigurationForm } from './configuration-form-schema.ts';
 
 // What only the configuration form needs: the intervals as value + unit, and the choices it offers.
-// The rules both the form and the server check stay in the shared contract.
+// The rules both the form and the server check stay in the shared contract; the form's schema is
+// built from them in configuration-form-schema.ts.
 
 /** What the edit form offers per IoT version (0 only through the master's on/off switch). */
 export const IOT_SEND_INTERVAL_FORM_OPTIONS: Readonly<Record<IotVersion, readonly number[]>> = {

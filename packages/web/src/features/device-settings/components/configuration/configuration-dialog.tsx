@@ -11,11 +11,10 @@ import { THRESHOLD_SENSOR_MODES } from '@tankportal/shared/devices';
 import {
   configurationContextOf,
   configurationVariant,
-  deviceConfigurationForm,
   MAX_SENSORS,
-  type ConfigurationForm,
 } from '@tankportal/shared/schemas/device-configuration';
 import { configurationFormToBody } from '../../lib/configuration-form.ts';
+import { deviceConfigurationForm, type ConfigurationForm } from '../../lib/configuration-form-schema.ts';
 import { FormDialog } from '../../../../components/dialogs/form-dialog.tsx';
 import { applyServerFieldErrors, sharedSchemaResolver } from '../../../../lib/field-errors.ts';
 import { useSaveConfiguration } from '../../api/configuration.ts';
@@ -52,8 +51,9 @@ interface ConfigurationDialogProps {
 }
 
 /**
- * /settings/configuration/edit: the device's configuration, checked by the shared schema of its
- * variant (the same rules the server applies); the server's field errors show on their fields.
+ * /settings/configuration/edit: the device's configuration, checked by the form schema of its
+ * variant (built from the shared rules the server applies); the server's field errors show on
+ * their fields.
  */
 export function ConfigurationDialog({ device, isMaster, onClose, onSaved }: ConfigurationDialogProps) {
   const { t } = useTranslation();

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  configurationContextOf,
-  deviceConfigurationForm,
-} from '@tankportal/shared/schemas/device-configuration';
+import { configurationContextOf } from '@tankportal/shared/schemas/device-configuration';
 import { configurationFormToBody } from '../../lib/configuration-form.ts';
+import { deviceConfigurationForm } from '../../lib/configuration-form-schema.ts';
 import type { DeviceDetailView } from '../../../../lib/api/devices.ts';
 import { initialFormValues, withCurrent } from './configuration-values.ts';
 
@@ -86,7 +84,7 @@ describe('initialFormValues', () => {
     expect(initialFormValues(device({ sensors: [] }), false).sensors).toHaveLength(1);
   });
 
-  it('passes the shared form schema unchanged and turns into a body in seconds', () => {
+  it('passes the form schema unchanged and turns into a body in seconds', () => {
     const detail = device({});
     const schema = deviceConfigurationForm(configurationContextOf(detail, true));
     const parsed = schema.safeParse(initialFormValues(detail, true));

@@ -2,13 +2,13 @@ import {
   configurationFromDevice,
   MASTER_ONLY_FIELDS,
   type ConfigurationBody,
-  type ConfigurationFormInput,
 } from '@tankportal/shared/schemas/device-configuration';
 import { configurationBodyToForm } from '../../lib/configuration-form.ts';
+import type { ConfigurationFormInput } from '../../lib/configuration-form-schema.ts';
 import type { DeviceDetail } from '@tankportal/shared/schemas/devices';
 import type { DeviceDetailView } from '../../../../lib/api/devices.ts';
 
-/** What the configuration form holds: the shared form schema's input, its variant's fields only. */
+/** What the configuration form holds: its schema's input, its variant's fields only. */
 export type ConfigurationFormValues = Partial<ConfigurationFormInput>;
 
 /** The form's placeholder for "no SIM creditor"; the shared schema sends it as null. */

@@ -95,7 +95,7 @@ export function TextInput({
             value={shown(field.value)}
             type={type}
             slotProps={{
-              // The raw text goes to the shared schema, which tells "nothing entered" from a number.
+              // The raw text goes to the form's schema, which tells "nothing entered" from a number.
               htmlInput: { step, list, 'data-testid': `field-${name}` },
               input: unit
                 ? { endAdornment: <InputAdornment position="end">{unit}</InputAdornment> }
