@@ -153,7 +153,6 @@ const ROUTE_SQL = [
 
 /** Route files that still build queries, to be emptied into repositories and commands; the list only shrinks. */
 const ROUTES_WITH_SQL = [
-  'ref-date-queries',
   'weather-stations',
 ].map((name) => `packages/server/src/routes/v2/*/${name}.ts`);
 
