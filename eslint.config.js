@@ -151,18 +151,13 @@ const ROUTE_SQL = [
   },
 ];
 
-/** Route files that still build queries, to be emptied into repositories and commands; the list only shrinks. */
-const ROUTES_WITH_SQL = [
-  'weather-stations',
-].map((name) => `packages/server/src/routes/v2/*/${name}.ts`);
-
 /** One lint block per folder, generated from the table. */
-const serverLayerRules = [...SERVER_LAYERS, ...SERVER_LEAVES].flatMap((folder) => {
-  const layer = { forbidden: forbiddenFor(folder), message: layerMessage(folder) };
-  const blocks = [{ files: filesOf(folder), ...layer, extra: folder === 'routes' ? ROUTE_SQL : [] }];
-  if (folder === 'routes') blocks.push({ files: ROUTES_WITH_SQL, ...layer, extra: [] });
-  return blocks;
-});
+const serverLayerRules = [...SERVER_LAYERS, ...SERVER_LEAVES].map((folder) => ({
+  files: filesOf(folder),
+  forbidden: forbiddenFor(folder),
+  message: layerMessage(folder),
+  extra: folder === 'routes' ? ROUTE_SQL : [],
+}));
 
 /** A layer rule as a lint block: its files may not import the `forbidden` parts. */
 const layerBlock = ({ files, forbidden, message, extra }) => ({

@@ -5,8 +5,10 @@
  * normals, docs/forecast.md).
  */
 import { and, asc, eq, gte, isNotNull, sql } from 'drizzle-orm';
+import type { DeviceWeather } from '@tankportal/shared/schemas/weather';
 import type { Db } from '../../db/client.ts';
-import { weatherDaily, weatherStations } from '../../db/schema.ts';
+import { devices, weatherDaily, weatherStations } from '../../db/schema.ts';
+import { notFound } from '../../http-error.ts';
 import { FORECAST_RULES } from '../forecast.ts';
 import { fetchDwdStation, WeatherImportError } from './dwd.ts';
 
@@ -62,6 +64,24 @@ function distanceTo(device: Located, station: Station): number | null {
 
 export function listStations(db: Db): Promise<Station[]> {
   return db.select().from(weatherStations).orderBy(asc(weatherStations.name), asc(weatherStations.id));
+}
+
+/** The device's own station, whether it is located, and the station its forecast uses; 404 for none. */
+export async function deviceWeather(db: Db, deviceId: number): Promise<DeviceWeather> {
+  const [device] = await db
+    .select({
+      weatherStationId: devices.weatherStationId,
+      locationLat: devices.locationLat,
+      locationLng: devices.locationLng,
+    })
+    .from(devices)
+    .where(eq(devices.id, deviceId));
+  if (!device) throw notFound();
+  return {
+    weatherStationId: device.weatherStationId,
+    located: device.locationLat !== null && device.locationLng !== null,
+    station: chooseStation(device, await listStations(db)),
+  };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import {
   deviceWeatherBody,
@@ -7,18 +6,22 @@ import {
   weatherStationId,
   weatherStationSchema,
   WEATHER_IMPORT_FAILURES,
-  type DeviceWeather,
   type WeatherStation,
 } from '@tankportal/shared/schemas/weather';
 import type { Api, AppContext } from '../../../context.ts';
+import {
+  addWeatherStation,
+  removeWeatherStation,
+  setDeviceWeatherStation,
+} from '../../../commands/weather-stations.ts';
 import type { Db } from '../../../db/client.ts';
-import { devices, sensorForecasts, weatherStations } from '../../../db/schema.ts';
-import { invalidFields, notFound } from '../../../http-error.ts';
+import { notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { actorOf } from '../../../plugins/auth.ts';
-import { isUniqueViolation } from '../../../repositories/unique-violation.ts';
+import { presentWeatherStation } from '../../../presenters/weather-station.ts';
+import { weatherStationExists } from '../../../repositories/weather-stations.ts';
 import {
-  chooseStation,
+  deviceWeather,
   importStation,
   listStations,
   stationCoverage,
@@ -30,33 +33,7 @@ const stationParams = z.object({ id: weatherStationId() });
 
 async function presentStations(db: Db): Promise<WeatherStation[]> {
   const [stations, coverage] = await Promise.all([listStations(db), stationCoverage(db)]);
-  return stations.map((station) => ({
-    id: station.id,
-    name: station.name,
-    lat: station.lat,
-    lng: station.lng,
-    importedAt: station.importedAt,
-    importError: (station.importError as WeatherStation['importError']) ?? null,
-    days: coverage.get(station.id)?.days ?? 0,
-    lastDay: coverage.get(station.id)?.lastDay ?? null,
-  }));
-}
-
-async function deviceWeather(db: Db, deviceId: number): Promise<DeviceWeather> {
-  const [device] = await db
-    .select({
-      weatherStationId: devices.weatherStationId,
-      locationLat: devices.locationLat,
-      locationLng: devices.locationLng,
-    })
-    .from(devices)
-    .where(eq(devices.id, deviceId));
-  if (!device) throw notFound();
-  return {
-    weatherStationId: device.weatherStationId,
-    located: device.locationLat !== null && device.locationLng !== null,
-    station: chooseStation(device, await listStations(db)),
-  };
+  return stations.map((station) => presentWeatherStation(station, coverage.get(station.id)));
 }
 
 /**
@@ -89,18 +66,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      const taken = () => invalidFields([{ path: 'id', code: 'conflict', args: {} }]);
-      const [existing] = await db
-        .select({ id: weatherStations.id })
-        .from(weatherStations)
-        .where(eq(weatherStations.id, request.body.id));
-      if (existing) throw taken();
-      try {
-        await db.insert(weatherStations).values(request.body);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw taken();
-        throw error;
-      }
+      await addWeatherStation(db, request.body);
       const created = (await presentStations(db)).find((station) => station.id === request.body.id)!;
       reply.code(201).header('location', `/api/v2/weather-stations/${created.id}`);
       return created;
@@ -119,11 +85,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      const removed = await db
-        .delete(weatherStations)
-        .where(eq(weatherStations.id, request.params.id))
-        .returning({ id: weatherStations.id });
-      if (removed.length === 0) throw notFound();
+      await removeWeatherStation(db, request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -148,12 +110,8 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      const [station] = await db
-        .select({ id: weatherStations.id })
-        .from(weatherStations)
-        .where(eq(weatherStations.id, request.params.id));
-      if (!station) throw notFound();
-      const { days, lastDay, error } = await importStation(db, station.id, config.weatherDwdUrl);
+      if (!(await weatherStationExists(db, request.params.id))) throw notFound();
+      const { days, lastDay, error } = await importStation(db, request.params.id, config.weatherDwdUrl);
       return { days, lastDay, error };
     },
   );
@@ -191,25 +149,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
     async (request) => {
       const actor = actorOf(request).user;
       await requireDevicePermission(db, actor, request.params.id, 'EDIT');
-      const { weatherStationId: stationId } = request.body;
-      if (stationId !== null) {
-        const [station] = await db
-          .select({ id: weatherStations.id })
-          .from(weatherStations)
-          .where(eq(weatherStations.id, stationId));
-        if (!station) throw invalidFields([{ path: 'weatherStationId', code: 'invalid', args: {} }]);
-      }
-      await db.transaction(async (tx) => {
-        await tx
-          .update(devices)
-          .set({ weatherStationId: stationId })
-          .where(eq(devices.id, request.params.id));
-        // Its forecasts are due again with the next round, on the new station's temperatures.
-        await tx
-          .update(sensorForecasts)
-          .set({ computedAt: new Date(0) })
-          .where(eq(sensorForecasts.deviceId, request.params.id));
-      });
+      await setDeviceWeatherStation(db, request.params.id, request.body.weatherStationId);
       return deviceWeather(db, request.params.id);
     },
   );
