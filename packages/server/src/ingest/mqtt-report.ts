@@ -1,5 +1,5 @@
 import type { IngestContext } from './ingest-context.ts';
-import { logParsingFailed, parseReport, recordUnassigned, storeReport } from './store-report.ts';
+import { logParsingFailed, parseAndStoreReport, recordUnassigned } from './store-report.ts';
 import type { Sender } from './ingest-item.ts';
 import type { ReportTopic } from '../channels/mqtt-topics.ts';
 
@@ -35,10 +35,8 @@ export async function handleMqttReport(
     });
     return 'parsing_failed';
   }
-  const parsed = await parseReport(ingest, sender, body, content, device.id);
-  if (!parsed.ok) return 'parsing_failed';
-  const result = await storeReport(ingest, device.id, sender, parsed.report, content);
+  const taken = await parseAndStoreReport(ingest, device.id, sender, body, content);
   // Refused by the database (logged as parsing_failed): acknowledged like any malformed payload.
-  if (result.refused) return 'parsing_failed';
-  return result.duplicate ? 'duplicate' : 'processed';
+  if (!taken.parsed || taken.result.refused) return 'parsing_failed';
+  return taken.result.duplicate ? 'duplicate' : 'processed';
 }

@@ -9,7 +9,7 @@ import { errorBody } from '../http-error.ts';
 import { hashToken } from '../policies/tokens.ts';
 import {
   logParsingFailed,
-  parseReport,
+  parseAndStoreReport,
   recordUnassigned,
   refusalError,
   storeReport,
@@ -124,16 +124,16 @@ export function registerNetIngest(app: FastifyInstance, ingest: IngestContext) {
       });
     }
 
-    const parsed = await parseReport(ingest, from, request.body, content, device.id);
-    if (!parsed.ok) {
-      if (!parsed.logged.allowed) return tooMany(reply, parsed.logged);
-      return reply.code(400).send(errorBody(400, 'Malformed report', parsed.fieldErrors));
+    const taken = await parseAndStoreReport(ingest, device.id, from, request.body, content);
+    if (!taken.parsed) {
+      if (!taken.logged.allowed) return tooMany(reply, taken.logged);
+      return reply.code(400).send(errorBody(400, 'Malformed report', taken.fieldErrors));
     }
-    const result = await storeReport(ingest, device.id, from, parsed.report, content);
+    const { report, result } = taken;
     if (result.refused)
       return reply.code(400).send(errorBody(400, 'Malformed report', [refusalError(result.refused)]));
     // A configuration saved in the portal meanwhile goes with the answer (docs/protocols.md).
-    const configuration = await ingest.deviceChannels.net.take(device.id, parsed.report, result.duplicate);
+    const configuration = await ingest.deviceChannels.net.take(device.id, report, result.duplicate);
     return reply.code(200).send({
       status: result.duplicate ? 'duplicate' : 'processed',
       stored: result.stored,

@@ -40,7 +40,7 @@ export async function releaseMessage(ingest: IngestContext, messageId: number, u
     if (!(error instanceof SmsFormatError)) throw error;
     throw refused('unreadable', `The SMS is still unreadable: ${error.message}`);
   }
-  // Checked here, not through parseReport: a release that fails logs no new message.
+  // Checked here, not through parseAndStoreReport: a release that fails logs no new message.
   const parsed = reportV1.safeParse(report);
   if (!parsed.success) throw refused('unreadable', 'The SMS is still unreadable.');
   const result = await storeReport(ingest, device.id, sender, parsed.data, message.content);

@@ -7,7 +7,7 @@ import type { IngestContext } from './ingest-context.ts';
 import type { Db } from '../db/client.ts';
 import { devices, messages } from '../db/schema.ts';
 import { errorBody } from '../http-error.ts';
-import { logParsingFailed, parseReport, refusalError, senderKey, storeReport } from './store-report.ts';
+import { logParsingFailed, parseAndStoreReport, refusalError, senderKey } from './store-report.ts';
 import type { Sender } from './ingest-item.ts';
 import { storableText } from './malformed-excerpt.ts';
 import { forwardDeviceMessage } from '../notifications/forward.ts';
@@ -159,9 +159,9 @@ export function registerSmsWebhooks(
         );
         return reply.code(422).send(errorBody(422, `Unreadable SMS: ${error.message}`));
       }
-      const parsed = await parseReport(ingest, sender, report, text, device.id);
-      if (!parsed.ok) return reply.code(422).send(errorBody(422, 'Unreadable SMS', parsed.fieldErrors));
-      const result = await storeReport(ingest, device.id, sender, parsed.report, text);
+      const taken = await parseAndStoreReport(ingest, device.id, sender, report, text);
+      if (!taken.parsed) return reply.code(422).send(errorBody(422, 'Unreadable SMS', taken.fieldErrors));
+      const { result } = taken;
       if (result.refused)
         return reply.code(422).send(errorBody(422, 'Unreadable SMS', [refusalError(result.refused)]));
       return reply

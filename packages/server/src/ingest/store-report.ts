@@ -7,23 +7,32 @@ import { reportV1, type ReportV1 } from '@tankportal/shared/protocols/report';
 import type { WriteAllowance } from './ingest-write-limit.ts';
 import { excerpt, reasonsText, storableText } from './malformed-excerpt.ts';
 
-export type ParseOutcome =
-  { ok: true; report: ReportV1 } | { ok: false; fieldErrors: FieldError[]; logged: WriteAllowance };
+/** A body that was no report (logged as parsing_failed, or not when over the limit), or the stored report. */
+export type IntakeOutcome =
+  | { parsed: false; fieldErrors: FieldError[]; logged: WriteAllowance }
+  | { parsed: true; report: ReportV1; result: IngestResult };
 
-/** Parses a report v1; a failure is logged as a parsing_failed message with its reasons. */
-export async function parseReport(
+/**
+ * The one step between a channel and the store: the body the channel read from a known device
+ * (JSON, an SMS's fields) parsed as a report v1 and stored (`storeReport`); a failure logged as a
+ * parsing_failed message with its reasons, in that device's log. The channel calls this once per
+ * report, and this calls only below it (the batcher, the write limit, the message log).
+ */
+export async function parseAndStoreReport(
   ingest: IngestContext,
+  deviceId: number,
   sender: Sender,
   body: unknown,
   content: string,
-  /** The sender's device, known when it authenticated: the failure is in its log. */
-  deviceId?: number,
-): Promise<ParseOutcome> {
+): Promise<IntakeOutcome> {
   const parsed = reportV1.safeParse(body);
-  if (parsed.success) return { ok: true, report: parsed.data };
-  const fieldErrors = parsed.error.issues.map(toFieldError);
-  const logged = await logParsingFailed(ingest, sender, content, fieldErrors, { deviceId });
-  return { ok: false, fieldErrors, logged };
+  if (!parsed.success) {
+    const fieldErrors = parsed.error.issues.map(toFieldError);
+    const logged = await logParsingFailed(ingest, sender, content, fieldErrors, { deviceId });
+    return { parsed: false, fieldErrors, logged };
+  }
+  const result = await storeReport(ingest, deviceId, sender, parsed.data, content);
+  return { parsed: true, report: parsed.data, result };
 }
 
 /**
