@@ -25,34 +25,76 @@ const PER_PAGE = 100;
 
 interface Plan {
   ms: number;
+  /** The shared buffers the whole plan touched (its top node's). */
+  buffers: number;
   /** The plan's nodes, one a line, indented as EXPLAIN indents them, without costs and conditions. */
   shape: string[];
 }
 
-/** The plan's node lines with their actual rows; conditions, costs and buffers left out. */
+/** The shared buffers a node touched ("Buffers: shared hit=795 read=6"): hit and read pages summed. */
+function buffersOf(line: string): number | undefined {
+  const shared = /^\s*Buffers: shared ([^,]*)/.exec(line)?.[1];
+  if (!shared) return undefined;
+  return [...shared.matchAll(/(?:hit|read)=(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+const isNode = (line: string, i: number) => i === 0 || /->/.test(line);
+
+/** The buffers of the node on line i: its detail lines run to the next node or the plan's end. */
+function nodeBuffers(lines: string[], i: number): number | undefined {
+  for (let j = i + 1; j < lines.length && !isNode(lines[j], j) && /^\s/.test(lines[j]); j++) {
+    const buffers = buffersOf(lines[j]);
+    if (buffers !== undefined) return buffers;
+  }
+  return undefined;
+}
+
+/**
+ * The plan's node lines with their actual rows and the shared buffers each touched (pages, in the
+ * cache or read); conditions and costs left out.
+ */
 function shapeOf(lines: string[]): string[] {
-  return lines
-    .filter((line, i) => i === 0 || /->/.test(line))
-    .map((line) =>
+  const nodes: string[] = [];
+  lines.forEach((line, i) => {
+    if (!isNode(line, i)) return;
+    const buffers = nodeBuffers(lines, i);
+    const pages = buffers === undefined ? '' : `, ${buffers} buffers`;
+    nodes.push(
       line
         .replace(/\(cost=[^)]*\)\s*/, '')
         .replace(/\(actual time=[\d.]+\.\.([\d.]+) rows=(\d+) loops=(\d+)\)/, (_, t, rows, loops) =>
-          loops === '1' ? `[${rows} rows, ${t} ms]` : `[${rows} rows × ${loops} loops]`,
+          loops === '1' ? `[${rows} rows, ${t} ms${pages}]` : `[${rows} rows × ${loops} loops${pages}]`,
         )
         .trimEnd(),
     );
+  });
+  return nodes;
+}
+
+/** Where a page's ids come in order from: the node under the plan's Limit, e.g. an index scan or a sort. */
+function orderSource(plan: Plan): string {
+  const limit = plan.shape.findIndex((line) => /\bLimit\b/.test(line));
+  const node = plan.shape[limit + 1] ?? '';
+  return node
+    .replace(/^\s*->\s*/, '')
+    .replace(/\s*\[.*$/, '')
+    .replace(/ on \w+( \w+)?$/, '');
 }
 
 async function explain(client: pg.ClientBase, query: { sql: string; params: unknown[] }): Promise<Plan> {
   // Twice: the first warms the caches and the plan; the second is recorded.
   await client.query(`EXPLAIN ANALYZE ${query.sql}`, query.params);
   const { rows } = await client.query<{ 'QUERY PLAN': string }>(
-    `EXPLAIN (ANALYZE, BUFFERS OFF) ${query.sql}`,
+    `EXPLAIN (ANALYZE, BUFFERS) ${query.sql}`,
     query.params,
   );
   const lines = rows.map((row) => row['QUERY PLAN']);
   const time = lines.find((line) => line.startsWith('Execution Time'));
-  return { ms: Number(/([\d.]+) ms/.exec(time ?? '')?.[1] ?? NaN), shape: shapeOf(lines) };
+  return {
+    ms: Number(/([\d.]+) ms/.exec(time ?? '')?.[1] ?? NaN),
+    buffers: nodeBuffers(lines, 0) ?? 0,
+    shape: shapeOf(lines),
+  };
 }
 
 /** The tables the list's queries read. */
@@ -100,13 +142,20 @@ async function scaleUp(client: pg.ClientBase, scale: number) {
 
 /**
  * The fleet ten (scale) times as large in a database of its own, made once from the fleet's list
- * tables (pg_dump of their definitions and rows) and kept while the fleet's marker is the same.
+ * tables (pg_dump of their definitions and rows) and kept while the fleet's marker and its
+ * migrations are the same: a migration (a new index) makes it again.
  */
 async function scaledCopy(fleetUrl: string, marker: string, scale: number): Promise<string> {
   const name = `tp_bench_devices_x${scale}`;
   const url = benchDatabaseUrl(name);
   const admin = benchDatabaseUrl('postgres');
-  const done = `${marker}, ×${scale}`;
+  const migrations = await withClient(fleetUrl, async (client) => {
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations',
+    );
+    return rows[0].n;
+  });
+  const done = `${marker}, ×${scale}, ${migrations} migrations`;
   const existing = await withClient(admin, async (client) => {
     const { rows } = await client.query<{ comment: string | null }>(
       `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
@@ -175,14 +224,22 @@ try {
         actor,
         deviceListQuery.parse({ ...base, page: String(lastPage) }) as DeviceListQuery,
       );
+      const firstPage = await explain(client, queries.page.toSQL());
+      const finalPage = await explain(client, last.page.toSQL());
+      const countPlan = await explain(client, queries.count.toSQL());
+      const totalsPlan = await explain(client, queries.sensorTotals.toSQL());
       const plans = {
-        'page 1': await explain(client, queries.page.toSQL()),
-        [`page ${lastPage} (last)`]: await explain(client, last.page.toSQL()),
-        count: await explain(client, queries.count.toSQL()),
-        'sensor totals': await explain(client, queries.sensorTotals.toSQL()),
+        'page 1': firstPage,
+        [`page ${lastPage} (last)`]: finalPage,
+        count: countPlan,
+        'sensor totals': totalsPlan,
       };
       const times = Object.values(plans).map((plan) => plan.ms.toFixed(1));
-      summary.push(`| ${username} | ${scenario.label} | ${matching} | ${times.join(' | ')} |`);
+      const page = (plan: Plan) => `${plan.ms.toFixed(1)} (${plan.buffers})`;
+      const orderFrom = [...new Set([orderSource(firstPage), orderSource(finalPage)])].join('; ');
+      summary.push(
+        `| ${username} | ${scenario.label} | ${matching} | ${page(firstPage)} | ${page(finalPage)} | ${orderFrom} | ${countPlan.ms.toFixed(1)} | ${totalsPlan.ms.toFixed(1)} |`,
+      );
       sections.push(
         `### ${username}: ${scenario.label} (${matching} matching)\n\n` +
           Object.entries(plans)
@@ -216,13 +273,18 @@ work). EXPLAIN ANALYZE of each query, the second of two runs (caches warm); time
 query is what \`GET /api/v2/devices\` runs for a page; the count and sensor totals are what
 \`GET /api/v2/devices/totals\` runs, once per filter.
 
-| user | query | matching | page 1 ms | last page ms | count ms | sensor totals ms |
-|---|---|---|---|---|---|---|
+Page times with the shared buffers (8 kB pages, cached or read) the page's query touched in
+parentheses; "order from": the plan node the page's ids come from in order (an index scan, read
+only to the page's end, or a sort of every matching device) at page 1 and at the last page.
+
+| user | query | matching | page 1 ms (buffers) | last page ms (buffers) | order from | count ms | sensor totals ms |
+|---|---|---|---|---|---|---|---|
 ${summary.join('\n')}
 
 ## Plans
 
-Each node with its actual rows (and time, or loops); conditions and costs left out.
+Each node with its actual rows (and time, or loops) and the shared buffers it touched; conditions
+and costs left out.
 
 ${sections.join('\n')}`;
 writeFileSync(path.join(ROOT, `bench/results/device-list-plans${version}.md`), report);

@@ -338,17 +338,23 @@ export const devices = pgTable(
     uniqueIndex('devices_thing_name').on(t.thingName),
     uniqueIndex('devices_ident_code').on(t.identCode),
     uniqueIndex('devices_public_url_token').on(t.publicUrlToken),
-    // The list's sort columns that only change on edit, each with the id that breaks ties: a page of
-    // the list is read in index order instead of sorting every device. Columns a report updates
-    // (last report, SIM credit, status) get none, so that a report's device update stays HOT.
-    // Names sort naturally ("Bielefeld 5" before "Bielefeld 17"): the ICU collation of migration
-    // 0009, the same expression the list orders by (repositories/devices.ts, naturalName).
+    // The list's sort columns, each with the id that breaks ties: a page of the list is read in
+    // index order instead of sorting every device. Names sort naturally ("Bielefeld 5" before
+    // "Bielefeld 17"): the ICU collation of migration 0009, the same expression the list orders by
+    // (repositories/devices.ts, naturalName).
     index('devices_sort_name').on(sql`${t.name} COLLATE "natural"`, t.id),
     index('devices_sort_project').on(t.project, t.id),
     index('devices_sort_country_code').on(t.countryCode, t.id),
     index('devices_sort_postal_code').on(t.postalCode, t.id),
     index('devices_sort_city').on(t.city, t.id),
     index('devices_sort_street').on(t.street, t.id),
+    // Columns a report updates: their indexes cost the report's device update its HOT path
+    // (docs/decisions/064-device-list-report-updated-sort-indexes.md, measured by
+    // bench/device-update-index-cost.ts). Migration 0024 adds INCLUDE (user_id), which drizzle
+    // cannot express: an admin's page is checked for visibility in the index alone.
+    index('devices_sort_last_reported_at').on(t.lastReportedAt, t.id),
+    index('devices_sort_sim_credit').on(t.simCreditQty, t.id),
+    index('devices_sort_status').on(t.status, t.id),
   ],
 );
 
