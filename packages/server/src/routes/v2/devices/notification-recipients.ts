@@ -15,7 +15,6 @@ import {
   recipientsOfDevice,
   removeRecipient,
 } from '../../../commands/notification-recipients.ts';
-import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from './devices.ts';
@@ -33,7 +32,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/recipient-contacts',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: { permission: 'EDIT' } },
       schema: {
         tags: ['notification-recipients'],
         summary:
@@ -45,7 +44,6 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request).user;
-      await requireDevicePermission(db, actor, request.params.id, 'EDIT');
       return offeredContacts(db, actor, request.params.id);
     },
   );
@@ -53,7 +51,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/notification-recipients',
     {
-      config: { role: 'ROLE_DEMO' },
+      config: { role: 'ROLE_DEMO', device: { permission: 'VIEW_CONFIGURATION' } },
       schema: {
         tags: ['notification-recipients'],
         summary: 'The notification recipients of a device, sorted by contact handle',
@@ -62,8 +60,6 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
-      await requireDevicePermission(db, actor, request.params.id, 'VIEW_CONFIGURATION');
       return recipientsOfDevice(db, request.params.id);
     },
   );
@@ -71,7 +67,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/notification-recipients/:recipientId',
     {
-      config: { role: 'ROLE_DEMO' },
+      config: { role: 'ROLE_DEMO', device: { permission: 'VIEW_CONFIGURATION' } },
       schema: {
         tags: ['notification-recipients'],
         summary: 'One notification recipient of a device',
@@ -80,8 +76,6 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
-      await requireDevicePermission(db, actor, request.params.id, 'VIEW_CONFIGURATION');
       return recipientOrThrow(db, request.params.id, request.params.recipientId);
     },
   );
@@ -89,7 +83,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.post(
     '/devices/:id/notification-recipients',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: { permission: 'EDIT' } },
       schema: {
         tags: ['notification-recipients'],
         summary:
@@ -103,7 +97,6 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
     async (request, reply) => {
       const actor = actorOf(request).user;
       const deviceId = request.params.id;
-      await requireDevicePermission(db, actor, deviceId, 'EDIT');
       const id = await addRecipient(db, actor, deviceId, request.body);
       return reply
         .code(201)
@@ -115,7 +108,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.put(
     '/devices/:id/notification-recipients/:recipientId',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: { permission: 'EDIT' } },
       schema: {
         tags: ['notification-recipients'],
         summary: 'Changes the events and channels of a recipient',
@@ -125,9 +118,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
       const { id: deviceId, recipientId } = request.params;
-      await requireDevicePermission(db, actor, deviceId, 'EDIT');
       await changeRecipientEvents(db, deviceId, recipientId, request.body.events);
       return recipientOrThrow(db, deviceId, recipientId);
     },
@@ -136,7 +127,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/devices/:id/notification-recipients/:recipientId',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: { permission: 'EDIT' } },
       schema: {
         tags: ['notification-recipients'],
         summary: 'Removes a recipient from the device (the contact stays in its book)',
@@ -145,9 +136,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
       const { id: deviceId, recipientId } = request.params;
-      await requireDevicePermission(db, actor, deviceId, 'EDIT');
       await removeRecipient(db, deviceId, recipientId);
       return reply.code(204).send(null);
     },

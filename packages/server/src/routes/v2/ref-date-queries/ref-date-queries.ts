@@ -13,7 +13,6 @@ import {
   managedRefDateQueryOrThrow,
   removeDeviceFromRefDateQuery,
 } from '../../../commands/ref-date-queries.ts';
-import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 import { presentRefDateQuery } from '../../../presenters/ref-date-query.ts';
 import { refDateQueriesManagedBy, refDateQueriesOfDevice } from '../../../repositories/ref-date-queries.ts';
@@ -119,7 +118,8 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
   app.get(
     '/devices/:id/ref-date-queries',
     {
-      config: { role: 'ROLE_USER' },
+      // The section sits beside the access tab and has its permission.
+      config: { role: 'ROLE_USER', device: { permission: 'DELETE' } },
       schema: {
         tags: ['ref-date-queries'],
         summary: "The reference-date queries a device belongs to (needs the device's DELETE permission)",
@@ -128,10 +128,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
       const deviceId = request.params.id;
-      // The section sits beside the access tab and has its permission.
-      await requireDevicePermission(db, actor, deviceId, 'DELETE');
       const rows = (await refDateQueriesOfDevice(db, deviceId)).map(presentRefDateQuery);
       return rows.map(({ deviceIds: _members, ...query }) => query);
     },
@@ -140,7 +137,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
   app.delete(
     '/devices/:id/ref-date-queries/:refDateQueryId',
     {
-      config: { role: 'ROLE_USER' },
+      config: { role: 'ROLE_USER', device: { permission: 'DELETE' } },
       schema: {
         tags: ['ref-date-queries'],
         summary: 'Takes the device out of a reference-date query',
@@ -151,9 +148,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
       const { id: deviceId, refDateQueryId } = request.params;
-      await requireDevicePermission(db, actor, deviceId, 'DELETE');
       await removeDeviceFromRefDateQuery(db, deviceId, refDateQueryId);
       return reply.code(204).send(null);
     },

@@ -16,8 +16,6 @@ import {
 } from '../../../commands/weather-stations.ts';
 import type { Db } from '../../../db/client.ts';
 import { notFound } from '../../../http-error.ts';
-import { requireDevicePermission } from '../../../policies/device-access.ts';
-import { actorOf } from '../../../plugins/auth.ts';
 import { presentWeatherStation } from '../../../presenters/weather-station.ts';
 import { weatherStationExists } from '../../../repositories/weather-stations.ts';
 import {
@@ -119,7 +117,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
   app.get(
     '/devices/:id/weather-station',
     {
-      config: { role: 'ROLE_DEMO' },
+      config: { role: 'ROLE_DEMO', device: { permission: 'VIEW_STATUS' } },
       schema: {
         tags: ['devices'],
         summary: "The weather station of the device's forecast: its own, the nearest, or none (normals)",
@@ -128,8 +126,6 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
-      await requireDevicePermission(db, actor, request.params.id, 'VIEW_STATUS');
       return deviceWeather(db, request.params.id);
     },
   );
@@ -137,7 +133,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
   app.put(
     '/devices/:id/weather-station',
     {
-      config: { role: 'ROLE_APP_USER' },
+      config: { role: 'ROLE_APP_USER', device: { permission: 'EDIT' } },
       schema: {
         tags: ['devices'],
         summary: 'Sets the weather station of the device (null: the nearest within 100 km)',
@@ -147,8 +143,6 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
-      await requireDevicePermission(db, actor, request.params.id, 'EDIT');
       await setDeviceWeatherStation(db, request.params.id, request.body.weatherStationId);
       return deviceWeather(db, request.params.id);
     },
