@@ -18,6 +18,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { Role } from '@tankportal/shared/roles';
+import type { AuditAction, AuditChanges, AuditEntity } from '@tankportal/shared/schemas/audit';
 import type { NotificationSeverity } from '@tankportal/shared/constants';
 import type { NotificationChannel, NotificationEventName } from '@tankportal/shared/notifications';
 import type { QueryStatus } from '@tankportal/shared/schemas/queries';
@@ -974,6 +975,40 @@ export const invoicingRuns = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('invoicing_runs_finished').on(t.finishedAt)],
+);
+
+/**
+ * Who changed what, one row per change made through the API, written in the change's own
+ * transaction. Rows name users by id and by name at the time (no foreign keys: the record outlives
+ * the users and devices it names) and are never updated; only the retention purge deletes them.
+ */
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** The user the change was made as (the impersonated one while impersonating). */
+    userId: integer('user_id'),
+    username: text('username').notNull(),
+    /** The user who signed in, when not the same as `user_id`. */
+    realUserId: integer('real_user_id'),
+    realUsername: text('real_username'),
+    address: text('address'),
+    entityType: text('entity_type').$type<AuditEntity>().notNull(),
+    entityId: integer('entity_id').notNull(),
+    /** The device the change concerns, for its "changes" tab. */
+    deviceId: integer('device_id'),
+    /** The user the change concerns, for that user's "changes" tab. */
+    subjectUserId: integer('subject_user_id'),
+    action: text('action').$type<AuditAction>().notNull(),
+    changes: jsonb('changes').$type<AuditChanges>().notNull().default({}),
+  },
+  (t) => [
+    index('audit_entries_at').on(t.at),
+    index('audit_entries_device').on(t.deviceId, t.at),
+    index('audit_entries_subject_user').on(t.subjectUserId, t.at),
+    index('audit_entries_user').on(t.userId, t.at),
+  ],
 );
 
 // Rows that several layers pass around (policies, repositories, presenters, commands): typed here,
