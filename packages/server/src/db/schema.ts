@@ -16,6 +16,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import type { Role } from '@tankportal/shared/roles';
 import type { AuditAction, AuditChanges, AuditEntity } from '@tankportal/shared/schemas/audit';
@@ -150,6 +151,8 @@ export const sessions = pgTable(
   {
     /** SHA-256 of the cookie value: a database leak does not hand out live sessions. */
     id: text('id').primaryKey(),
+    /** The session's id in the API (its own list, ending one): never the hash (decision 065). */
+    publicId: uuid('public_id').notNull().defaultRandom(),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -157,8 +160,11 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /** The browser's User-Agent and the client address at sign-in; null for older sessions. */
+    userAgent: text('user_agent'),
+    ipAddress: text('ip_address'),
   },
-  (t) => [index('sessions_user').on(t.userId)],
+  (t) => [index('sessions_user').on(t.userId), uniqueIndex('sessions_public_id').on(t.publicId)],
 );
 
 export const loginHistory = pgTable(
