@@ -34,6 +34,7 @@ import { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import { SessionStore } from './repositories/sessions.ts';
 import { loginRoutes } from './routes/v2/auth/login.ts';
 import { meRoutes } from './routes/v2/auth/me.ts';
+import { sessionRoutes } from './routes/v2/sessions/sessions.ts';
 import { deviceDataRoutes } from './routes/v2/devices/device-data.ts';
 import { deviceRoutes } from './routes/v2/devices/devices.ts';
 import { registerNetIngest } from './ingest/net-http.ts';
@@ -66,6 +67,7 @@ import { usersLookupRoutes } from './routes/v2/users/users-lookup.ts';
 import { userRoutes } from './routes/v2/users/users.ts';
 import { notificationRecipientRoutes } from './routes/v2/devices/notification-recipients.ts';
 import { aceRoutes } from './routes/v2/devices/aces.ts';
+import { deviceChangesRoutes } from './routes/v2/audit/device-changes.ts';
 import { deviceMetadataRoutes } from './routes/v2/devices/device-metadata.ts';
 import { createDeviceRoutes } from './routes/v2/devices/create-device.ts';
 import { messageRoutes } from './routes/v2/messages/messages.ts';
@@ -90,6 +92,7 @@ const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const AREAS = [
   loginRoutes,
   meRoutes,
+  sessionRoutes,
   whitelabelRoutes,
   lookupRoutes,
   systemNotificationRoutes,
@@ -116,6 +119,7 @@ const AREAS = [
   userRoutes,
   notificationRecipientRoutes,
   aceRoutes,
+  deviceChangesRoutes,
   deviceMetadataRoutes,
   createDeviceRoutes,
   rawMessageRoutes,

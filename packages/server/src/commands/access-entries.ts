@@ -6,6 +6,7 @@ import { forbidden, invalidFields, notFound } from '../http-error.ts';
 import { userManagedBy } from '../policies/user-tree.ts';
 import { presentAce } from '../presenters/ace.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
+import { changedFields, recordChange, type ChangeAuthor } from './audit-log.ts';
 
 /**
  * A device's access entries (the access tab), for a caller that checked the actor holds DELETE,
@@ -60,34 +61,49 @@ async function changeableEntry(db: Executor, actor: UserRow, deviceId: number, a
   return ace;
 }
 
+/** An entry's record: the device and the user it grants to are both concerned. */
+const accessChange = (ace: { id: number; deviceId: number; userId: number }) => ({
+  entityType: 'device_access' as const,
+  entityId: ace.id,
+  deviceId: ace.deviceId,
+  subjectUserId: ace.userId,
+});
+
 /** Grants a user permissions on the device; answers the new entry's id. */
 export async function grantAccess(
   db: Executor,
-  actor: UserRow,
+  author: ChangeAuthor,
   deviceId: number,
   { userId, permissions }: { userId: number; permissions: DevicePermission[] },
 ): Promise<number> {
-  await checkGrantee(db, actor, deviceId, userId);
+  await checkGrantee(db, author.actor.user, deviceId, userId);
+  let id: number;
   try {
-    const [{ id }] = await db
+    [{ id }] = await db
       .insert(deviceAces)
       .values({ deviceId, userId, permissions })
       .returning({ id: deviceAces.id });
-    return id!;
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict();
     throw error;
   }
+  await recordChange(db, author, {
+    ...accessChange({ id, deviceId, userId }),
+    action: 'grant',
+    changes: changedFields({}, { userId, permissions }),
+  });
+  return id;
 }
 
 /** Changes an entry's permissions, or moves it to another user; answers its id. */
 export async function changeAccess(
   db: Executor,
-  actor: UserRow,
+  author: ChangeAuthor,
   deviceId: number,
   aceId: number,
   change: { userId?: number; permissions: DevicePermission[] },
 ): Promise<number> {
+  const actor = author.actor.user;
   const ace = await changeableEntry(db, actor, deviceId, aceId);
   const userId = change.userId ?? ace.userId;
   if (userId !== ace.userId) await checkGrantee(db, actor, deviceId, userId);
@@ -100,11 +116,21 @@ export async function changeAccess(
     if (isUniqueViolation(error)) throw conflict();
     throw error;
   }
+  await recordChange(db, author, {
+    ...accessChange({ ...ace, userId }),
+    action: 'change',
+    changes: changedFields(ace, { userId, permissions: change.permissions }),
+  });
   return ace.id;
 }
 
 /** Removes an entry (not the actor's own). */
-export async function revokeAccess(db: Executor, actor: UserRow, deviceId: number, aceId: number) {
-  const ace = await changeableEntry(db, actor, deviceId, aceId);
+export async function revokeAccess(db: Executor, author: ChangeAuthor, deviceId: number, aceId: number) {
+  const ace = await changeableEntry(db, author.actor.user, deviceId, aceId);
   await db.delete(deviceAces).where(eq(deviceAces.id, ace.id));
+  await recordChange(db, author, {
+    ...accessChange(ace),
+    action: 'revoke',
+    changes: changedFields(ace, { userId: null, permissions: null }),
+  });
 }

@@ -1,25 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
-import { buildDevice } from '../testing/factories.ts';
+import { authorFor, buildDevice } from '../testing/factories.ts';
 import { buildHistory, deviceSnapshot } from '../testing/device-lifecycle-factories.ts';
-import { users } from '../db/schema.ts';
+import { type UserRow, users } from '../db/schema.ts';
 import { hashToken } from '../policies/tokens.ts';
 import { resetDeviceData, resetGpsData } from './reset-device-data.ts';
 
 let t: TestApp;
+let user: UserRow;
 let userId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  [{ id: userId }] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+  [user] = await t.database.db.select().from(users).where(eq(users.username, 'user'));
+  userId = user!.id;
 });
 afterAll(() => t.close());
 
 describe('resetDeviceData', () => {
   it('answers false for a device that does not exist', async () => {
     expect(await resetDeviceData(t.database.db, 999_999)).toBe(false);
-    expect(await resetGpsData(t.database.db, 999_999)).toBe(false);
+    expect(await resetGpsData(t.database.db, 999_999, authorFor(user))).toBe(false);
   });
 
   it('lets the device start over: its next report is stored as its first', async () => {

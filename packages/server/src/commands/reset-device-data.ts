@@ -1,5 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Executor } from '../db/client.ts';
+import { changedFields, recordChange, type ChangeAuthor } from './audit-log.ts';
 import {
   alarms,
   deliveries,
@@ -62,11 +63,24 @@ export async function resetDeviceData(db: Executor, deviceId: number): Promise<b
 }
 
 /** "GPS reset" (master): forgets the device's last reported location; the next report sets it again. */
-export async function resetGpsData(db: Executor, deviceId: number): Promise<boolean> {
-  const updated = await db
-    .update(devices)
-    .set({ locationLat: null, locationLng: null, locationUpdatedAt: null })
-    .where(eq(devices.id, deviceId))
-    .returning({ id: devices.id });
-  return updated.length > 0;
+export async function resetGpsData(db: Executor, deviceId: number, author: ChangeAuthor): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ locationLat: devices.locationLat, locationLng: devices.locationLng })
+      .from(devices)
+      .where(eq(devices.id, deviceId));
+    if (!before) return false;
+    await tx
+      .update(devices)
+      .set({ locationLat: null, locationLng: null, locationUpdatedAt: null })
+      .where(eq(devices.id, deviceId));
+    await recordChange(tx, author, {
+      entityType: 'device',
+      entityId: deviceId,
+      deviceId,
+      action: 'reset_gps',
+      changes: changedFields(before, { locationLat: null, locationLng: null }),
+    });
+    return true;
+  });
 }

@@ -23,6 +23,7 @@ import { commandTopic } from '../channels/mqtt-topics.ts';
 import { invalidFields } from '../http-error.ts';
 import type { DeviceRow, SensorRow } from '../repositories/devices.ts';
 import { outboundAddress } from './outbound-gateway.ts';
+import { changedFields, recordChange, type ChangeAuthor } from './audit-log.ts';
 
 export type ConfigurationChange = Partial<ConfigurationBody>;
 
@@ -136,6 +137,7 @@ export async function saveConfiguration(
   directory: DeviceDirectory,
   device: DeviceRow,
   change: ConfigurationChange,
+  recorded: { author: ChangeAuthor; before: Partial<ConfigurationBody> },
 ) {
   const columns: Record<string, unknown> = {};
   for (const name of DEVICE_COLUMNS) {
@@ -151,24 +153,38 @@ export async function saveConfiguration(
         .update(devices)
         .set({ ...columns, iotConfig: document })
         .where(eq(devices.id, device.id));
-      const list = change.sensors ?? [];
-      if (!change.sensors) return;
-      const existing = new Set(
-        (
-          await tx.select({ sequence: sensors.sequence }).from(sensors).where(eq(sensors.deviceId, device.id))
-        ).map((row) => row.sequence),
-      );
-      for (const [index, sensor] of list.entries()) {
-        const sequence = index + 1;
-        const values = sensorValues(sensor);
-        if (existing.has(sequence))
-          await tx
-            .update(sensors)
-            .set(values)
-            .where(and(eq(sensors.deviceId, device.id), eq(sensors.sequence, sequence)));
-        else await tx.insert(sensors).values({ ...values, deviceId: device.id, sequence });
+      // A sensor list sent whole replaces the device's; none sent keeps them.
+      const list = change.sensors;
+      if (list) {
+        const existing = new Set(
+          (
+            await tx
+              .select({ sequence: sensors.sequence })
+              .from(sensors)
+              .where(eq(sensors.deviceId, device.id))
+          ).map((row) => row.sequence),
+        );
+        for (const [index, sensor] of list.entries()) {
+          const sequence = index + 1;
+          const values = sensorValues(sensor);
+          if (existing.has(sequence))
+            await tx
+              .update(sensors)
+              .set(values)
+              .where(and(eq(sensors.deviceId, device.id), eq(sensors.sequence, sequence)));
+          else await tx.insert(sensors).values({ ...values, deviceId: device.id, sequence });
+        }
+        await tx
+          .delete(sensors)
+          .where(and(eq(sensors.deviceId, device.id), gt(sensors.sequence, list.length)));
       }
-      await tx.delete(sensors).where(and(eq(sensors.deviceId, device.id), gt(sensors.sequence, list.length)));
+      await recordChange(tx, recorded.author, {
+        entityType: 'device',
+        entityId: device.id,
+        deviceId: device.id,
+        action: 'update_configuration',
+        changes: changedFields(recorded.before, change),
+      });
     });
   } catch (error) {
     // Taken by another device between the check and the write.

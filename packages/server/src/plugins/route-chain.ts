@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { DevicePermission } from '@tankportal/shared/devices';
 import type { Db, Executor, Tx } from '../db/client.ts';
 import { requireDevicePermission, type DevicePermissions } from '../policies/device-access.ts';
+import type { ChangeAuthor } from '../commands/audit-log.ts';
 import { actorOf } from './auth.ts';
 
 /** Where the route finds the id of the device it acts on. */
@@ -48,6 +49,11 @@ export function deviceAccessOf(request: FastifyRequest): DevicePermissions {
 export function txOf(request: FastifyRequest): Tx {
   if (!request.tx) throw new Error(`${request.routeOptions.url} declares no transaction`);
   return request.tx;
+}
+
+/** Who makes the request's changes and from where, as the record of changes keeps it. */
+export function authorOf(request: FastifyRequest): ChangeAuthor {
+  return { actor: actorOf(request), address: request.ip };
 }
 
 function deviceIdOf(request: FastifyRequest, guard: DeviceGuard): number {

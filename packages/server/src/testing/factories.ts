@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Role } from '@tankportal/shared/roles';
 import type { DevicePermission } from '@tankportal/shared/devices';
 import type { Db } from '../db/client.ts';
-import { deviceAces, devices, invoiceItems, invoices, sensors, users } from '../db/schema.ts';
+import { deviceAces, devices, invoiceItems, invoices, sensors, type UserRow, users } from '../db/schema.ts';
+import type { ChangeAuthor } from '../commands/audit-log.ts';
 
 let serial = 0;
 const next = () => ++serial;
@@ -103,4 +104,9 @@ export async function buildInvoice(
     deviceId: values.deviceId ?? null,
   });
   return invoice!;
+}
+
+/** The author of a change a test makes through a command directly: the user, signed in as itself. */
+export function authorFor(user: UserRow): ChangeAuthor {
+  return { actor: { user, realUser: user, sessionId: null, via: 'session' }, address: '127.0.0.1' };
 }

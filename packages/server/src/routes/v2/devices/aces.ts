@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { pathId } from '@tankportal/shared/schemas/common';
 import { aceBody, aceSchema, aceUpdateBody } from '@tankportal/shared/schemas/aces';
 import type { Api, AppContext } from '../../../context.ts';
-import { actorOf } from '../../../plugins/auth.ts';
-import { txOf } from '../../../plugins/route-chain.ts';
+import { authorOf, txOf } from '../../../plugins/route-chain.ts';
 import {
   accessEntriesOfDevice,
   accessEntryOrThrow,
@@ -67,7 +66,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
     async (request, reply) => {
       const tx = txOf(request);
       const deviceId = request.params.id;
-      const id = await grantAccess(tx, actorOf(request).user, deviceId, request.body);
+      const id = await grantAccess(tx, authorOf(request), deviceId, request.body);
       reply.code(201).header('location', `/api/v2/devices/${deviceId}/aces/${id}`);
       return accessEntryOrThrow(tx, deviceId, id);
     },
@@ -88,7 +87,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
     async (request) => {
       const tx = txOf(request);
       const { id: deviceId, aceId } = request.params;
-      const id = await changeAccess(tx, actorOf(request).user, deviceId, aceId, request.body);
+      const id = await changeAccess(tx, authorOf(request), deviceId, aceId, request.body);
       return accessEntryOrThrow(tx, deviceId, id);
     },
   );
@@ -106,7 +105,7 @@ export function aceRoutes(app: Api, { db }: AppContext) {
     },
     async (request, reply) => {
       const { id: deviceId, aceId } = request.params;
-      await revokeAccess(txOf(request), actorOf(request).user, deviceId, aceId);
+      await revokeAccess(txOf(request), authorOf(request), deviceId, aceId);
       reply.code(204);
       return null;
     },

@@ -245,6 +245,16 @@ describe('PUT /v2/devices/{id}/configuration: SMS devices', () => {
     const response = await put(client, ids.sms, common({ sensors: [sensor({ name: 'Only' })] }));
     expect(response.json().sensors).toMatchObject([{ sequence: 1, name: 'Only', id: first.id }]);
     expect(await sensorRows(ids.sms)).toHaveLength(1);
+    // The device's changes name the save, sensor by sensor.
+    const [saved] = (await client.get(`/api/v2/devices/${ids.sms}/changes`)).json();
+    expect(saved).toMatchObject({
+      user: { username: 'user' },
+      action: 'update_configuration',
+      changes: {
+        'sensors.1.name': { old: 'A', new: 'Only' },
+        'sensors.3.name': { old: 'C', new: null },
+      },
+    });
   });
 
   it('saves the configuration when the gateway fails: 200, x-sms-sent 0, the message sending_failed', async () => {

@@ -18,6 +18,7 @@ import {
 } from '../../../commands/update-configuration.ts';
 import { forbidden, invalidFields } from '../../../http-error.ts';
 import { actorOf } from '../../../plugins/auth.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
 import { errorSchema } from '../../schemas.ts';
 import { loadDeviceDetail } from './device-detail.ts';
 import { deviceIdParams } from './devices.ts';
@@ -72,13 +73,14 @@ export function deviceConfigurationRoutes(app: Api, { db, deviceChannels, device
       const parsed = deviceConfigurationBody(context).safeParse(request.body);
       if (!parsed.success) throw invalidFields(firstPerPath(parsed.error.issues.map(toFieldError)));
       let change = parsed.data;
+      const before = configurationFromDevice(seen);
       if (!isMaster) {
-        if (masterOnlyChanges(configurationFromDevice(seen), change).length) throw forbidden();
+        if (masterOnlyChanges(before, change).length) throw forbidden();
         change = withoutMasterFields(change);
       }
       const device = (await findDeviceRow(db, id))!;
       await checkConfigurationReferences(db, device, change, context.smsGatewayType ?? null);
-      await saveConfiguration(db, deviceDirectory, device, change);
+      await saveConfiguration(db, deviceDirectory, device, change, { author: authorOf(request), before });
       const delivery = await deliverConfiguration(db, deviceChannels, device, actor.id);
       reply.header('x-sms-sent', String(delivery.smsSent));
       reply.header(DELIVERY.status, delivery.status);

@@ -25,7 +25,7 @@ import { forbidden, invalidFields, notFound } from '../../../http-error.ts';
 import { devicePermissions, type DevicePermissions } from '../../../policies/device-access.ts';
 import { userManagedBy } from '../../../policies/user-tree.ts';
 import { actorOf } from '../../../plugins/auth.ts';
-import { deviceAccessOf, txOf } from '../../../plugins/route-chain.ts';
+import { authorOf, deviceAccessOf, txOf } from '../../../plugins/route-chain.ts';
 
 import { findDeviceRow } from '../../../repositories/devices.ts';
 import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
@@ -103,7 +103,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
         ownerId = userId;
       }
       requireKnownCountry(base.address.countryCode);
-      await updateMetadata(tx, id, { ...base, ownerId });
+      await updateMetadata(tx, id, { ...base, ownerId }, authorOf(request));
       return loadDeviceDetail(tx, actor, id);
     },
   );
@@ -122,7 +122,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
     },
     async (request) => {
       const tx = txOf(request);
-      await setDeviceNotes(tx, request.params.id, { comment: request.body.content });
+      await setDeviceNotes(tx, request.params.id, { comment: request.body.content }, authorOf(request));
       return loadDeviceDetail(tx, actorOf(request).user, request.params.id);
     },
   );
@@ -141,7 +141,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
     },
     async (request) => {
       const tx = txOf(request);
-      await setDeviceNotes(tx, request.params.id, { masterComment: request.body.content });
+      await setDeviceNotes(tx, request.params.id, { masterComment: request.body.content }, authorOf(request));
       return loadDeviceDetail(tx, actorOf(request).user, request.params.id);
     },
   );
@@ -160,7 +160,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
     },
     async (request) => {
       const tx = txOf(request);
-      await setPublicUrlAccess(tx, request.params.id, request.body.publicUrlAccessEnabled);
+      await setPublicUrlAccess(tx, request.params.id, request.body.publicUrlAccessEnabled, authorOf(request));
       return loadDeviceDetail(tx, actorOf(request).user, request.params.id);
     },
   );
@@ -179,7 +179,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
     },
     async (request) => {
       const tx = txOf(request);
-      await setDeviceNotes(tx, request.params.id, { active: request.body.active });
+      await setDeviceNotes(tx, request.params.id, { active: request.body.active }, authorOf(request));
       return loadDeviceDetail(tx, actorOf(request).user, request.params.id);
     },
   );
@@ -208,12 +208,8 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       if (debtorIdent && !isMaster) throw forbidden();
       if (isMaster) requireAcceptedDebtorIdent(config, 'debtorIdent', debtorIdent);
       if (address) requireKnownCountry(address.countryCode);
-      await assignDevice(tx, id, {
-        userId,
-        name,
-        address,
-        debtorIdent: isMaster ? debtorIdent : undefined,
-      });
+      const assignment = { userId, name, address, debtorIdent: isMaster ? debtorIdent : undefined };
+      await assignDevice(tx, id, assignment, authorOf(request));
       return loadDeviceDetail(tx, actor, id);
     },
   );
@@ -230,7 +226,8 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request, reply) => {
-      if (!(await deleteDevice(txOf(request), deviceDirectory, request.params.id))) throw notFound();
+      if (!(await deleteDevice(txOf(request), deviceDirectory, request.params.id, authorOf(request))))
+        throw notFound();
       reply.code(204);
       return null;
     },
@@ -275,7 +272,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
       },
     },
     async (request, reply) => {
-      if (!(await resetGpsData(txOf(request), request.params.id))) throw notFound();
+      if (!(await resetGpsData(txOf(request), request.params.id, authorOf(request)))) throw notFound();
       reply.code(204);
       return null;
     },
