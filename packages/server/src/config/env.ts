@@ -19,8 +19,9 @@ export interface ServerConfig {
   trustProxy: boolean;
   logLevel: string;
   sessionIdleMinutes: number;
-  /** Days the message log keeps a message (jobs/definitions/purge-messages.ts); 0 keeps all. */
+  /** Days the message log keeps a message (jobs/definitions/purge-logs.ts); 0 keeps all. */
   messageRetentionDays: number;
+  auditRetentionDays: number;
   sessionMaxHours: number;
   loginMaxFailuresPerUsername: number;
   loginMaxFailuresPerIp: number;
@@ -134,6 +135,9 @@ function smtpUrl(raw: string | undefined): string | undefined {
  */
 export const DEFAULT_MESSAGE_RETENTION_DAYS = 730;
 
+/** Three years of the record of changes: who changed a device, a user's rights or a billing term. */
+export const DEFAULT_AUDIT_RETENTION_DAYS = 1095;
+
 /** The German weather service's daily station values of the last ~550 days (Climate Data Center). */
 export const DWD_DAILY_RECENT_URL =
   'https://opendata.dwd.de/climate_environment/CDC/observations_germany/climate/daily/kl/recent';
@@ -179,6 +183,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL || 'info',
     sessionIdleMinutes: integer(env, 'SESSION_IDLE_MINUTES', 8 * 60),
     messageRetentionDays: integer(env, 'MESSAGE_RETENTION_DAYS', DEFAULT_MESSAGE_RETENTION_DAYS),
+    auditRetentionDays: integer(env, 'AUDIT_RETENTION_DAYS', DEFAULT_AUDIT_RETENTION_DAYS),
     querySmsPerSecond: Math.max(1, integer(env, 'QUERY_SMS_PER_SECOND', 5)),
     queryMqttPerSecond: Math.max(1, integer(env, 'QUERY_MQTT_PER_SECOND', 50)),
     sessionMaxHours: integer(env, 'SESSION_MAX_HOURS', 7 * 24),

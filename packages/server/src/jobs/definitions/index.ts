@@ -3,7 +3,7 @@ import type { RecurringJob } from '../../queue/scheduler.ts';
 import { deliverNotification } from './deliver-notification.ts';
 import { dispatchQueries } from './dispatch-queries.ts';
 import { purgeJobs } from './purge-jobs.ts';
-import { purgeMessages } from './purge-messages.ts';
+import { purgeAuditEntries, purgeMessages } from './purge-logs.ts';
 import { refDateQueriesJob } from './run-ref-date-queries.ts';
 import { invoicingRunJob } from './invoicing-run.ts';
 import { refreshForecastsJob } from './refresh-forecasts.ts';
@@ -16,6 +16,7 @@ export const JOB_DEFINITIONS: JobDefinition[] = [deliverNotification, dispatchQu
 export const RECURRING_JOBS: RecurringJob[] = [
   purgeJobs,
   purgeMessages,
+  purgeAuditEntries,
   refDateQueriesJob,
   invoicingRunJob,
   refreshForecastsJob,

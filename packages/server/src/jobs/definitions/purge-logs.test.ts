@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { messages, queries } from '../../db/schema.ts';
+import { auditEntries, messages, queries } from '../../db/schema.ts';
 import { createTestApp, type TestApp } from '../../testing/test-app.ts';
 import { buildDevice } from '../../testing/factories.ts';
 import { createJobQueue } from '../create-queue.ts';
-import { purgeOldMessages } from './purge-messages.ts';
+import { purgeOldMessages, purgeOlderRows } from './purge-logs.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -77,5 +77,32 @@ describe('message retention', () => {
     expect(await purgeOldMessages(db, now, 0)).toBe(0);
     expect(await purgeOldMessages(db, now, 30)).toBe(10_050);
     expect(await db.select().from(messages).where(eq(messages.deviceId, device.id))).toEqual([]);
+  });
+});
+
+describe('record of changes retention', () => {
+  it('deletes entries older than the retention (three years by default) and keeps the younger ones', async () => {
+    const db = t.database.db;
+    const now = at('2027-06-01T00:00:00Z');
+    const entry = (daysAgo: number, username: string) => ({
+      at: new Date(now.getTime() - daysAgo * DAY),
+      userId: 1,
+      username,
+      entityType: 'device' as const,
+      entityId: 1,
+      deviceId: 1,
+      action: 'update_comment' as const,
+    });
+    await db.insert(auditEntries).values([entry(1096, 'old'), entry(1094, 'young')]);
+    expect(t.config.auditRetentionDays).toBe(1095);
+    expect(await purgeOlderRows(db, 'audit_entries', now, t.config.auditRetentionDays)).toBe(1);
+    expect(
+      (await db.select({ username: auditEntries.username }).from(auditEntries)).map((row) => row.username),
+    ).toEqual(['young']);
+  });
+
+  it('refuses to change an entry', async () => {
+    const db = t.database.db;
+    await expect(db.update(auditEntries).set({ username: 'someone else' })).rejects.toThrow();
   });
 });
