@@ -1,4 +1,4 @@
-import { and, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, ne, or, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.ts';
 import { sessions, type UserRow, users } from '../db/schema.ts';
@@ -9,6 +9,22 @@ export interface SessionLimits {
   idleMinutes: number;
   maxHours: number;
 }
+
+/** Where a session was opened from, as the request said it (decision 065). */
+export interface SessionClient {
+  userAgent: string | undefined;
+  ipAddress: string;
+}
+
+/** Enough to recognise a browser; a header of kilobytes is not kept whole in every session row. */
+const USER_AGENT_MAX = 512;
+const IP_ADDRESS_MAX = 64;
+
+/** A live session of a user's own list (GET /v2/sessions). */
+export type OwnSessionRow = Pick<
+  typeof sessions.$inferSelect,
+  'id' | 'publicId' | 'userAgent' | 'ipAddress' | 'createdAt' | 'lastSeenAt'
+>;
 
 export interface ResolvedSession {
   id: string;
@@ -41,14 +57,52 @@ export class SessionStore {
   }
 
   /** Creates a session and returns the cookie value (only its hash is stored). */
-  async create(userId: number): Promise<string> {
+  async create(userId: number, client: SessionClient): Promise<string> {
     const token = newToken();
     await this.db.insert(sessions).values({
       id: hashToken(token),
       userId,
       expiresAt: new Date(Date.now() + this.limits.maxHours * 3_600_000),
+      // Header values reach Node as Latin-1 text: cutting them cannot split a character.
+      userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) || null,
+      ipAddress: client.ipAddress.slice(0, IP_ADDRESS_MAX),
     });
     return token;
+  }
+
+  /** A user's sessions that still work (not expired, not idle too long), last used first. */
+  async liveSessionsOf(userId: number): Promise<OwnSessionRow[]> {
+    return this.db
+      .select({
+        id: sessions.id,
+        publicId: sessions.publicId,
+        userAgent: sessions.userAgent,
+        ipAddress: sessions.ipAddress,
+        createdAt: sessions.createdAt,
+        lastSeenAt: sessions.lastSeenAt,
+      })
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.userId, userId),
+          gt(sessions.expiresAt, sql`now()`),
+          gt(sessions.lastSeenAt, this.idleSince()),
+        ),
+      )
+      .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
+  }
+
+  /**
+   * Ends one session of a user by its API id; answers the stored id of the session it ended, or
+   * undefined when the user has no such session (another user's is never touched).
+   */
+  async destroyOwn(userId: number, publicId: string): Promise<string | undefined> {
+    const [ended] = await this.db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), eq(sessions.publicId, publicId)))
+      .returning({ id: sessions.id });
+    if (ended) this.cache.delete(ended.id);
+    return ended?.id;
   }
 
   /** The live session of a cookie value: not expired, not idle too long, user still active. */
@@ -94,10 +148,18 @@ export class SessionStore {
     this.cache.delete(id);
   }
 
-  /** After a password change only the session that changed it stays signed in. */
-  async destroyOthers(userId: number, keepId: string) {
-    await this.db.delete(sessions).where(and(eq(sessions.userId, userId), sql`${sessions.id} <> ${keepId}`));
+  /**
+   * After a password change, or asked for in the own session list: only the session that asked
+   * stays signed in (every one of the user's, when the request came without one). Answers how many
+   * ended.
+   */
+  async destroyOthers(userId: number, keepId: string | null): Promise<number> {
+    const ended = await this.db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), keepId === null ? undefined : ne(sessions.id, keepId)))
+      .returning({ id: sessions.id });
     this.forgetUser(userId);
+    return ended.length;
   }
 
   /** A user locked or deleted: every session of it ends now (and none comes back if it is unlocked). */

@@ -47,7 +47,10 @@ export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: 
 
       // A new session id at every login; a session the browser still held ends here.
       if (request.actor?.sessionId) await sessions.destroy(request.actor.sessionId);
-      const token = await sessions.create(user.id);
+      const token = await sessions.create(user.id, {
+        userAgent: request.headers['user-agent'],
+        ipAddress: ip,
+      });
       reply.setCookie(SESSION_COOKIE, token, {
         ...sessionCookieOptions(config.secureCookies),
         maxAge: config.sessionMaxHours * 3600,
