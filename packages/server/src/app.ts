@@ -34,6 +34,7 @@ import { LoginRateLimit } from './plugins/login-rate-limit.ts';
 import { SessionStore } from './repositories/sessions.ts';
 import { loginRoutes } from './routes/v2/auth/login.ts';
 import { meRoutes } from './routes/v2/auth/me.ts';
+import { sessionRoutes } from './routes/v2/sessions/sessions.ts';
 import { deviceDataRoutes } from './routes/v2/devices/device-data.ts';
 import { deviceRoutes } from './routes/v2/devices/devices.ts';
 import { registerNetIngest } from './ingest/net-http.ts';
@@ -91,6 +92,7 @@ const WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const AREAS = [
   loginRoutes,
   meRoutes,
+  sessionRoutes,
   whitelabelRoutes,
   lookupRoutes,
   systemNotificationRoutes,
