@@ -131,6 +131,7 @@ const CHECKS: Check[] = [
   },
   { name: 'user settings', path: '/settings', ready: byId('profile') },
   { name: 'user settings: password dialog', path: '/settings/credentials', ready: dialog },
+  { name: 'user settings: sessions', path: '/settings/sessions', ready: byId('sessions') },
   { name: 'user settings: contacts', path: '/settings/contacts', ready: (page) => page.getByRole('table') },
   { name: 'contacts', path: '/contacts', ready: (page) => page.getByRole('table') },
   { name: 'user settings: new contact dialog', path: '/settings/contacts/new', ready: dialog },

@@ -23,6 +23,7 @@ const MessagesPage = lazy(() => import('../features/messages/components/messages
 const ContactsPage = lazy(() => import('../features/contacts/components/contacts-page.tsx'));
 const ProfilePage = lazy(() => import('../features/settings/components/profile-page.tsx'));
 const CredentialsDialog = lazy(() => import('../features/settings/components/credentials-dialog.tsx'));
+const SessionsPage = lazy(() => import('../features/settings/components/sessions-page.tsx'));
 const SystemNotificationsPage = lazy(
   () => import('../features/system/components/system-notifications-page.tsx'),
 );
@@ -78,6 +79,7 @@ const router = createBrowserRouter([
                   { path: 'credentials', element: <CredentialsDialog />, errorElement: pageError },
                 ],
               },
+              { path: 'sessions', element: <SessionsPage />, errorElement: pageError },
               { path: 'contacts/*', element: <ContactsPage />, errorElement: pageError },
             ],
           },

@@ -7,6 +7,7 @@ import TableRow from '@mui/material/TableRow';
 import { useTranslation } from 'react-i18next';
 import { Page } from '../../../components/page.tsx';
 import { useCurrentUser } from '../../../lib/session.ts';
+import { SettingsTabs } from './settings-tabs.tsx';
 
 /** /settings: the own profile; /settings/credentials opens the password dialog over it. */
 export default function ProfilePage() {
@@ -19,7 +20,8 @@ export default function ProfilePage() {
   ];
   if (user.company) rows.push([t('settings.company'), user.company]);
   return (
-    <Page title={t('settings.title')}>
+    <Page title={t('nav.settings')}>
+      <SettingsTabs />
       <Table sx={{ maxWidth: 600, mb: 2 }} data-testid="profile">
         <TableBody>
           {rows.map(([label, value]) => (
