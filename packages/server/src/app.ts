@@ -68,6 +68,7 @@ import { userRoutes } from './routes/v2/users/users.ts';
 import { notificationRecipientRoutes } from './routes/v2/devices/notification-recipients.ts';
 import { aceRoutes } from './routes/v2/devices/aces.ts';
 import { deviceChangesRoutes } from './routes/v2/audit/device-changes.ts';
+import { auditEntriesRoutes } from './routes/v2/audit/audit-entries.ts';
 import { deviceMetadataRoutes } from './routes/v2/devices/device-metadata.ts';
 import { createDeviceRoutes } from './routes/v2/devices/create-device.ts';
 import { messageRoutes } from './routes/v2/messages/messages.ts';
@@ -120,6 +121,7 @@ const AREAS = [
   notificationRecipientRoutes,
   aceRoutes,
   deviceChangesRoutes,
+  auditEntriesRoutes,
   deviceMetadataRoutes,
   createDeviceRoutes,
   rawMessageRoutes,

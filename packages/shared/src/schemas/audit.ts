@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { queryInteger } from './common.ts';
+import { moment, queryId, queryInteger } from './common.ts';
+import { sheetLanguageAndZone } from './export.ts';
 
 /**
  * The record of who changed what: one entry per change made through the API, written in the same
@@ -57,4 +58,20 @@ export const AUDIT_PAGE_SIZE_MAX = 200;
 export const auditPageQuery = z.object({
   page: queryInteger({ min: 1, max: 100_000 }).default(1),
   size: queryInteger({ min: 1, max: AUDIT_PAGE_SIZE_MAX }).default(50),
+});
+
+/** The masters' page of the whole record: who, what, which action, which device, when. */
+export const auditFilterQuery = auditPageQuery.extend({
+  userId: queryId().optional(),
+  entityType: z.enum(AUDIT_ENTITIES, { error: 'invalid' }).optional(),
+  action: z.enum(AUDIT_ACTIONS, { error: 'invalid' }).optional(),
+  deviceId: queryId().optional(),
+  from: moment().optional(),
+  to: moment().optional(),
+});
+
+/** The same selection as a spreadsheet. */
+export const auditExportQuery = auditFilterQuery.omit({ page: true, size: true }).extend({
+  fileFormat: z.enum(['csv', 'xlsx'], { error: 'invalid' }).default('xlsx'),
+  ...sheetLanguageAndZone,
 });

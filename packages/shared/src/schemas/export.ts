@@ -46,17 +46,22 @@ const required = (issue: { input?: unknown }) => (issue.input == null ? 'require
 const list = <T extends z.ZodType>(item: T) =>
   z.preprocess((value) => (value === undefined || Array.isArray(value) ? value : [value]), z.array(item));
 
+/** The language of a spreadsheet's headers and formats, and the zone its times are written in. */
+export const sheetLanguageAndZone = {
+  locale: z.enum(LOCALES, { error: 'invalid' }).default('de'),
+  /** IANA zone in which times are written; the portal's home zone by default. */
+  timeZone: z
+    .string()
+    .max(64)
+    .refine((zone) => isTimeZone(zone), { error: 'invalid' })
+    .default('Europe/Berlin'),
+};
+
 export const exportQuery = z
   .object({
     exportType: z.enum(EXPORT_TYPES, { error: required }),
     fileFormat: z.enum(EXPORT_FILE_FORMATS, { error: required }).default('xlsx'),
-    locale: z.enum(LOCALES, { error: 'invalid' }).default('de'),
-    /** IANA zone in which times are written; the portal's home zone by default. */
-    timeZone: z
-      .string()
-      .max(64)
-      .refine((zone) => isTimeZone(zone), { error: 'invalid' })
-      .default('Europe/Berlin'),
+    ...sheetLanguageAndZone,
     // consumption exports
     deviceId: queryId().optional(),
     from: moment().optional(),
