@@ -21,6 +21,7 @@ const RecipientsTab = lazy(
 );
 const AccessTab = lazy(() => import('../../features/device-settings/components/access/access-tab.tsx'));
 const BillingTab = lazy(() => import('../../features/billing/components/device-billing-tab.tsx'));
+const ChangesTab = lazy(() => import('../../features/device-settings/components/changes/changes-tab.tsx'));
 
 interface SettingsTabProps {
   device: DeviceDetailView;
@@ -30,7 +31,8 @@ interface SettingsTabProps {
 /**
  * The settings tabs, each with the device permission it needs beyond VIEW_CONFIGURATION
  * (which opens the settings at all). Access needs DELETE, the access-managing permission.
- * Billing needs the master role as well as DELETE.
+ * Billing needs the master role as well as DELETE. Changes names VIEW_CONFIGURATION, the
+ * permission the server checks for the record.
  * Each tab handles its own dialog sub-routes (`configuration/edit`, `access/new` ...).
  */
 const TABS: {
@@ -44,6 +46,7 @@ const TABS: {
   { path: 'notification-recipients', Content: RecipientsTab },
   { path: 'access', permission: 'DELETE', Content: AccessTab },
   { path: 'billing', permission: 'DELETE', master: true, Content: BillingTab },
+  { path: 'changes', permission: 'VIEW_CONFIGURATION', Content: ChangesTab },
 ];
 
 /** The tab of a settings path (`/devices/5/settings/access/12` -> `access`), or undefined. */

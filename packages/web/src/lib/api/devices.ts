@@ -7,7 +7,7 @@ import type { JsonOf } from './json.ts';
 /**
  * The query keys of everything about devices, in one place: a key is a prefix of the keys below
  * it, so invalidating or removing by a key reaches all of them (`deviceKeys.one(5)`: the device,
- * its curve, consumption, recipients and access entries).
+ * its curve, consumption, recipients, access entries and recorded changes).
  */
 export const deviceKeys = {
   /** Lists, pickers, the map and every device. */
@@ -30,6 +30,8 @@ export const deviceKeys = {
   consumption: (deviceId: number) => [...deviceKeys.one(deviceId), 'consumption'] as const,
   recipients: (deviceId: number) => [...deviceKeys.one(deviceId), 'recipients'] as const,
   aces: (deviceId: number) => [...deviceKeys.one(deviceId), 'aces'] as const,
+  /** One page of the device's recorded changes (its settings' changes tab). */
+  changes: (deviceId: number, page: number) => [...deviceKeys.one(deviceId), 'changes', page] as const,
 };
 
 /** A row of `GET /v2/devices` as the web receives it (the list, and the queries' device choice). */

@@ -1,0 +1,129 @@
+import type { TFunction } from 'i18next';
+import type { Locale } from '@tankportal/shared/constants';
+import type { AuditEntity, AuditEntry, AuditFieldChange } from '@tankportal/shared/schemas/audit';
+import { formatDateTime, formatNumber } from '../../../lib/format.ts';
+
+// The words for one entry of a device's changes tab. A change names its fields by the paths the
+// server records (`name`, `sensors.2.capacity`, `permissions.1`); the tab calls them what the
+// metadata and configuration forms call them, and keeps the path where no form has a label.
+
+/** A changed field: what the forms call it and what became of it. */
+export interface ChangedFieldText {
+  path: string;
+  label: string;
+  /** "old → new", or for a secret only that it changed. */
+  change: string;
+}
+
+export interface ChangeEntryTexts {
+  at: string;
+  /** The user the change was made as; while impersonating "admin als user". */
+  author: string;
+  address: string;
+  action: string;
+  fields: ChangedFieldText[];
+}
+
+/** The device's own fields outside the configuration, by the labels of the metadata tab. */
+const DEVICE_FIELD_LABELS: Readonly<Record<string, string>> = {
+  name: 'device-metadata.baseData.name',
+  project: 'device-metadata.baseData.project',
+  street: 'device-metadata.baseData.street',
+  streetNumber: 'device-metadata.baseData.streetNumber',
+  postalCode: 'device-metadata.baseData.postalCode',
+  city: 'device-metadata.baseData.city',
+  countryCode: 'device-metadata.baseData.country',
+  userId: 'device-metadata.baseData.user',
+  comment: 'device-metadata.comment.title',
+  masterComment: 'device-metadata.masterComment.title',
+  publicUrlAccessEnabled: 'device-metadata.publicUrl.title',
+  active: 'device-metadata.activeFlag.title',
+  debtorIdent: 'billing.debtor.ident',
+};
+
+/** An access entry's fields, by the access tab's column names. */
+const ACCESS_FIELD_LABELS: Readonly<Record<string, string>> = {
+  userId: 'device-access.username',
+  permissions: 'device-access.permissionsColumn',
+};
+
+/** Sensor fields whose form label has another name. */
+const SENSOR_LABEL_KEYS: Readonly<Record<string, string>> = { subType: 'kind' };
+
+/** `iotAlarm1Type`: the form shows it as "Alarmtyp" under "Alarmeingang 1". */
+const IOT_ALARM_FIELD = /^iotAlarm(\d)(Type|Text)$/;
+
+export function fieldLabel(entityType: AuditEntity, path: string, t: TFunction): string {
+  const [head = path, ...rest] = path.split('.');
+  if (entityType === 'device_access') {
+    const key = ACCESS_FIELD_LABELS[head];
+    return key ? t(key) : path;
+  }
+  if (head === 'sensors' && rest.length >= 2) {
+    const [sequence, ...field] = rest;
+    const name = field.join('.');
+    const label = t(`device-config.sensor.${SENSOR_LABEL_KEYS[name] ?? name}`, { defaultValue: name });
+    return `${t('device-config.sensor.title', { sequence })}: ${label}`;
+  }
+  if (rest.length > 0) return path;
+  const deviceField = DEVICE_FIELD_LABELS[head];
+  if (deviceField) return t(deviceField);
+  const alarm = IOT_ALARM_FIELD.exec(head);
+  if (alarm)
+    return `${t('device-config.fields.iotAlarm', { n: alarm[1] })}: ${t(`device-config.fields.iotAlarm${alarm[2]}`)}`;
+  return t(`device-config.fields.${head}`, { defaultValue: path });
+}
+
+/** Digits after the point that a number written in the API has (1.25 -> 2), at most 6. */
+const fractionDigitsOf = (value: number) => Math.min(6, String(value).split('.')[1]?.length ?? 0);
+
+/**
+ * A recorded value as text: none is "—", a permission by its name, yes or no, a whole number as
+ * it is (ids, ports and seconds have no thousands separator), a fraction per locale.
+ */
+export function valueText(
+  entityType: AuditEntity,
+  path: string,
+  value: unknown,
+  t: TFunction,
+  locale: Locale,
+): string {
+  if (value === null || value === undefined) return t('device-changes.none');
+  if (entityType === 'device_access' && path.startsWith('permissions.') && typeof value === 'string')
+    return t(`device-access.permissions.${value}`, { defaultValue: value });
+  if (typeof value === 'boolean') return t(value ? 'device-changes.yes' : 'device-changes.no');
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? String(value) : formatNumber(value, locale, fractionDigitsOf(value));
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+function changeText(
+  entityType: AuditEntity,
+  path: string,
+  change: AuditFieldChange,
+  t: TFunction,
+  locale: Locale,
+): string {
+  if ('secret' in change) return t('device-changes.secretChanged');
+  const text = (value: unknown) => valueText(entityType, path, value, t, locale);
+  return `${text(change.old)} → ${text(change.new)}`;
+}
+
+/** Everything the tab shows of one entry, in the user's language. */
+export function changeEntryTexts(entry: AuditEntry, t: TFunction, locale: Locale): ChangeEntryTexts {
+  return {
+    at: formatDateTime(entry.at, locale),
+    author: entry.realUser
+      ? t('device-changes.actedAs', { realUser: entry.realUser.username, user: entry.user.username })
+      : entry.user.username,
+    address: entry.address ?? t('device-changes.none'),
+    // An action recorded by a newer server than this page knows is shown by its code.
+    action: t(`device-changes.actions.${entry.action}`, { defaultValue: entry.action }),
+    fields: Object.entries(entry.changes).map(([path, change]) => ({
+      path,
+      label: fieldLabel(entry.entityType, path, t),
+      change: changeText(entry.entityType, path, change, t, locale),
+    })),
+  };
+}
