@@ -12,6 +12,7 @@ import { visibleUser } from '../../../commands/user-accounts.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 import { presentAuditEntry } from '../../../presenters/audit-entry.ts';
 import { auditEntriesPage, changesOfUser } from '../../../repositories/audit-log.ts';
+import { MESSAGE_HEADERS } from '@tankportal/shared/schemas/messages';
 import { errorSchema } from '../../schemas.ts';
 import { sendExport } from '../exports/send-export.ts';
 
@@ -55,15 +56,16 @@ export function auditEntriesRoutes(app: Api, { db }: AppContext) {
       config: { role: 'ROLE_MASTER' },
       schema: {
         tags: ['audit'],
-        summary: 'The whole record of changes, filtered by who, object, action, device and time (master)',
+        summary:
+          'The whole record of changes, filtered by who, object, action, device and time, newest first; x-has-more-results says whether a next page follows (master)',
         querystring: auditFilterQuery,
         response: entriesResponses,
       },
     },
     async (request, reply) => {
       const { page, size, ...filter } = request.query;
-      const { rows, total } = await auditEntriesPage(db, filter, { page, size });
-      reply.header('x-total-count', String(total));
+      const { rows, hasMore } = await auditEntriesPage(db, filter, { page, size });
+      reply.header(MESSAGE_HEADERS.hasMore, hasMore ? '1' : '0');
       return rows.map(presentAuditEntry);
     },
   );
