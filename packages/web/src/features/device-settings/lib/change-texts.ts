@@ -1,11 +1,12 @@
 import type { TFunction } from 'i18next';
+import { auditActionText, auditEntityText } from '@tankportal/shared/audit-texts';
 import type { Locale } from '@tankportal/shared/constants';
 import type { AuditEntity, AuditEntry, AuditFieldChange } from '@tankportal/shared/schemas/audit';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
 
 // The words for one entry of a device's changes tab. A change names its fields by the paths the
 // server records (`name`, `sensors.2.capacity`, `permissions.1`); the tab calls them what the
-// metadata and configuration forms call them, and keeps the path where no form has a label.
+// metadata, configuration and access tabs call them, and keeps the path where none has a label.
 
 /** A changed field: what the forms call it and what became of it. */
 export interface ChangedFieldText {
@@ -53,12 +54,14 @@ const SENSOR_LABEL_KEYS: Readonly<Record<string, string>> = { subType: 'kind' };
 /** `iotAlarm1Type`: the form shows it as "Alarmtyp" under "Alarmeingang 1". */
 const IOT_ALARM_FIELD = /^iotAlarm(\d)(Type|Text)$/;
 
-export function fieldLabel(entityType: AuditEntity, path: string, t: TFunction): string {
+function fieldLabel(entityType: AuditEntity, path: string, t: TFunction): string {
   const [head = path, ...rest] = path.split('.');
   if (entityType === 'device_access') {
     const key = ACCESS_FIELD_LABELS[head];
     return key ? t(key) : path;
   }
+  // Other things of the device (a recipient, billing terms) have no form label here.
+  if (entityType !== 'device') return path;
   if (head === 'sensors' && rest.length >= 2) {
     const [sequence, ...field] = rest;
     const name = field.join('.');
@@ -81,7 +84,7 @@ const fractionDigitsOf = (value: number) => Math.min(6, String(value).split('.')
  * A recorded value as text: none is "—", a permission by its name, yes or no, a whole number as
  * it is (ids, ports and seconds have no thousands separator), a fraction per locale.
  */
-export function valueText(
+function valueText(
   entityType: AuditEntity,
   path: string,
   value: unknown,
@@ -110,6 +113,18 @@ function changeText(
   return `${text(change.old)} → ${text(change.new)}`;
 }
 
+/**
+ * The action in the record's one wording (the masters' page and the export say the same); what
+ * was done to something of the device other than the device and its access entries (a recipient,
+ * billing terms) names that too.
+ */
+function actionText(entry: AuditEntry, locale: Locale): string {
+  const action = auditActionText(locale, entry.action);
+  return entry.entityType === 'device' || entry.entityType === 'device_access'
+    ? action
+    : `${auditEntityText(locale, entry.entityType)}: ${action}`;
+}
+
 /** Everything the tab shows of one entry, in the user's language. */
 export function changeEntryTexts(entry: AuditEntry, t: TFunction, locale: Locale): ChangeEntryTexts {
   return {
@@ -118,8 +133,7 @@ export function changeEntryTexts(entry: AuditEntry, t: TFunction, locale: Locale
       ? t('device-changes.actedAs', { realUser: entry.realUser.username, user: entry.user.username })
       : entry.user.username,
     address: entry.address ?? t('device-changes.none'),
-    // An action recorded by a newer server than this page knows is shown by its code.
-    action: t(`device-changes.actions.${entry.action}`, { defaultValue: entry.action }),
+    action: actionText(entry, locale),
     fields: Object.entries(entry.changes).map(([path, change]) => ({
       path,
       label: fieldLabel(entry.entityType, path, t),
