@@ -81,3 +81,11 @@ export function changedFields(
   }
   return changes;
 }
+
+/** The fields of something made by the change, each from nothing to its value. */
+export const createdFields = (after: Readonly<Record<string, unknown>>, secrets: readonly string[] = []) =>
+  changedFields({}, after, secrets);
+
+/** The fields of something the change removed, each from its value to nothing. */
+export const removedFields = (before: Readonly<Record<string, unknown>>, secrets: readonly string[] = []) =>
+  changedFields(before, Object.fromEntries(Object.keys(before).map((field) => [field, null])), secrets);

@@ -7,7 +7,7 @@ import type {
   RecipientBody,
   RecipientEventBody,
 } from '@tankportal/shared/schemas/notification-recipients';
-import type { Db } from '../db/client.ts';
+import type { Db, Executor } from '../db/client.ts';
 import {
   type ContactRow,
   contacts,
@@ -25,6 +25,8 @@ import { contactsWithDeviceCount } from '../repositories/contacts.ts';
 import { recipientRowsOf, type RecipientWithContact } from '../repositories/notification-recipients.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
 import { findUsersByIds } from '../repositories/users.ts';
+import { changedFields, createdFields, recordChange, removedFields, type ChangeAuthor } from './audit-log.ts';
+import { createContact } from './contacts.ts';
 
 /**
  * Who hears of a device's events, on which channels, for a caller that checked the actor's
@@ -35,6 +37,33 @@ import { findUsersByIds } from '../repositories/users.ts';
 
 const byHandle = new Intl.Collator('de', { sensitivity: 'base', numeric: true });
 const conflict = (): FieldError[] => [{ path: 'contactId', code: 'conflict', args: {} }];
+
+/** A recipient's record: what it is, on which device. */
+const recipientChange = (recipient: { id: number; deviceId: number }) => ({
+  entityType: 'notification_recipient' as const,
+  entityId: recipient.id,
+  deviceId: recipient.deviceId,
+});
+
+/** Writes a recipient and its record together (in the caller's transaction when there is one). */
+async function insertRecipient(
+  db: Executor,
+  author: ChangeAuthor,
+  values: { deviceId: number; contactId: number; events: RecipientEvent[] },
+) {
+  return db.transaction(async (tx) => {
+    const [{ id }] = await tx
+      .insert(notificationRecipients)
+      .values(values)
+      .returning({ id: notificationRecipients.id });
+    await recordChange(tx, author, {
+      ...recipientChange({ id, deviceId: values.deviceId }),
+      action: 'add',
+      changes: createdFields({ contactId: values.contactId, events: values.events }),
+    });
+    return id;
+  });
+}
 
 const present = (row: RecipientWithContact) => presentRecipient(row.recipient, row.contact, row.deviceCount);
 
@@ -109,24 +138,18 @@ export async function offeredContacts(db: Db, actor: UserRow, deviceId: number):
  */
 export async function addRecipient(
   db: Db,
-  actor: UserRow,
+  author: ChangeAuthor,
   deviceId: number,
   { contactId, contact: newContact, events: requested }: RecipientBody,
 ): Promise<number> {
+  const actor = author.actor.user;
   if (newContact) {
     // A new contact: nothing to look up or to clash with; the channels are checked against
     // the contact about to be written, and both rows are written or neither.
     const events = checkedEvents(requested, newContact);
     return db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(contacts)
-        .values({ ...newContact, userId: actor.id })
-        .returning({ id: contacts.id });
-      const [recipient] = await tx
-        .insert(notificationRecipients)
-        .values({ deviceId, contactId: created.id, events })
-        .returning({ id: notificationRecipients.id });
-      return recipient.id;
+      const created = await createContact(tx, author, actor.id, newContact);
+      return insertRecipient(tx, author, { deviceId, contactId: created.id, events });
     });
   }
   // Another user's contact is refused as one that does not exist: 020's privacy stays.
@@ -147,11 +170,7 @@ export async function addRecipient(
   if (existing) throw invalidFields(conflict());
   const events = checkedEvents(requested, found.contact);
   try {
-    const [{ id }] = await db
-      .insert(notificationRecipients)
-      .values({ deviceId, contactId: found.contact.id, events })
-      .returning({ id: notificationRecipients.id });
-    return id;
+    return await insertRecipient(db, author, { deviceId, contactId: found.contact.id, events });
   } catch (error) {
     // A second request for the same contact won the race: the same answer as the check above.
     if (isUniqueViolation(error)) throw invalidFields(conflict());
@@ -162,28 +181,43 @@ export async function addRecipient(
 /** Changes the events and channels of a recipient of the device; 404 when it has none with that id. */
 export async function changeRecipientEvents(
   db: Db,
+  author: ChangeAuthor,
   deviceId: number,
   recipientId: number,
   requested: RecipientEventBody[],
 ) {
   const [row] = await db
-    .select({ contact: contacts })
+    .select({ contact: contacts, events: notificationRecipients.events })
     .from(notificationRecipients)
     .innerJoin(contacts, eq(contacts.id, notificationRecipients.contactId))
     .where(and(eq(notificationRecipients.id, recipientId), eq(notificationRecipients.deviceId, deviceId)));
   if (!row) throw notFound();
   const events = checkedEvents(requested, row.contact);
-  await db
-    .update(notificationRecipients)
-    .set({ events })
-    .where(and(eq(notificationRecipients.id, recipientId), eq(notificationRecipients.deviceId, deviceId)));
+  await db.transaction(async (tx) => {
+    await tx
+      .update(notificationRecipients)
+      .set({ events })
+      .where(and(eq(notificationRecipients.id, recipientId), eq(notificationRecipients.deviceId, deviceId)));
+    await recordChange(tx, author, {
+      ...recipientChange({ id: recipientId, deviceId }),
+      action: 'update',
+      changes: changedFields({ events: row.events }, { events }),
+    });
+  });
 }
 
 /** Removes a recipient from the device (the contact stays in its book); 404 when there is none. */
-export async function removeRecipient(db: Db, deviceId: number, recipientId: number) {
-  const [row] = await db
-    .delete(notificationRecipients)
-    .where(and(eq(notificationRecipients.id, recipientId), eq(notificationRecipients.deviceId, deviceId)))
-    .returning({ id: notificationRecipients.id });
-  if (!row) throw notFound();
+export async function removeRecipient(db: Db, author: ChangeAuthor, deviceId: number, recipientId: number) {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(notificationRecipients)
+      .where(and(eq(notificationRecipients.id, recipientId), eq(notificationRecipients.deviceId, deviceId)))
+      .returning({ contactId: notificationRecipients.contactId, events: notificationRecipients.events });
+    if (!row) throw notFound();
+    await recordChange(tx, author, {
+      ...recipientChange({ id: recipientId, deviceId }),
+      action: 'remove',
+      changes: removedFields(row),
+    });
+  });
 }

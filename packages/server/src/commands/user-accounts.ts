@@ -8,7 +8,7 @@ import type {
   UserDetail,
   UserLoginBody,
 } from '@tankportal/shared/schemas/users';
-import type { Db } from '../db/client.ts';
+import type { Db, Executor } from '../db/client.ts';
 import { deviceAces, devices, type UserRow, users } from '../db/schema.ts';
 import { forbidden, HttpError, invalidFields, notFound } from '../http-error.ts';
 import { hashPassword, weakPasswordErrors } from '../policies/passwords.ts';
@@ -17,7 +17,13 @@ import { isInSubtree, userManagedBy } from '../policies/user-tree.ts';
 import { presentUserDetail } from '../presenters/user-detail.ts';
 import type { SessionStore } from '../repositories/sessions.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
-import { countSubUsers, findUserById, findUserByUsername } from '../repositories/users.ts';
+import {
+  countSubUsers,
+  findUserById,
+  findUserByUsername,
+  updatePasswordHash,
+} from '../repositories/users.ts';
+import { changedFields, recordChange, type ChangeAuthor, type RecordedChange } from './audit-log.ts';
 
 /**
  * The users area's rules and writes (decision 037), for an admin or above:
@@ -36,6 +42,25 @@ const fieldError = (path: string, code: FieldError['code'], args: FieldError['ar
   args,
 });
 const usernameTaken = () => invalidFields([fieldError('username', 'conflict')]);
+
+/** A user's record: the user changed is also the one the change concerns. */
+const userChange = (userId: number, change: Pick<RecordedChange, 'action' | 'changes'>): RecordedChange => ({
+  entityType: 'user',
+  entityId: userId,
+  subjectUserId: userId,
+  ...change,
+});
+
+/** Passwords and API tokens are recorded only as changed. */
+const USER_SECRETS = ['password', 'apiToken'];
+
+/** The login data as recorded: a new password only as changed. */
+const loginFields = (fields: Pick<UserRow, 'username' | 'parentUserId' | 'role' | 'status'>) => ({
+  username: fields.username,
+  parentUserId: fields.parentUserId,
+  role: fields.role,
+  status: fields.status,
+});
 
 /** The user if the actor manages it and it is not deleted; 404 otherwise. */
 export async function visibleUser(db: Db, actor: UserRow, id: number): Promise<UserRow> {
@@ -85,7 +110,8 @@ async function statusChanged(sessions: SessionStore, user: UserRow, status: User
 }
 
 /** Creates a user below a user the actor manages; answers its row. */
-export async function createUser(db: Db, actor: UserRow, body: CreateUserBody): Promise<UserRow> {
+export async function createUser(db: Db, author: ChangeAuthor, body: CreateUserBody): Promise<UserRow> {
+  const actor = author.actor.user;
   const errors = [
     ...(await usernameErrors(db, body.username)),
     ...(await parentErrors(db, actor, body.parentUserId)),
@@ -94,19 +120,30 @@ export async function createUser(db: Db, actor: UserRow, body: CreateUserBody): 
   ];
   if (errors.length) throw invalidFields(errors);
   const parent = (await findUserById(db, body.parentUserId))!;
+  const passwordHash = await hashPassword(body.password);
   try {
-    const [created] = await db
-      .insert(users)
-      .values({
-        username: body.username,
-        parentUserId: parent.id,
-        whitelabelId: parent.whitelabelId,
-        role: body.role,
-        status: body.active ? 'ok' : 'locked',
-        passwordHash: await hashPassword(body.password),
-      })
-      .returning();
-    return created;
+    return await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(users)
+        .values({
+          username: body.username,
+          parentUserId: parent.id,
+          whitelabelId: parent.whitelabelId,
+          role: body.role,
+          status: body.active ? 'ok' : 'locked',
+          passwordHash,
+        })
+        .returning();
+      await recordChange(
+        tx,
+        author,
+        userChange(created.id, {
+          action: 'create',
+          changes: changedFields({}, { ...loginFields(created), password: true }, USER_SECRETS),
+        }),
+      );
+      return created;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw usernameTaken();
     throw error;
@@ -117,10 +154,11 @@ export async function createUser(db: Db, actor: UserRow, body: CreateUserBody): 
 export async function changeLogin(
   db: Db,
   sessions: SessionStore,
-  actor: UserRow,
+  author: ChangeAuthor,
   id: number,
   body: UserLoginBody,
 ): Promise<UserRow> {
+  const actor = author.actor.user;
   const user = await changeableUser(db, actor, id);
   const errors = [
     ...(await usernameErrors(db, body.username, user.id)),
@@ -130,19 +168,35 @@ export async function changeLogin(
   ];
   if (errors.length) throw invalidFields(errors);
   const status = body.active ? 'ok' : 'locked';
+  const passwordHash = body.password ? await hashPassword(body.password) : undefined;
   let updated: UserRow;
   try {
-    [updated] = await db
-      .update(users)
-      .set({
-        username: body.username,
-        parentUserId: body.parentUserId,
-        role: body.role,
-        status,
-        ...(body.password ? { passwordHash: await hashPassword(body.password) } : {}),
-      })
-      .where(eq(users.id, user.id))
-      .returning();
+    updated = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({
+          username: body.username,
+          parentUserId: body.parentUserId,
+          role: body.role,
+          status,
+          ...(passwordHash ? { passwordHash } : {}),
+        })
+        .where(eq(users.id, user.id))
+        .returning();
+      await recordChange(
+        tx,
+        author,
+        userChange(user.id, {
+          action: 'update_login',
+          changes: changedFields(
+            user,
+            { ...loginFields(row), password: passwordHash ? true : undefined },
+            USER_SECRETS,
+          ),
+        }),
+      );
+      return row;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw usernameTaken();
     throw error;
@@ -157,17 +211,22 @@ export async function changeLogin(
 export async function changeBasedata(
   db: Db,
   sessions: SessionStore,
-  actor: UserRow,
+  author: ChangeAuthor,
   id: number,
   { contact, address }: UserBasedataBody,
 ): Promise<UserRow> {
-  const user = await changeableUser(db, actor, id);
+  const user = await changeableUser(db, author.actor.user, id);
   const { firstName, lastName, company, ...rest } = contact;
-  const [updated] = await db
-    .update(users)
-    .set({ firstName, lastName, company, contact: rest, address })
-    .where(eq(users.id, user.id))
-    .returning();
+  const basedata = { firstName, lastName, company, contact: rest, address };
+  const updated = await db.transaction(async (tx) => {
+    const [row] = await tx.update(users).set(basedata).where(eq(users.id, user.id)).returning();
+    await recordChange(
+      tx,
+      author,
+      userChange(user.id, { action: 'update_basedata', changes: changedFields(user, basedata) }),
+    );
+    return row;
+  });
   sessions.forgetUser(user.id);
   return updated;
 }
@@ -175,21 +234,28 @@ export async function changeBasedata(
 /** The comment on a user; answers the changed row. */
 export async function changeComment(
   db: Db,
-  actor: UserRow,
+  author: ChangeAuthor,
   id: number,
   comment: UserRow['comment'],
 ): Promise<UserRow> {
-  const user = await changeableUser(db, actor, id);
-  const [updated] = await db.update(users).set({ comment }).where(eq(users.id, user.id)).returning();
-  return updated;
+  const user = await changeableUser(db, author.actor.user, id);
+  return db.transaction(async (tx) => {
+    const [updated] = await tx.update(users).set({ comment }).where(eq(users.id, user.id)).returning();
+    await recordChange(
+      tx,
+      author,
+      userChange(user.id, { action: 'update_comment', changes: changedFields(user, { comment }) }),
+    );
+    return updated;
+  });
 }
 
 /**
  * Deletes a user that has no sub-users and owns no devices (409 naming what is left otherwise). Its
  * access to other customers' devices ends with it; its history and contacts stay.
  */
-export async function deleteUser(db: Db, sessions: SessionStore, actor: UserRow, id: number) {
-  const user = await changeableUser(db, actor, id);
+export async function deleteUser(db: Db, sessions: SessionStore, author: ChangeAuthor, id: number) {
+  const user = await changeableUser(db, author.actor.user, id);
   await db.transaction(async (tx) => {
     // Locked first, so that no sub-user or device is added to it while this runs.
     const [row] = await tx
@@ -210,6 +276,18 @@ export async function deleteUser(db: Db, sessions: SessionStore, actor: UserRow,
       );
     await tx.delete(deviceAces).where(eq(deviceAces.userId, user.id));
     await tx.update(users).set({ status: 'deleted', authTokenHash: null }).where(eq(users.id, user.id));
+    await recordChange(
+      tx,
+      author,
+      userChange(user.id, {
+        action: 'delete',
+        changes: changedFields(
+          { status: user.status, apiToken: user.authTokenHash },
+          { status: 'deleted', apiToken: null },
+          USER_SECRETS,
+        ),
+      }),
+    );
   });
   await sessions.destroyAll(user.id);
 }
@@ -220,10 +298,11 @@ export async function deleteUser(db: Db, sessions: SessionStore, actor: UserRow,
  */
 export async function syncAccess(
   db: Db,
-  actor: UserRow,
+  author: ChangeAuthor,
   id: number,
   sourceId: number,
 ): Promise<SyncAccessResult> {
+  const actor = author.actor.user;
   const user = await changeableUser(db, actor, id);
   const source = await findUserById(db, sourceId);
   if (!source || source.status === 'deleted' || sourceId === user.id || sourceId === actor.id)
@@ -241,23 +320,60 @@ export async function syncAccess(
       WHERE a.user_id = ${source.id}::int AND d.user_id <> ${user.id}::int
       RETURNING id`);
     // A source that only owns devices has no entries: nothing is copied, and the answer says so.
-    return { removed: removed.length, copied: copied.rows.length };
+    const result = { removed: removed.length, copied: copied.rows.length };
+    await recordChange(
+      tx,
+      author,
+      userChange(user.id, {
+        action: 'sync_access',
+        changes: changedFields({}, { syncWithUserId: source.id, ...result }),
+      }),
+    );
+    return result;
   });
 }
 
 /** A new API token for a visible user, answered this once (only its hash is stored); the old one stops working. */
-export async function issueAuthToken(db: Db, actor: UserRow, id: number): Promise<string> {
-  const user = await visibleUser(db, actor, id);
+export async function issueAuthToken(db: Db, author: ChangeAuthor, id: number): Promise<string> {
+  const user = await visibleUser(db, author.actor.user, id);
   const authToken = newToken();
-  await db
-    .update(users)
-    .set({ authTokenHash: hashToken(authToken) })
-    .where(eq(users.id, user.id));
+  await setAuthTokenHash(db, author, user, hashToken(authToken));
   return authToken;
 }
 
 /** Removes a visible user's API token. */
-export async function removeAuthToken(db: Db, actor: UserRow, id: number) {
-  const user = await visibleUser(db, actor, id);
-  await db.update(users).set({ authTokenHash: null }).where(eq(users.id, user.id));
+export async function removeAuthToken(db: Db, author: ChangeAuthor, id: number) {
+  const user = await visibleUser(db, author.actor.user, id);
+  await setAuthTokenHash(db, author, user, null);
+}
+
+/** Stores a token's hash (null: none) and records that the token was issued or removed. */
+async function setAuthTokenHash(db: Db, author: ChangeAuthor, user: UserRow, authTokenHash: string | null) {
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ authTokenHash }).where(eq(users.id, user.id));
+    await recordChange(
+      tx,
+      author,
+      userChange(user.id, {
+        action: authTokenHash ? 'issue_api_token' : 'remove_api_token',
+        changes: changedFields({ apiToken: user.authTokenHash }, { apiToken: authTokenHash }, USER_SECRETS),
+      }),
+    );
+  });
+}
+
+/** The signed-in user's own new password (checked by the caller), recorded only as changed. */
+export async function changeOwnPassword(db: Executor, author: ChangeAuthor, passwordHash: string) {
+  const { user } = author.actor;
+  await db.transaction(async (tx) => {
+    await updatePasswordHash(tx, user.id, passwordHash);
+    await recordChange(
+      tx,
+      author,
+      userChange(user.id, {
+        action: 'update_password',
+        changes: changedFields({}, { password: true }, USER_SECRETS),
+      }),
+    );
+  });
 }

@@ -32,38 +32,6 @@ export async function findOwnContact(db: Db, userId: number, contactId: number) 
   return found;
 }
 
-const own = (userId: number, contactId: number) =>
-  and(eq(contacts.id, contactId), eq(contacts.userId, userId));
-
 /** The user's contact book, each contact with the number of devices it is a recipient of. */
 export const contactsOf = (db: Db, userId: number) =>
   contactsWithDeviceCount(db, eq(contacts.userId, userId));
-
-type ContactFields = Omit<typeof contacts.$inferInsert, 'id' | 'userId'>;
-
-export async function createContact(db: Db, userId: number, fields: ContactFields): Promise<ContactRow> {
-  const [row] = await db
-    .insert(contacts)
-    .values({ ...fields, userId })
-    .returning();
-  return row!;
-}
-
-/** Changes one of the user's contacts; false when the user has no such contact. */
-export async function updateOwnContact(db: Db, userId: number, contactId: number, fields: ContactFields) {
-  const rows = await db
-    .update(contacts)
-    .set(fields)
-    .where(own(userId, contactId))
-    .returning({ id: contacts.id });
-  return rows.length > 0;
-}
-
-/**
- * Deletes one of the user's contacts, its recipients (and their throttle rows) by the foreign keys'
- * ON DELETE CASCADE; false when the user has no such contact.
- */
-export async function deleteOwnContact(db: Db, userId: number, contactId: number) {
-  const rows = await db.delete(contacts).where(own(userId, contactId)).returning({ id: contacts.id });
-  return rows.length > 0;
-}

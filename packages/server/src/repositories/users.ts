@@ -1,5 +1,5 @@
 import { and, count, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../db/client.ts';
+import type { Db, Executor, Tx } from '../db/client.ts';
 import { users, type UserRow } from '../db/schema.ts';
 
 export async function findUserByUsername(db: Db, username: string): Promise<UserRow | undefined> {
@@ -38,7 +38,7 @@ export async function findActiveUserByTokenHash(db: Db, tokenHash: string): Prom
   return row;
 }
 
-export async function updatePasswordHash(db: Db, userId: number, passwordHash: string) {
+export async function updatePasswordHash(db: Executor, userId: number, passwordHash: string) {
   await db
     .update(users)
     .set({ passwordHash })

@@ -8,7 +8,18 @@ import { sheetLanguageAndZone } from './export.ts';
  */
 
 /** What was changed. */
-export const AUDIT_ENTITIES = ['device', 'device_access'] as const;
+export const AUDIT_ENTITIES = [
+  'device',
+  'device_access',
+  'user',
+  'contact',
+  'notification_recipient',
+  'billing_terms',
+  'invoice',
+  'system_notification',
+  'weather_station',
+  'ref_date_query',
+] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
 /** What was done to it. */
@@ -25,6 +36,22 @@ export const AUDIT_ACTIONS = [
   'grant',
   'change',
   'revoke',
+  'create',
+  'update',
+  'add',
+  'remove',
+  'update_login',
+  'update_password',
+  'update_basedata',
+  'sync_access',
+  'issue_api_token',
+  'remove_api_token',
+  'update_debtor',
+  'update_billing_recipient',
+  'update_status',
+  'update_weather_station',
+  'publish',
+  'remove_device',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -6,7 +6,9 @@ import { hashPassword, verifyPassword, weakPasswordErrors } from '../../../polic
 import { mayImpersonate } from '@tankportal/shared/roles';
 import { actorOf } from '../../../plugins/auth.ts';
 import { isInSubtree } from '../../../policies/user-tree.ts';
-import { findUserByUsername, updatePasswordHash } from '../../../repositories/users.ts';
+import { changeOwnPassword } from '../../../commands/user-accounts.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
+import { findUserByUsername } from '../../../repositories/users.ts';
 import { presentCurrentUser } from '../../../presenters/current-user.ts';
 import { errorSchema } from '../../schemas.ts';
 
@@ -67,7 +69,7 @@ export function meRoutes(app: Api, { db, sessions }: AppContext) {
       // Judged only for whoever proved the current password: the estimate costs CPU.
       const weak = weakPasswordErrors(password, actor.user.username);
       if (weak.length) throw invalidFields(weak);
-      await updatePasswordHash(db, actor.user.id, await hashPassword(password));
+      await changeOwnPassword(db, authorOf(request), await hashPassword(password));
       if (actor.sessionId) await sessions.destroyOthers(actor.user.id, actor.sessionId);
       return reply.code(204).send(null);
     },

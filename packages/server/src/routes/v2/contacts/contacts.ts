@@ -5,13 +5,9 @@ import type { Api, AppContext } from '../../../context.ts';
 import { notFound } from '../../../http-error.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 import { presentContact } from '../../../presenters/contact.ts';
-import {
-  contactsOf,
-  createContact,
-  deleteOwnContact,
-  findOwnContact,
-  updateOwnContact,
-} from '../../../repositories/contacts.ts';
+import { createContact, deleteOwnContact, updateOwnContact } from '../../../commands/contacts.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
+import { contactsOf, findOwnContact } from '../../../repositories/contacts.ts';
 import { errorSchema } from '../../schemas.ts';
 
 const contactIdParams = z.object({ id: pathId() });
@@ -73,8 +69,8 @@ export function contactRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
-      const row = await createContact(db, actor.id, request.body);
+      const author = authorOf(request);
+      const row = await createContact(db, author, author.actor.user.id, request.body);
       return reply.code(201).header('location', `/api/v2/contacts/${row.id}`).send(presentContact(row, 0));
     },
   );
@@ -93,7 +89,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
     },
     async (request) => {
       const actor = actorOf(request).user;
-      if (!(await updateOwnContact(db, actor.id, request.params.id, request.body))) throw notFound();
+      if (!(await updateOwnContact(db, authorOf(request), request.params.id, request.body))) throw notFound();
       return findOrThrow(actor.id, request.params.id);
     },
   );
@@ -110,8 +106,7 @@ export function contactRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
-      if (!(await deleteOwnContact(db, actor.id, request.params.id))) throw notFound();
+      if (!(await deleteOwnContact(db, authorOf(request), request.params.id))) throw notFound();
       return reply.code(204).send(null);
     },
   );

@@ -16,6 +16,7 @@ import {
   removeRecipient,
 } from '../../../commands/notification-recipients.ts';
 import { actorOf } from '../../../plugins/auth.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
 import { errorSchema } from '../../schemas.ts';
 import { deviceIdParams } from './devices.ts';
 
@@ -95,9 +96,8 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
       const deviceId = request.params.id;
-      const id = await addRecipient(db, actor, deviceId, request.body);
+      const id = await addRecipient(db, authorOf(request), deviceId, request.body);
       return reply
         .code(201)
         .header('location', `/api/v2/devices/${deviceId}/notification-recipients/${id}`)
@@ -119,7 +119,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
     },
     async (request) => {
       const { id: deviceId, recipientId } = request.params;
-      await changeRecipientEvents(db, deviceId, recipientId, request.body.events);
+      await changeRecipientEvents(db, authorOf(request), deviceId, recipientId, request.body.events);
       return recipientOrThrow(db, deviceId, recipientId);
     },
   );
@@ -137,7 +137,7 @@ export function notificationRecipientRoutes(app: Api, { db }: AppContext) {
     },
     async (request, reply) => {
       const { id: deviceId, recipientId } = request.params;
-      await removeRecipient(db, deviceId, recipientId);
+      await removeRecipient(db, authorOf(request), deviceId, recipientId);
       return reply.code(204).send(null);
     },
   );

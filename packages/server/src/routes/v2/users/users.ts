@@ -25,6 +25,7 @@ import {
 } from '../../../commands/user-accounts.ts';
 import type { Api, AppContext } from '../../../context.ts';
 import { actorOf } from '../../../plugins/auth.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
 import { presentLoginHistoryEntry } from '../../../presenters/login-history-entry.ts';
 import { loginsOf } from '../../../repositories/login-history.ts';
 import { errorSchema } from '../../schemas.ts';
@@ -77,8 +78,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
-      const created = await createUser(db, actor, request.body);
+      const created = await createUser(db, authorOf(request), request.body);
       return reply
         .code(201)
         .header('location', `/api/v2/users/${created.id}`)
@@ -99,8 +99,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
-      const updated = await changeLogin(db, sessions, actor, request.params.id, request.body);
+      const updated = await changeLogin(db, sessions, authorOf(request), request.params.id, request.body);
       return userDetail(db, updated);
     },
   );
@@ -118,8 +117,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
-      const updated = await changeBasedata(db, sessions, actor, request.params.id, request.body);
+      const updated = await changeBasedata(db, sessions, authorOf(request), request.params.id, request.body);
       return userDetail(db, updated);
     },
   );
@@ -137,8 +135,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
-      const updated = await changeComment(db, actor, request.params.id, request.body.content);
+      const updated = await changeComment(db, authorOf(request), request.params.id, request.body.content);
       return userDetail(db, updated);
     },
   );
@@ -155,8 +152,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
-      await deleteUser(db, sessions, actor, request.params.id);
+      await deleteUser(db, sessions, authorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -175,8 +171,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
-      return syncAccess(db, actor, request.params.id, request.body.syncWithUserId);
+      return syncAccess(db, authorOf(request), request.params.id, request.body.syncWithUserId);
     },
   );
 
@@ -210,8 +205,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
-      const authToken = await issueAuthToken(db, actor, request.params.id);
+      const authToken = await issueAuthToken(db, authorOf(request), request.params.id);
       return { authToken };
     },
   );
@@ -228,8 +222,7 @@ export function userRoutes(app: Api, { db, sessions }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
-      await removeAuthToken(db, actor, request.params.id);
+      await removeAuthToken(db, authorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
