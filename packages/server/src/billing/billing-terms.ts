@@ -11,6 +11,13 @@ import { billingTerms, devices, invoiceItems, smsGateways, users } from '../db/s
 import { invalidFields, notFound } from '../http-error.ts';
 import type { BillingTermsRow, SystemBillingTermsRow } from '../presenters/billing-terms.ts';
 import { nextInvoicingAt } from './periods.ts';
+import {
+  changedFields,
+  createdFields,
+  recordChange,
+  removedFields,
+  type ChangeAuthor,
+} from '../commands/audit-log.ts';
 
 /**
  * A device's billing terms (the billing tab) and every device's (the system list), read and
@@ -121,18 +128,37 @@ function termsValues(
   return { ...values, nextInvoicingAt: nextInvoicingAt(values) };
 }
 
+/** What the record keeps of terms: what a master wrote, not the day derived from it. */
+const recordedTerms = ({ nextInvoicingAt: _derived, ...fields }: ReturnType<typeof termsValues>) => fields;
+
+/** Terms are recorded on their device's record. */
+const termsChange = (terms: { id: number; deviceId: number }) => ({
+  entityType: 'billing_terms' as const,
+  entityId: terms.id,
+  deviceId: terms.deviceId,
+});
+
 /** Adds terms to a device, none of it invoiced yet; 404 for an unknown device. */
 export async function addBillingTerms(
   db: Db,
+  author: ChangeAuthor,
   deviceId: number,
   body: CreateBillingTermsBody,
 ): Promise<BillingTermsRow> {
   await requireDevice(db, deviceId);
-  const [row] = await db
-    .insert(billingTerms)
-    .values({ deviceId, ...termsValues(body.alias, body, null) })
-    .returning();
-  return row!;
+  const values = termsValues(body.alias, body, null);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(billingTerms)
+      .values({ deviceId, ...values })
+      .returning();
+    await recordChange(tx, author, {
+      ...termsChange(row!),
+      action: 'create',
+      changes: createdFields(recordedTerms(values)),
+    });
+    return row!;
+  });
 }
 
 /**
@@ -141,24 +167,46 @@ export async function addBillingTerms(
  */
 export async function changeBillingTerms(
   db: Db,
+  author: ChangeAuthor,
   current: BillingTermsRow,
   body: UpdateBillingTermsBody,
   invoicedUntil: string | null,
 ): Promise<BillingTermsRow> {
   await refuseUnbillable(db, current.id, { ...body, invoicedUntil });
-  const [row] = await db
-    .update(billingTerms)
-    .set(termsValues(current.alias, body, invoicedUntil))
-    .where(eq(billingTerms.id, current.id))
-    .returning();
-  return row!;
+  const values = termsValues(current.alias, body, invoicedUntil);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(billingTerms)
+      .set(values)
+      .where(eq(billingTerms.id, current.id))
+      .returning();
+    await recordChange(tx, author, {
+      ...termsChange(current),
+      action: 'update',
+      changes: changedFields(current, recordedTerms(values)),
+    });
+    return row!;
+  });
 }
 
 /** Deletes terms (invoices already made keep their items); 404 when there are none. */
-export async function deleteBillingTerms(db: Db, id: number) {
-  const [row] = await db
-    .delete(billingTerms)
-    .where(eq(billingTerms.id, id))
-    .returning({ id: billingTerms.id });
-  if (!row) throw notFound();
+export async function deleteBillingTerms(db: Db, author: ChangeAuthor, id: number) {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.delete(billingTerms).where(eq(billingTerms.id, id)).returning();
+    if (!row) throw notFound();
+    await recordChange(tx, author, {
+      ...termsChange(row),
+      action: 'delete',
+      changes: removedFields(recordedTerms(termsFieldsOf(row))),
+    });
+  });
 }
+
+/** The written columns of stored terms, as termsValues makes them. */
+const termsFieldsOf = ({
+  id: _id,
+  deviceId: _deviceId,
+  currency: _currency,
+  createdAt: _createdAt,
+  ...fields
+}: BillingTermsRow) => fields;

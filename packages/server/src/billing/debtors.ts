@@ -1,5 +1,12 @@
 import { asc, eq, isNotNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import {
+  changedFields,
+  recordChange,
+  type ChangeAuthor,
+  type RecordedChange,
+} from '../commands/audit-log.ts';
+import { fieldsBefore } from '../commands/device-lifecycle.ts';
 import { devices } from '../db/schema.ts';
 import { notFound } from '../http-error.ts';
 import { requireDevice } from './billing-terms.ts';
@@ -9,9 +16,10 @@ import { requireDevice } from './billing-terms.ts';
  * the recipient's address, order number and Leitweg-ID printed on them.
  */
 
-type BillingRecipient = Partial<
-  Pick<typeof devices.$inferSelect, 'orderNumber' | 'recipientAddress' | 'leitwegId'>
+type BillingFields = Partial<
+  Pick<typeof devices.$inferSelect, 'debtorIdent' | 'orderNumber' | 'recipientAddress' | 'leitwegId'>
 >;
+type BillingRecipient = Omit<BillingFields, 'debtorIdent'>;
 
 /** The debtor idents in use on any device, in order, for the debtor choice. */
 export async function debtorIdentsInUse(db: Db): Promise<string[]> {
@@ -23,29 +31,49 @@ export async function debtorIdentsInUse(db: Db): Promise<string[]> {
   return rows.map((row) => row.ident!);
 }
 
+/**
+ * Writes billing fields of a device and records them on its record, with their values before;
+ * 404 for an unknown device.
+ */
+async function writeBillingFields(
+  db: Db,
+  author: ChangeAuthor,
+  deviceId: number,
+  action: RecordedChange['action'],
+  fields: BillingFields,
+) {
+  await db.transaction(async (tx) => {
+    const before = await fieldsBefore(tx, deviceId, Object.keys(fields) as (keyof BillingFields)[]);
+    if (!before) throw notFound();
+    await tx.update(devices).set(fields).where(eq(devices.id, deviceId));
+    await recordChange(tx, author, {
+      entityType: 'device',
+      entityId: deviceId,
+      deviceId,
+      action,
+      changes: changedFields(before, fields),
+    });
+  });
+}
+
 /** Sets or (null) removes a device's debtor ident; 404 for an unknown device. */
-export async function setDebtorIdent(db: Db, deviceId: number, ident: string | null) {
-  const [row] = await db
-    .update(devices)
-    .set({ debtorIdent: ident })
-    .where(eq(devices.id, deviceId))
-    .returning({ id: devices.id });
-  if (!row) throw notFound();
+export async function setDebtorIdent(db: Db, author: ChangeAuthor, deviceId: number, ident: string | null) {
+  await writeBillingFields(db, author, deviceId, 'update_debtor', { debtorIdent: ident });
 }
 
 /**
  * Sets a device's invoice recipient fields: an absent field keeps its value, so a change naming
  * none writes nothing. 404 for an unknown device.
  */
-export async function setBillingRecipient(db: Db, deviceId: number, fields: BillingRecipient) {
+export async function setBillingRecipient(
+  db: Db,
+  author: ChangeAuthor,
+  deviceId: number,
+  fields: BillingRecipient,
+) {
   const changes = Object.fromEntries(
     Object.entries(fields).filter(([, value]) => value !== undefined),
   ) as BillingRecipient;
   if (Object.keys(changes).length === 0) return requireDevice(db, deviceId);
-  const [row] = await db
-    .update(devices)
-    .set(changes)
-    .where(eq(devices.id, deviceId))
-    .returning({ id: devices.id });
-  if (!row) throw notFound();
+  await writeBillingFields(db, author, deviceId, 'update_billing_recipient', changes);
 }

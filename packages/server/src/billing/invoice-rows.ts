@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import type { InvoiceStatus } from '@tankportal/shared/schemas/billing';
 import type { Db } from '../db/client.ts';
+import { changedFields, recordChange, type ChangeAuthor } from '../commands/audit-log.ts';
 import { devices, invoiceItems, invoices, users } from '../db/schema.ts';
 
 export type InvoiceRow = typeof invoices.$inferSelect;
@@ -29,11 +30,21 @@ export const itemsOfInvoices = (db: Db, invoiceIds: number[]) =>
     .orderBy(asc(invoiceItems.invoiceId), asc(invoiceItems.sequence));
 
 /** Marks an invoice handled or pending; false for an unknown invoice. */
-export async function setInvoiceStatus(db: Db, id: number, status: InvoiceStatus) {
-  const rows = await db
-    .update(invoices)
-    .set({ status })
-    .where(eq(invoices.id, id))
-    .returning({ id: invoices.id });
-  return rows.length > 0;
+export async function setInvoiceStatus(db: Db, author: ChangeAuthor, id: number, status: InvoiceStatus) {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ status: invoices.status })
+      .from(invoices)
+      .where(eq(invoices.id, id))
+      .for('update');
+    if (!before) return false;
+    await tx.update(invoices).set({ status }).where(eq(invoices.id, id));
+    await recordChange(tx, author, {
+      entityType: 'invoice',
+      entityId: id,
+      action: 'update_status',
+      changes: changedFields(before, { status }),
+    });
+    return true;
+  });
 }

@@ -10,7 +10,11 @@ type DeviceColumns = typeof devices.$inferSelect;
 type DeviceField = keyof DeviceColumns;
 
 /** The named fields of a device as they are before a change (undefined: no such device). */
-async function fieldsBefore<K extends DeviceField>(db: Executor, deviceId: number, fields: readonly K[]) {
+export async function fieldsBefore<K extends DeviceField>(
+  db: Executor,
+  deviceId: number,
+  fields: readonly K[],
+) {
   const columns = Object.fromEntries(fields.map((field) => [field, devices[field]])) as {
     [F in K]: (typeof devices)[F];
   };

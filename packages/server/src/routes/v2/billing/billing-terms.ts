@@ -21,6 +21,7 @@ import {
 } from '../../../billing/billing-terms.ts';
 import { debtorIdentsInUse, setBillingRecipient, setDebtorIdent } from '../../../billing/debtors.ts';
 import { invalidFields } from '../../../http-error.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
 import { presentBillingTerms, presentSystemBillingTerms } from '../../../presenters/billing-terms.ts';
 import { errorSchema } from '../../schemas.ts';
 import { sendExport } from '../exports/send-export.ts';
@@ -70,7 +71,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      const row = await addBillingTerms(db, request.params.id, request.body);
+      const row = await addBillingTerms(db, authorOf(request), request.params.id, request.body);
       return reply
         .code(201)
         .header('location', `/api/v2/billing-terms/${row.id}`)
@@ -113,7 +114,9 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       if (!checked.success) throw invalidFields(checked.error.issues.map(toFieldError));
       const invoicedUntil =
         request.body.invoicedUntil === undefined ? current.invoicedUntil : request.body.invoicedUntil;
-      return presentBillingTerms(await changeBillingTerms(db, current, checked.data, invoicedUntil));
+      return presentBillingTerms(
+        await changeBillingTerms(db, authorOf(request), current, checked.data, invoicedUntil),
+      );
     },
   );
 
@@ -129,7 +132,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      await deleteBillingTerms(db, request.params.termsId);
+      await deleteBillingTerms(db, authorOf(request), request.params.termsId);
       return reply.code(204).send(null);
     },
   );
@@ -209,7 +212,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
     },
     async (request, reply) => {
       requireAcceptedDebtorIdent(config, 'ident', request.body.ident);
-      await setDebtorIdent(db, request.params.id, request.body.ident ?? null);
+      await setDebtorIdent(db, authorOf(request), request.params.id, request.body.ident ?? null);
       return reply.code(204).send(null);
     },
   );
@@ -227,7 +230,7 @@ export function billingTermsRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      await setBillingRecipient(db, request.params.id, request.body);
+      await setBillingRecipient(db, authorOf(request), request.params.id, request.body);
       return reply.code(204).send(null);
     },
   );

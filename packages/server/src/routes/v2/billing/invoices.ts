@@ -13,6 +13,7 @@ import {
 } from '../../../billing/invoice-rows.ts';
 
 import { HttpError, notFound } from '../../../http-error.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
 import { LexwareOffice } from '../../../billing/accounting/lexware-office.ts';
 import { AccountingFailure } from '../../../billing/accounting/accounting-service.ts';
 import { accountingStatus, createInAccounting } from '../../../billing/accounting/create-in-accounting.ts';
@@ -216,7 +217,8 @@ export function invoiceRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      if (!(await setInvoiceStatus(db, request.params.invoiceId, request.body.status))) throw notFound();
+      if (!(await setInvoiceStatus(db, authorOf(request), request.params.invoiceId, request.body.status)))
+        throw notFound();
       return findInvoice(db, request.params.invoiceId);
     },
   );
