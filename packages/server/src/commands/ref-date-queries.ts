@@ -4,8 +4,13 @@ import type { Db } from '../db/client.ts';
 import { refDateQueries, refDateQueryDevices, type UserRow } from '../db/schema.ts';
 import { HttpError, notFound } from '../http-error.ts';
 import { requireQueryableDevices } from '../policies/queryable-devices.ts';
-import { findManagedRefDateQuery, managedBy } from '../repositories/ref-date-queries.ts';
+import {
+  findManagedRefDateQuery,
+  managedBy,
+  type RefDateQueryWithMembers,
+} from '../repositories/ref-date-queries.ts';
 import { nextRunAfter } from './ref-date-schedule.ts';
+import { changedFields, createdFields, recordChange, removedFields, type ChangeAuthor } from './audit-log.ts';
 
 /**
  * The writes of reference-date queries: a user changes its own and those of the users it manages,
@@ -30,25 +35,59 @@ function timetableOf(body: RefDateQueryBody, now: Date) {
   };
 }
 
+/** What the record keeps of a query: its timetable, active flag and members, not when it runs next. */
+function recordedQuery(query: Omit<ReturnType<typeof timetableOf>, 'nextRunAt'>, deviceIds: number[]) {
+  const { intervalType, intervals, queryAt, olderThan, isActive } = query;
+  return {
+    intervalType,
+    intervals,
+    queryAt,
+    olderThan,
+    isActive,
+    deviceIds: deviceIds.toSorted((a, b) => a - b),
+  };
+}
+
+/** A query's record: the user whose query it is is concerned too. */
+const queryChange = (id: number, userId: number) => ({
+  entityType: 'ref_date_query' as const,
+  entityId: id,
+  subjectUserId: userId,
+});
+
 /** Creates a query of the actor with its members (each queryable by the actor); answers its id. */
-export async function createRefDateQuery(db: Db, actor: UserRow, body: RefDateQueryBody): Promise<number> {
+export async function createRefDateQuery(
+  db: Db,
+  author: ChangeAuthor,
+  body: RefDateQueryBody,
+): Promise<number> {
+  const actor = author.actor.user;
   const deviceIds = [...new Set(body.deviceIds)];
   await requireQueryableDevices(db, actor, deviceIds, 'REF_DATE_QUERY');
+  const timetable = timetableOf(body, new Date());
   return db.transaction(async (tx) => {
     const [row] = await tx
       .insert(refDateQueries)
-      .values({ userId: actor.id, ...timetableOf(body, new Date()) })
+      .values({ userId: actor.id, ...timetable })
       .returning({ id: refDateQueries.id });
     if (deviceIds.length > 0)
       await tx
         .insert(refDateQueryDevices)
         .values(deviceIds.map((deviceId) => ({ refDateQueryId: row!.id, deviceId })));
+    await recordChange(tx, author, {
+      ...queryChange(row!.id, actor.id),
+      action: 'create',
+      changes: createdFields(recordedQuery(timetable, deviceIds)),
+    });
     return row!.id;
   });
 }
 
+const recordedOf = ({ query, deviceIds }: RefDateQueryWithMembers) => recordedQuery(query, deviceIds);
+
 /** Changes a query's timetable, active flag and members; 404 for a query the actor does not manage. */
-export async function changeRefDateQuery(db: Db, actor: UserRow, id: number, body: RefDateQueryBody) {
+export async function changeRefDateQuery(db: Db, author: ChangeAuthor, id: number, body: RefDateQueryBody) {
+  const actor = author.actor.user;
   const current = await managedRefDateQueryOrThrow(db, actor, id);
   const deviceIds = [...new Set(body.deviceIds)];
   // Members that stay need no new check: one whose permission went is skipped at each run.
@@ -59,23 +98,38 @@ export async function changeRefDateQuery(db: Db, actor: UserRow, id: number, bod
     deviceIds.filter((deviceId) => !kept.has(deviceId)),
     'REF_DATE_QUERY',
   );
+  const timetable = timetableOf(body, new Date());
   await db.transaction(async (tx) => {
-    await tx.update(refDateQueries).set(timetableOf(body, new Date())).where(eq(refDateQueries.id, id));
+    await tx.update(refDateQueries).set(timetable).where(eq(refDateQueries.id, id));
     await tx.delete(refDateQueryDevices).where(eq(refDateQueryDevices.refDateQueryId, id));
     if (deviceIds.length > 0)
       await tx
         .insert(refDateQueryDevices)
         .values(deviceIds.map((deviceId) => ({ refDateQueryId: id, deviceId })));
+    await recordChange(tx, author, {
+      ...queryChange(id, current.query.userId),
+      action: 'update',
+      changes: changedFields(recordedOf(current), recordedQuery(timetable, deviceIds)),
+    });
   });
 }
 
 /** Deletes a query (queries it sent stay in the log); 404 for a query the actor does not manage. */
-export async function deleteRefDateQuery(db: Db, actor: UserRow, id: number) {
-  const [row] = await db
-    .delete(refDateQueries)
-    .where(and(eq(refDateQueries.id, id), managedBy(actor)))
-    .returning({ id: refDateQueries.id });
-  if (!row) throw notFound();
+export async function deleteRefDateQuery(db: Db, author: ChangeAuthor, id: number) {
+  const actor = author.actor.user;
+  const current = await managedRefDateQueryOrThrow(db, actor, id);
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(refDateQueries)
+      .where(and(eq(refDateQueries.id, id), managedBy(actor)))
+      .returning({ id: refDateQueries.id });
+    if (!row) throw notFound();
+    await recordChange(tx, author, {
+      ...queryChange(id, current.query.userId),
+      action: 'delete',
+      changes: removedFields(recordedOf(current)),
+    });
+  });
 }
 
 /**
@@ -89,11 +143,16 @@ const lastDevice = () =>
   ]);
 
 /** Takes the device out of a query; 404 when it is no member, 409 when it is the last one. */
-export async function removeDeviceFromRefDateQuery(db: Db, deviceId: number, refDateQueryId: number) {
+export async function removeDeviceFromRefDateQuery(
+  db: Db,
+  author: ChangeAuthor,
+  deviceId: number,
+  refDateQueryId: number,
+) {
   await db.transaction(async (tx) => {
     // The query's row locked: two devices taken out at once cannot both leave it without one.
     const [query] = await tx
-      .select({ id: refDateQueries.id })
+      .select({ id: refDateQueries.id, userId: refDateQueries.userId })
       .from(refDateQueries)
       .where(eq(refDateQueries.id, refDateQueryId))
       .for('update');
@@ -115,5 +174,12 @@ export async function removeDeviceFromRefDateQuery(db: Db, deviceId: number, ref
           eq(refDateQueryDevices.refDateQueryId, refDateQueryId),
         ),
       );
+    // On the device's record too: it was the device's page it was taken out on.
+    await recordChange(tx, author, {
+      ...queryChange(refDateQueryId, query.userId),
+      deviceId,
+      action: 'remove_device',
+      changes: changedFields({ deviceId }, { deviceId: null }),
+    });
   });
 }

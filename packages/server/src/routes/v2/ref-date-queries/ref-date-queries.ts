@@ -14,6 +14,7 @@ import {
   removeDeviceFromRefDateQuery,
 } from '../../../commands/ref-date-queries.ts';
 import { actorOf } from '../../../plugins/auth.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
 import { presentRefDateQuery } from '../../../presenters/ref-date-query.ts';
 import { refDateQueriesManagedBy, refDateQueriesOfDevice } from '../../../repositories/ref-date-queries.ts';
 
@@ -54,8 +55,9 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
-      const id = await createRefDateQuery(db, actor, request.body);
+      const author = authorOf(request);
+      const actor = author.actor.user;
+      const id = await createRefDateQuery(db, author, request.body);
       const created = presentRefDateQuery(await managedRefDateQueryOrThrow(db, actor, id));
       return reply.code(201).header('location', `/api/v2/ref-date-queries/${id}`).send(created);
     },
@@ -91,10 +93,10 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request).user;
+      const author = authorOf(request);
       const id = request.params.refDateQueryId;
-      await changeRefDateQuery(db, actor, id, request.body);
-      return presentRefDateQuery(await managedRefDateQueryOrThrow(db, actor, id));
+      await changeRefDateQuery(db, author, id, request.body);
+      return presentRefDateQuery(await managedRefDateQueryOrThrow(db, author.actor.user, id));
     },
   );
 
@@ -110,7 +112,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      await deleteRefDateQuery(db, actorOf(request).user, request.params.refDateQueryId);
+      await deleteRefDateQuery(db, authorOf(request), request.params.refDateQueryId);
       return reply.code(204).send(null);
     },
   );
@@ -149,7 +151,7 @@ export function refDateQueryRoutes(app: Api, { db }: AppContext) {
     },
     async (request, reply) => {
       const { id: deviceId, refDateQueryId } = request.params;
-      await removeDeviceFromRefDateQuery(db, deviceId, refDateQueryId);
+      await removeDeviceFromRefDateQuery(db, authorOf(request), deviceId, refDateQueryId);
       return reply.code(204).send(null);
     },
   );

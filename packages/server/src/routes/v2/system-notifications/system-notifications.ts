@@ -6,8 +6,9 @@ import type { Api, AppContext } from '../../../context.ts';
 import {
   publishSystemNotification,
   revokeSystemNotification,
-  systemNotificationsNewestFirst,
-} from '../../../repositories/system-notifications.ts';
+} from '../../../commands/system-notifications.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
+import { systemNotificationsNewestFirst } from '../../../repositories/system-notifications.ts';
 import { notFound } from '../../../http-error.ts';
 import { errorSchema } from '../../schemas.ts';
 
@@ -40,7 +41,7 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const row = await publishSystemNotification(db, request.body);
+      const row = await publishSystemNotification(db, authorOf(request), request.body);
       return reply.code(201).header('location', `/api/v2/system-notifications/${row.id}`).send(row);
     },
   );
@@ -56,7 +57,7 @@ export function systemNotificationRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      if (!(await revokeSystemNotification(db, request.params.id))) throw notFound();
+      if (!(await revokeSystemNotification(db, authorOf(request), request.params.id))) throw notFound();
       return reply.code(204).send(null);
     },
   );

@@ -16,6 +16,7 @@ import {
 } from '../../../commands/weather-stations.ts';
 import type { Db } from '../../../db/client.ts';
 import { notFound } from '../../../http-error.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
 import { presentWeatherStation } from '../../../presenters/weather-station.ts';
 import { weatherStationExists } from '../../../repositories/weather-stations.ts';
 import {
@@ -64,7 +65,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      await addWeatherStation(db, request.body);
+      await addWeatherStation(db, authorOf(request), request.body);
       const created = (await presentStations(db)).find((station) => station.id === request.body.id)!;
       reply.code(201).header('location', `/api/v2/weather-stations/${created.id}`);
       return created;
@@ -83,7 +84,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request, reply) => {
-      await removeWeatherStation(db, request.params.id);
+      await removeWeatherStation(db, authorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -143,7 +144,7 @@ export function weatherRoutes(app: Api, { db, config }: AppContext) {
       },
     },
     async (request) => {
-      await setDeviceWeatherStation(db, request.params.id, request.body.weatherStationId);
+      await setDeviceWeatherStation(db, authorOf(request), request.params.id, request.body.weatherStationId);
       return deviceWeather(db, request.params.id);
     },
   );
