@@ -11,9 +11,6 @@
  */
 import { CACHE_DAYS, dayFromKey, dayKey } from '../time/day-numbers.ts';
 
-// routes/v2/weather/weather-stations.test.ts still takes these two from here.
-export { dayKey, germanDayNumber } from '../time/day-numbers.ts';
-
 const DAY_MS = 86_400_000;
 
 export const ROOM_TEMPERATURE_C = 20;

@@ -14,7 +14,7 @@ import {
   weatherDaily,
   weatherStations,
 } from '../../../db/schema.ts';
-import { dayKey, germanDayNumber } from '../../../intelligence/degree-days.ts';
+import { dayKey, germanDayNumber } from '../../../time/day-numbers.ts';
 import { syntheticHeatingTank, syntheticWeather } from '../../../intelligence/synthetic-series.ts';
 import { refreshForecasts } from '../../../intelligence/refresh-forecasts.ts';
 import { chooseStation, distanceKm } from '../../../intelligence/weather/weather-stations.ts';
