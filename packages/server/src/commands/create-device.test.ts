@@ -2,18 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, ne } from 'drizzle-orm';
 import { createDeviceBody, type CreateDeviceInput } from '@tankportal/shared/schemas/device-create';
 import { createTestApp, type TestApp } from '../testing/test-app.ts';
+import { authorFor } from '../testing/factories.ts';
 import { buildUnassigned } from '../testing/device-lifecycle-factories.ts';
 import type { Db } from '../db/client.ts';
-import { devices, messages, sensors, smsGateways, users } from '../db/schema.ts';
+import { devices, messages, sensors, smsGateways, type UserRow, users } from '../db/schema.ts';
 import { HttpError } from '../http-error.ts';
 import { createDevice } from './create-device.ts';
 
 let t: TestApp;
-let adminId: number;
+let admin: UserRow;
 
 beforeAll(async () => {
   t = await createTestApp();
-  [{ id: adminId }] = await t.database.db.select().from(users).where(eq(users.username, 'admin'));
+  [admin] = await t.database.db.select().from(users).where(eq(users.username, 'admin'));
 });
 afterAll(() => t.close());
 
@@ -26,8 +27,8 @@ const fieldErrorsOf = (result: PromiseSettledResult<unknown>) =>
 describe('createDevice', () => {
   it('of two simultaneous creations with one ident, one wins and the other is a conflict', async () => {
     const results = await Promise.allSettled([
-      createDevice(t.database.db, adminId, body({ type: 'iot', thingName: 'thing-race' })),
-      createDevice(t.database.db, adminId, body({ type: 'iot', thingName: 'thing-race' })),
+      createDevice(t.database.db, authorFor(admin), body({ type: 'iot', thingName: 'thing-race' })),
+      createDevice(t.database.db, authorFor(admin), body({ type: 'iot', thingName: 'thing-race' })),
     ]);
     const won = results.filter((result) => result.status === 'fulfilled');
     expect(won).toHaveLength(1);
@@ -46,8 +47,16 @@ describe('createDevice', () => {
   it('of two simultaneous assignments of one unassigned device, one wins', async () => {
     const unassigned = await buildUnassigned(t.database.db, 'lx_iot', '894910000000123123');
     const results = await Promise.allSettled([
-      createDevice(t.database.db, adminId, body({ type: 'lx_iot', unassignedDeviceId: unassigned.id })),
-      createDevice(t.database.db, adminId, body({ type: 'lx_iot', unassignedDeviceId: unassigned.id })),
+      createDevice(
+        t.database.db,
+        authorFor(admin),
+        body({ type: 'lx_iot', unassignedDeviceId: unassigned.id }),
+      ),
+      createDevice(
+        t.database.db,
+        authorFor(admin),
+        body({ type: 'lx_iot', unassignedDeviceId: unassigned.id }),
+      ),
     ]);
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
     const lost = results.find((result) => result.status === 'rejected')!;
@@ -76,7 +85,7 @@ describe('createDevice', () => {
         await tx.delete(smsGateways).where(ne(smsGateways.id, lionel.id));
         const created = await createDevice(
           tx as unknown as Db,
-          adminId,
+          authorFor(admin),
           body({ type: 'sms', smsGatewayType: 'lionel', cellNumber: '+491706660001' }),
         );
         const [row] = await tx.select().from(devices).where(eq(devices.id, created.id));
@@ -84,7 +93,7 @@ describe('createDevice', () => {
         // A 1NCE device cannot use a Lionel gateway: none is set, none required.
         const once = await createDevice(
           tx as unknown as Db,
-          adminId,
+          authorFor(admin),
           body({ type: 'sms', smsGatewayType: '1nce', iccid: '89882806660000006660' }),
         );
         const [onceRow] = await tx.select().from(devices).where(eq(devices.id, once.id));

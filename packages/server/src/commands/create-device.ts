@@ -7,6 +7,7 @@ import { devices, sensors, smsGateways, unassignedDevices } from '../db/schema.t
 import { invalidFields } from '../http-error.ts';
 import { hashToken, newToken } from '../policies/tokens.ts';
 import { isUniqueViolation } from '../repositories/unique-violation.ts';
+import { createdFields, recordChange, type ChangeAuthor } from './audit-log.ts';
 import { addressColumns } from './device-lifecycle.ts';
 
 type IdentColumn = 'cellNumber' | 'iccid' | 'thingName' | 'identCode';
@@ -117,11 +118,16 @@ export interface CreatedDevice {
 }
 
 /**
- * Creates a device of `ownerId` (the creating admin until it is assigned to a user) with one
+ * Creates a device of its author (the creating admin until it is assigned to a user) with one
  * default level sensor, so that its configuration can be edited at once. An unassigned device it
  * takes its ident from is no longer unassigned. net, IoT and LX-IoT devices get a new secret.
  */
-export async function createDevice(db: Db, ownerId: number, body: CreateDeviceBody): Promise<CreatedDevice> {
+export async function createDevice(
+  db: Db,
+  author: ChangeAuthor,
+  body: CreateDeviceBody,
+): Promise<CreatedDevice> {
+  const ownerId = author.actor.user.id;
   const ident = await identOf(db, body);
   const gateways =
     body.type === 'sms' ? await gatewaysOf(db, body) : { inboundGatewayId: null, outboundGatewayId: null };
@@ -144,6 +150,17 @@ export async function createDevice(db: Db, ownerId: number, body: CreateDeviceBo
           iotConfig: body.type === 'iot' ? { iotVersion: body.iotVersion ?? 'v1' } : {},
         })
         .returning({ id: devices.id });
+      // What identifies the device; its secret is only said to be set.
+      await recordChange(tx, author, {
+        entityType: 'device',
+        entityId: device.id,
+        deviceId: device.id,
+        action: 'create',
+        changes: createdFields(
+          { name: body.name, type: body.type, [ident.column]: ident.value, userId: ownerId, secret },
+          ['secret'],
+        ),
+      });
       await tx.insert(sensors).values({
         deviceId: device.id,
         sequence: 1,

@@ -1,13 +1,14 @@
 import { and, asc, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import { hasRole } from '@tankportal/shared/roles';
 import type { Db, Tx } from '../db/client.ts';
-import { devices, measurements, monthlyConsumption, sensors, type UserRow } from '../db/schema.ts';
+import { devices, measurements, monthlyConsumption, sensors } from '../db/schema.ts';
 import { forbidden, notFound } from '../http-error.ts';
 import { requireDevicePermission } from '../policies/device-access.ts';
 import type { SensorRow } from '../repositories/devices.ts';
 
 import { levelFromValue } from '../sensor-logic/level.ts';
 import { recomputeConsumption } from './record-report.ts';
+import { recordChange, removedFields, type ChangeAuthor } from './audit-log.ts';
 
 /**
  * A process data point's id as `GET /v2/devices/{id}/process` builds it: `{sensorId}-{epoch ms}`,
@@ -27,7 +28,8 @@ export function parsePointId(pointId: string): { sensorId: number; measuredAt: D
  * newest reading, the sensor's present value falls back to the newest visible one, so the next
  * report's consumption step starts from a value that is still in the curve.
  */
-export async function hideMeasurement(db: Db, actor: UserRow, pointId: string): Promise<void> {
+export async function hideMeasurement(db: Db, author: ChangeAuthor, pointId: string): Promise<void> {
+  const actor = author.actor.user;
   const { sensorId, measuredAt } = parsePointId(pointId);
   const [sensor] = await db.select().from(sensors).where(eq(sensors.id, sensorId)).limit(1);
   if (!sensor) throw notFound();
@@ -49,6 +51,18 @@ export async function hideMeasurement(db: Db, actor: UserRow, pointId: string): 
       )
       .returning({ value: measurements.value });
     if (!hidden) throw notFound();
+    // The point as it was in the curve: which sensor, when and what it read.
+    await recordChange(tx, author, {
+      entityType: 'device',
+      entityId: sensor.deviceId,
+      deviceId: sensor.deviceId,
+      action: 'hide_measurement',
+      changes: removedFields({
+        sensor: sensor.sequence,
+        measuredAt: measuredAt.toISOString(),
+        value: hidden.value,
+      }),
+    });
     if (hidden.value !== null) await recomputeAround(tx, sensor, measuredAt);
     if (sensor.lastMeasuredAt?.getTime() === measuredAt.getTime()) await fallBackToNewestVisible(tx, sensor);
   });

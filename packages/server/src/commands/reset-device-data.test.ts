@@ -20,7 +20,7 @@ afterAll(() => t.close());
 
 describe('resetDeviceData', () => {
   it('answers false for a device that does not exist', async () => {
-    expect(await resetDeviceData(t.database.db, 999_999)).toBe(false);
+    expect(await resetDeviceData(t.database.db, 999_999, authorFor(user))).toBe(false);
     expect(await resetGpsData(t.database.db, 999_999, authorFor(user))).toBe(false);
   });
 
@@ -28,7 +28,7 @@ describe('resetDeviceData', () => {
     const db = t.database.db;
     const device = await buildDevice(db, userId, { secretHash: hashToken('s') });
     await buildHistory(db, device.id);
-    expect(await resetDeviceData(db, device.id)).toBe(true);
+    expect(await resetDeviceData(db, device.id, authorFor(user))).toBe(true);
     // A report older than the removed history: after the reset it is the newest there is.
     const response = await t.app.inject({
       method: 'POST',

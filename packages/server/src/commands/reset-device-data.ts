@@ -21,10 +21,14 @@ import {
  * access and the message log stay. One transaction that first locks the device row, as the ingest
  * does (ingest/store-batch.ts): a report arriving meanwhile is stored before or after, never half.
  */
-export async function resetDeviceData(db: Executor, deviceId: number): Promise<boolean> {
+export async function resetDeviceData(
+  db: Executor,
+  deviceId: number,
+  author: ChangeAuthor,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [device] = await tx
-      .select({ id: devices.id })
+      .select({ lastReportedAt: devices.lastReportedAt })
       .from(devices)
       .where(eq(devices.id, deviceId))
       .for('update');
@@ -58,6 +62,14 @@ export async function resetDeviceData(db: Executor, deviceId: number): Promise<b
         thresholdConfirmationStatus: null,
       })
       .where(eq(devices.id, deviceId));
+    // The readings themselves are not listed: the record says when the device last reported.
+    await recordChange(tx, author, {
+      entityType: 'device',
+      entityId: deviceId,
+      deviceId,
+      action: 'reset_data',
+      changes: changedFields(device, { lastReportedAt: null }),
+    });
     return true;
   });
 }

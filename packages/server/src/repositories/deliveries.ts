@@ -44,8 +44,3 @@ export async function findDelivery(db: Db, id: number): Promise<DeliveryRow | un
     .where(eq(deliveries.id, id));
   return row;
 }
-
-/** The dealer's ticket quantity of a delivery (null clears it). */
-export async function setTicketQuantity(db: Db, id: number, ticketQuantity: number | null) {
-  await db.update(deliveries).set({ ticketQuantity }).where(eq(deliveries.id, id));
-}

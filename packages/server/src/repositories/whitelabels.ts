@@ -25,13 +25,3 @@ export async function whitelabelConfigMap(db: Db, whitelabelId: number): Promise
 
 /** Every white-label, oldest first: the master's billing settings pages. */
 export const whitelabelsById = (db: Db) => db.select().from(whitelabels).orderBy(asc(whitelabels.id));
-
-/** Changes a white-label's billing settings; undefined for an unknown id. */
-export async function updateWhitelabel(
-  db: Db,
-  id: number,
-  change: Pick<Partial<typeof whitelabels.$inferInsert>, 'invoiceSeller' | 'datevSettings'>,
-): Promise<WhitelabelRow | undefined> {
-  const [row] = await db.update(whitelabels).set(change).where(eq(whitelabels.id, id)).returning();
-  return row;
-}

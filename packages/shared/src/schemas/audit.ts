@@ -19,6 +19,8 @@ export const AUDIT_ENTITIES = [
   'system_notification',
   'weather_station',
   'ref_date_query',
+  'delivery',
+  'whitelabel',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -52,6 +54,10 @@ export const AUDIT_ACTIONS = [
   'update_weather_station',
   'publish',
   'remove_device',
+  'reset_data',
+  'hide_measurement',
+  'update_invoice_seller',
+  'update_datev_settings',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -7,7 +7,9 @@ import type { Api, AppContext } from '../../../context.ts';
 import { notFound } from '../../../http-error.ts';
 import { actorOf } from '../../../plugins/auth.ts';
 import { errorSchema } from '../../schemas.ts';
-import { updateWhitelabel, whitelabelsById, type WhitelabelRow } from '../../../repositories/whitelabels.ts';
+import { setBillingSetting } from '../../../billing/whitelabel-billing-settings.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
+import { whitelabelsById, type WhitelabelRow } from '../../../repositories/whitelabels.ts';
 
 const datevSettingsEntry = z.object({
   whitelabel: z.object({ id: z.number(), name: z.string(), title: z.string() }),
@@ -57,7 +59,8 @@ export function datevRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request) => {
-      const row = await updateWhitelabel(db, request.params.whitelabelId, { datevSettings: request.body });
+      const { whitelabelId } = request.params;
+      const row = await setBillingSetting(db, authorOf(request), whitelabelId, 'datevSettings', request.body);
       if (!row) throw notFound();
       return entry(row);
     },

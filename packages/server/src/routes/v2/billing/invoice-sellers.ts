@@ -5,7 +5,9 @@ import type { Api, AppContext } from '../../../context.ts';
 import { notFound } from '../../../http-error.ts';
 import { errorSchema } from '../../schemas.ts';
 import { requireKnownCountry } from '../devices/device-metadata.ts';
-import { updateWhitelabel, whitelabelsById, type WhitelabelRow } from '../../../repositories/whitelabels.ts';
+import { setBillingSetting } from '../../../billing/whitelabel-billing-settings.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
+import { whitelabelsById, type WhitelabelRow } from '../../../repositories/whitelabels.ts';
 
 const invoiceSellerEntry = z.object({
   whitelabel: z.object({ id: z.number(), name: z.string(), title: z.string() }),
@@ -54,7 +56,8 @@ export function invoiceSellerRoutes(app: Api, { db }: AppContext) {
     },
     async (request) => {
       requireKnownCountry(request.body.countryCode, 'countryCode');
-      const row = await updateWhitelabel(db, request.params.whitelabelId, { invoiceSeller: request.body });
+      const { whitelabelId } = request.params;
+      const row = await setBillingSetting(db, authorOf(request), whitelabelId, 'invoiceSeller', request.body);
       if (!row) throw notFound();
       return entry(row);
     },

@@ -7,7 +7,9 @@ import {
 } from '@tankportal/shared/schemas/tank-health';
 import type { Api, AppContext } from '../../../context.ts';
 import { presentDelivery } from '../../../presenters/delivery.ts';
-import { deliveriesOfDevice, findDelivery, setTicketQuantity } from '../../../repositories/deliveries.ts';
+import { setTicketQuantity } from '../../../commands/delivery-tickets.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
+import { deliveriesOfDevice, findDelivery } from '../../../repositories/deliveries.ts';
 import { notFound } from '../../../http-error.ts';
 import { requireDevicePermission } from '../../../policies/device-access.ts';
 import { actorOf } from '../../../plugins/auth.ts';
@@ -56,7 +58,7 @@ export function deliveryRoutes(app: Api, { db }: AppContext) {
       const found = await findDelivery(db, request.params.id);
       if (!found) throw notFound();
       await requireDevicePermission(db, actor, found.delivery.deviceId, 'EDIT');
-      await setTicketQuantity(db, found.delivery.id, request.body.ticketQuantity);
+      await setTicketQuantity(db, authorOf(request), found.delivery, request.body.ticketQuantity);
       return presentDelivery({
         ...found,
         delivery: { ...found.delivery, ticketQuantity: request.body.ticketQuantity },

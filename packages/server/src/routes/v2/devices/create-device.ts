@@ -2,6 +2,7 @@ import { createDeviceBody, createdDeviceSchema } from '@tankportal/shared/schema
 import type { Api, AppContext } from '../../../context.ts';
 import { createDevice } from '../../../commands/create-device.ts';
 import { actorOf } from '../../../plugins/auth.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
 import { errorSchema } from '../../schemas.ts';
 import { loadDeviceDetail } from './device-detail.ts';
 import { requireKnownCountry } from './device-metadata.ts';
@@ -24,7 +25,7 @@ export function createDeviceRoutes(app: Api, { db }: AppContext) {
     async (request, reply) => {
       const actor = actorOf(request).user;
       requireKnownCountry(request.body.address.countryCode);
-      const created = await createDevice(db, actor.id, request.body);
+      const created = await createDevice(db, authorOf(request), request.body);
       const device = await loadDeviceDetail(db, actor, created.id);
       return reply
         .code(201)

@@ -255,7 +255,7 @@ export function deviceMetadataRoutes(app: Api, { db, deviceDirectory, config }: 
         const whitelabel = await whitelabelForHost(db, request.hostname);
         if (!whitelabel?.resetDataEnabled || !access.permissions.includes('EDIT')) throw forbidden();
       }
-      if (!(await resetDeviceData(db, id))) throw notFound();
+      if (!(await resetDeviceData(db, id, authorOf(request)))) throw notFound();
       return reply.code(204).send(null);
     },
   );

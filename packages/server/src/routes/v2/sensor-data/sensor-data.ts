@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DATE_RANGE, INT4_MAX } from '@tankportal/shared/schemas/common';
 import type { Api, AppContext } from '../../../context.ts';
 import { hideMeasurement, parsePointId, POINT_ID_PATTERN } from '../../../commands/hide-measurement.ts';
-import { actorOf } from '../../../plugins/auth.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
 import { errorSchema } from '../../schemas.ts';
 
 /** A point id names a measurement only with a sensor id within int4 and a time the database can hold. */
@@ -35,8 +35,7 @@ export function sensorDataRoutes(app: Api, { db }: AppContext) {
       },
     },
     async (request, reply) => {
-      const actor = actorOf(request).user;
-      await hideMeasurement(db, actor, request.params.pointId);
+      await hideMeasurement(db, authorOf(request), request.params.pointId);
       return reply.code(204).send(null);
     },
   );
