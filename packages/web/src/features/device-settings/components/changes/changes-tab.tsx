@@ -21,11 +21,18 @@ import { changeEntryTexts, type ChangeEntryTexts } from '../../lib/change-texts.
 
 const COLUMNS = ['at', 'author', 'address', 'what'] as const;
 
-/** On a phone the list of changed fields takes the card's width below its column name. */
-const WHAT_BELOW_ITS_NAME: SxProps<Theme> = (theme) => ({
-  minWidth: { sm: 280 },
-  [theme.breakpoints.down('sm')]: { flexDirection: 'column', alignItems: 'flex-start', gap: 0.5 },
-});
+/**
+ * The table's cards on a phone, where the list of changed fields takes the card's whole width
+ * below its column name instead of the narrow space beside it.
+ */
+const CARDS_WITH_WHAT_BELOW_ITS_NAME: SxProps<Theme> = [
+  ...(Array.isArray(cardsOnPhone) ? cardsOnPhone : [cardsOnPhone]),
+  (theme: Theme) => ({
+    [theme.breakpoints.down('sm')]: {
+      '& tbody td[data-stacked]': { flexDirection: 'column', alignItems: 'flex-start', gap: 0.5 },
+    },
+  }),
+];
 
 /**
  * /devices/{id}/settings/changes (VIEW_CONFIGURATION, as the server checks): who changed the
@@ -76,7 +83,7 @@ function ChangesTable({ entries }: { entries: AuditEntry[] }) {
   const label = (column: (typeof COLUMNS)[number]) => t(`device-changes.columns.${column}`);
   return (
     <TableContainer>
-      <Table size="small" sx={cardsOnPhone} data-testid="changes-table">
+      <Table size="small" sx={CARDS_WITH_WHAT_BELOW_ITS_NAME} data-testid="changes-table">
         <TableHead>
           <TableRow>
             {COLUMNS.map((column) => (
@@ -96,7 +103,7 @@ function ChangesTable({ entries }: { entries: AuditEntry[] }) {
                   {texts.author}
                 </TableCell>
                 <TableCell data-label={label('address')}>{texts.address}</TableCell>
-                <TableCell data-label={label('what')} sx={WHAT_BELOW_ITS_NAME}>
+                <TableCell data-label={label('what')} data-stacked sx={{ minWidth: { sm: 280 } }}>
                   <ChangeWhat texts={texts} />
                 </TableCell>
               </TableRow>
