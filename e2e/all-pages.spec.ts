@@ -110,6 +110,8 @@ const CHECKS: Check[] = [
   },
   { name: 'settings: access', path: device(CUSTOMERS, '/settings/access'), ready: byId('access-table') },
   { name: 'settings: new access dialog', path: device(CUSTOMERS, '/settings/access/new'), ready: dialog },
+  // The access entry the set-up grants with every permission is one of its changes.
+  { name: 'settings: changes', path: device(CUSTOMERS, '/settings/changes'), ready: byId('changes-table') },
   // Billing (master): the level device has a debtor and terms ({terms}), set up first.
   {
     name: 'settings: billing',
