@@ -20,6 +20,11 @@ const ACTIONS: Record<Locale, Partial<Record<AuditAction, string>>> = {
     grant: 'Zugriff erteilt',
     change: 'Zugriff geändert',
     revoke: 'Zugriff entzogen',
+    enable_second_factor: 'Zwei-Faktor-Anmeldung eingerichtet',
+    disable_second_factor: 'Zwei-Faktor-Anmeldung abgeschaltet',
+    reset_second_factor: 'Zwei-Faktor-Anmeldung zurückgesetzt',
+    use_recovery_code: 'Wiederherstellungscode verwendet',
+    update_second_factor_policy: 'Zwei-Faktor-Pflicht geändert',
   },
   en: {
     update_metadata: 'Base data changed',
@@ -34,6 +39,11 @@ const ACTIONS: Record<Locale, Partial<Record<AuditAction, string>>> = {
     grant: 'Access granted',
     change: 'Access changed',
     revoke: 'Access revoked',
+    enable_second_factor: 'Two-factor sign-in set up',
+    disable_second_factor: 'Two-factor sign-in switched off',
+    reset_second_factor: 'Two-factor sign-in reset',
+    use_recovery_code: 'Recovery code used',
+    update_second_factor_policy: 'Two-factor requirement changed',
   },
 };
 

@@ -84,6 +84,8 @@ export const whitelabels = pgTable(
     invoiceSeller: jsonb('invoice_seller').$type<InvoiceSeller | null>(),
     /** The DATEV export's numbers and accounts; null until a master sets them. */
     datevSettings: jsonb('datev_settings').$type<DatevSettings | null>(),
+    /** Users from admin up must sign in with a second factor (decision 067); set by a master. */
+    secondFactorRequired: boolean('second_factor_required').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -163,8 +165,74 @@ export const sessions = pgTable(
     /** The browser's User-Agent and the client address at sign-in; null for older sessions. */
     userAgent: text('user_agent'),
     ipAddress: text('ip_address'),
+    /**
+     * Signed in without the second factor its white-label requires: the session may only enrol one
+     * (or sign out) until it does (decision 067).
+     */
+    secondFactorEnrolmentRequired: boolean('second_factor_enrolment_required').notNull().default(false),
   },
   (t) => [index('sessions_user').on(t.userId), uniqueIndex('sessions_public_id').on(t.publicId)],
+);
+
+/**
+ * A user's second sign-in factor (decision 067): a TOTP secret (RFC 6238), active once a first code
+ * confirmed it. The secret is stored as it is: the installation has no encryption key setting.
+ */
+export const secondFactors = pgTable('second_factors', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** Base32, as the authenticator app holds it. */
+  secret: text('secret').notNull(),
+  /** Null while the enrolment waits for its first code. */
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  /** The newest time step a code was accepted for: no code is accepted twice. */
+  lastTimeStep: bigint('last_time_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** One-time recovery codes of a second factor: only their SHA-256, each used once. */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('recovery_codes_user').on(t.userId)],
+);
+
+/**
+ * A sign-in whose password was right and whose second factor is still to come: its cookie's SHA-256,
+ * valid a few minutes and once.
+ */
+export const pendingSignIns = pgTable('pending_sign_ins', {
+  id: text('id').primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Browsers that skip the second factor for a while ("remember this browser"): the cookie's SHA-256,
+ * bound to the user's password and factor as they were (`credentialStamp`): a change of either
+ * ends it.
+ */
+export const rememberedBrowsers = pgTable(
+  'remembered_browsers',
+  {
+    id: text('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialStamp: text('credential_stamp').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('remembered_browsers_user').on(t.userId)],
 );
 
 export const loginHistory = pgTable(

@@ -6,7 +6,7 @@ import { hashToken } from '../policies/tokens.ts';
 import type { Actor } from '../policies/actor.ts';
 import type { SessionStore } from '../repositories/sessions.ts';
 import { isReadOnlyAccount, requireRole } from '../policies/roles.ts';
-import { forbidden, unauthorized } from '../http-error.ts';
+import { forbidden, HttpError, unauthorized } from '../http-error.ts';
 import type { Role } from '@tankportal/shared/roles';
 
 export const SESSION_COOKIE = 'tp_session';
@@ -27,6 +27,11 @@ declare module 'fastify' {
      * sends) and before the handler, which takes the checked actor with `actorOf(request)`.
      */
     role?: Role | 'public';
+    /**
+     * Open to a session that must enrol a second factor before anything else (decision 067): the
+     * signed-in user, the enrolment itself. Public routes are open anyway.
+     */
+    openBeforeSecondFactor?: boolean;
   }
 }
 
@@ -91,8 +96,10 @@ export function registerAuth(app: FastifyInstance, { db, sessions, secureCookies
     ) {
       throw forbidden();
     }
-    const { role } = request.routeOptions.config;
+    const { role, openBeforeSecondFactor } = request.routeOptions.config;
     if (role && role !== 'public') requireRole(request.actor, role);
+    if (request.actor?.secondFactorEnrolmentRequired && role !== 'public' && !openBeforeSecondFactor)
+      throw new HttpError(403, 'A second factor must be enrolled before the portal can be used.');
   });
 
   async function resolveActor(request: FastifyRequest, reply: FastifyReply) {
@@ -120,6 +127,7 @@ export function registerAuth(app: FastifyInstance, { db, sessions, secureCookies
       realUser: session.user,
       sessionId: session.id,
       via: 'session',
+      secondFactorEnrolmentRequired: session.secondFactorEnrolmentRequired,
     };
     if (Date.now() - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) await sessions.touch(session);
   }

@@ -10,4 +10,9 @@ export interface Actor {
   realUser: UserRow;
   sessionId: string | null;
   via: 'session' | 'token';
+  /**
+   * Signed in without the second factor the white-label requires: only the enrolment is open to
+   * this session until it is done (decision 067).
+   */
+  secondFactorEnrolmentRequired?: boolean;
 }

@@ -22,5 +22,6 @@ export function presentCurrentUser(actor: Actor): CurrentUser {
     assignableRoles: assignableRoles(user.role),
     impersonator:
       realUser.id === user.id ? null : { id: realUser.id, username: realUser.username, role: realUser.role },
+    secondFactorEnrolmentRequired: actor.secondFactorEnrolmentRequired ?? false,
   };
 }

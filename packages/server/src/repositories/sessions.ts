@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/client.ts';
 import { sessions, type UserRow, users } from '../db/schema.ts';
 import { hashToken, newToken } from '../policies/tokens.ts';
+import { purgeSecondFactorSteps } from './second-factors.ts';
 import { findUserById } from './users.ts';
 
 export interface SessionLimits {
@@ -14,6 +15,8 @@ export interface SessionLimits {
 export interface SessionClient {
   userAgent: string | undefined;
   ipAddress: string;
+  /** The white-label requires a second factor the user has not enrolled yet (decision 067). */
+  secondFactorEnrolmentRequired?: boolean;
 }
 
 /** Enough to recognise a browser; a header of kilobytes is not kept whole in every session row. */
@@ -34,6 +37,7 @@ export interface ResolvedSession {
   impersonated: UserRow | undefined;
   lastSeenAt: Date;
   expiresAt: Date;
+  secondFactorEnrolmentRequired: boolean;
 }
 
 /**
@@ -66,6 +70,7 @@ export class SessionStore {
       // Header values reach Node as Latin-1 text: cutting them cannot split a character.
       userAgent: client.userAgent?.slice(0, USER_AGENT_MAX) || null,
       ipAddress: client.ipAddress.slice(0, IP_ADDRESS_MAX),
+      secondFactorEnrolmentRequired: client.secondFactorEnrolmentRequired ?? false,
     });
     return token;
   }
@@ -126,6 +131,7 @@ export class SessionStore {
       impersonated: impersonated?.status === 'ok' ? impersonated : undefined,
       lastSeenAt: row.session.lastSeenAt,
       expiresAt: row.session.expiresAt,
+      secondFactorEnrolmentRequired: row.session.secondFactorEnrolmentRequired,
     };
     if (!this.isLive(session)) return undefined;
     this.cache.set(id, session);
@@ -175,11 +181,12 @@ export class SessionStore {
     }
   }
 
-  /** Housekeeping: expired and idle sessions go (run at start). */
+  /** Housekeeping: expired and idle sessions go (run at start), and the expired second-factor steps. */
   async purge() {
     await this.db
       .delete(sessions)
       .where(or(lt(sessions.expiresAt, sql`now()`), lt(sessions.lastSeenAt, this.idleSince())));
+    await purgeSecondFactorSteps(this.db);
   }
 
   private idleSince() {

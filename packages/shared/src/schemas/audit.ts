@@ -58,6 +58,11 @@ export const AUDIT_ACTIONS = [
   'hide_measurement',
   'update_invoice_seller',
   'update_datev_settings',
+  'enable_second_factor',
+  'disable_second_factor',
+  'reset_second_factor',
+  'use_recovery_code',
+  'update_second_factor_policy',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

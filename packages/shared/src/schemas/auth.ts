@@ -51,5 +51,7 @@ export const currentUser = z.object({
   assignableRoles: z.array(z.enum(ROLES)),
   /** The real identity while impersonating; null otherwise. */
   impersonator: identity.nullable(),
+  /** The white-label requires a second factor this user has not enrolled yet: the portal waits for it. */
+  secondFactorEnrolmentRequired: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;

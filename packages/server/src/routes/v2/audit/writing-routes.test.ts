@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq, gt } from 'drizzle-orm';
+import { generateSecret, generateSync } from 'otplib';
 import type { AuditEntity } from '@tankportal/shared/schemas/audit';
 import { DATEV_DEFAULT_ACCOUNTS } from '@tankportal/shared/schemas/datev';
 import { createTestApp, type TestApp, type TestClient } from '../../../testing/test-app.ts';
@@ -12,6 +13,7 @@ import {
   notificationRecipients,
   refDateQueries,
   refDateQueryDevices,
+  secondFactors,
   sensors,
   systemNotifications,
   users,
@@ -47,6 +49,10 @@ interface Recipe {
 const NOT_RECORDED: Record<string, string> = {
   'POST /api/v2/login': 'signing in changes no object; the login history keeps every attempt',
   'POST /api/v2/logout': 'signing out changes no object; the login history keeps the sessions',
+  'POST /api/v2/login/second-factor':
+    "signing in's second step; the login history keeps every attempt (a recovery code used is recorded)",
+  'POST /api/v2/users/me/second-factor':
+    'begins an enrolment that signs nobody in until its confirmation, which is recorded',
   'DELETE /api/v2/sessions/{id}': "ending one of the user's own sessions is a sign-out",
   'DELETE /api/v2/sessions/others': "ending the user's other sessions is a sign-out",
   'PUT /api/v2/config': "the user's own display settings (list columns, sorting) change no shared object",
@@ -147,6 +153,10 @@ const REF_DATE_QUERY = {
   older_than: 1800,
   active: true,
 };
+/** A confirmed TOTP factor of a user, as an enrolment leaves it. */
+const activeSecondFactor = (userId: number) =>
+  t.database.db.insert(secondFactors).values({ userId, secret: generateSecret(), confirmedAt: new Date() });
+
 const ADDRESS = { street: null, street_number: null, postal_code: null, city: 'Kassel', country_code: 'DE' };
 const NEW_PASSWORD = 'Füllstand-Kessel-7193';
 
@@ -531,6 +541,50 @@ const RECIPES: Record<string, Recipe> = {
       body: { current_password: 'tankportal', password: NEW_PASSWORD, password_repeat: NEW_PASSWORD },
     }),
   },
+  // Second sign-in factor
+  'POST /api/v2/users/me/second-factor/confirmation': {
+    as: 'audit-factor-enroller',
+    entity: 'user',
+    request: async () => {
+      const begun = await (await signedIn('audit-factor-enroller')).post('/api/v2/users/me/second-factor');
+      const { secret } = begun.json<{ secret: string }>();
+      return { url: '/api/v2/users/me/second-factor/confirmation', body: { code: generateSync({ secret }) } };
+    },
+  },
+  'DELETE /api/v2/users/me/second-factor': {
+    as: 'audit-factor-disabler',
+    entity: 'user',
+    request: async () => {
+      // Signed in before the factor is there: the sign-in then needs no code.
+      await signedIn('audit-factor-disabler');
+      await activeSecondFactor(ids.factorDisabler!);
+      return { url: '/api/v2/users/me/second-factor', body: { password: 'tankportal' } };
+    },
+  },
+  'DELETE /api/v2/users/{id}/second-factor': {
+    as: 'master',
+    entity: 'user',
+    request: async () => {
+      const id = await customer();
+      await activeSecondFactor(id);
+      return { url: `/api/v2/users/${id}/second-factor` };
+    },
+  },
+  'PUT /api/v2/whitelabels/current/second-factor-policy': {
+    as: 'master',
+    entity: 'whitelabel',
+    request: async () => {
+      // Required before, and not after: the other recipes' admins need no factor.
+      await t.database.db
+        .update(whitelabels)
+        .set({ secondFactorRequired: true })
+        .where(eq(whitelabels.id, ids.whitelabel!));
+      return {
+        url: '/api/v2/whitelabels/current/second-factor-policy',
+        body: { required_from_admin: false },
+      };
+    },
+  },
   // Contacts
   'POST /api/v2/contacts': {
     as: 'user',
@@ -633,6 +687,8 @@ beforeAll(async () => {
   });
   ids.superadmin = superadmin.id;
   await buildUser(db, { username: 'audit-password-changer', parent: 'user' });
+  await buildUser(db, { username: 'audit-factor-enroller', parent: 'user' });
+  ids.factorDisabler = (await buildUser(db, { username: 'audit-factor-disabler', parent: 'user' })).id;
 });
 afterAll(() => t.close());
 

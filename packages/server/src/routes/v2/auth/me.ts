@@ -18,7 +18,7 @@ export function meRoutes(app: Api, { db, sessions }: AppContext) {
   app.get(
     '/users/me',
     {
-      config: { role: 'ROLE_DEMO' },
+      config: { role: 'ROLE_DEMO', openBeforeSecondFactor: true },
       schema: {
         tags: ['session'],
         summary: 'The signed-in user; `_impersonate_user=NAME` starts acting as NAME, `_exit` ends it',
@@ -31,8 +31,9 @@ export function meRoutes(app: Api, { db, sessions }: AppContext) {
       if (!actor) throw unauthorized();
       const target = request.query._impersonate_user;
       if (target === undefined) return presentCurrentUser(actor);
-      // Impersonation belongs to a browser session; an API token acts only as itself.
-      if (!actor.sessionId) throw forbidden();
+      // Impersonation belongs to a browser session; an API token acts only as itself. A session
+      // that still owes its second factor acts as nobody else either.
+      if (!actor.sessionId || actor.secondFactorEnrolmentRequired) throw forbidden();
       if (target === EXIT) {
         await sessions.setImpersonation(actor.sessionId, null);
         return presentCurrentUser({ ...actor, user: actor.realUser });
