@@ -1082,6 +1082,10 @@ export const auditEntries = pgTable(
     index('audit_entries_device').on(t.deviceId, t.at),
     index('audit_entries_subject_user').on(t.subjectUserId, t.at),
     index('audit_entries_user').on(t.userId, t.at),
+    // The masters' page filters by action, by object kind, or both: a filter that matches little
+    // or nothing must not read the whole record newest first to find out.
+    index('audit_entries_action').on(t.action, t.at),
+    index('audit_entries_entity_action').on(t.entityType, t.action, t.at),
   ],
 );
 

@@ -1,0 +1,2 @@
+CREATE INDEX "audit_entries_action" ON "audit_entries" USING btree ("action","at");--> statement-breakpoint
+CREATE INDEX "audit_entries_entity_action" ON "audit_entries" USING btree ("entity_type","action","at");
