@@ -34,6 +34,8 @@ import { changedFields, recordChange, type ChangeAuthor, type RecordedChange } f
  *   cycle); a role only from the actor's assignable roles (a user may keep the role it has).
  * - Locking or deleting ends the user's sessions at once; its API token stops working with them
  *   (plugins/auth.ts accepts tokens of active users only).
+ * - Every change is recorded in its own transaction (commands/audit-log.ts), the user changed as the
+ *   one concerned; passwords and tokens only as changed.
  */
 
 const fieldError = (path: string, code: FieldError['code'], args: FieldError['args'] = {}): FieldError => ({
@@ -54,7 +56,7 @@ const userChange = (userId: number, change: Pick<RecordedChange, 'action' | 'cha
 /** Passwords and API tokens are recorded only as changed. */
 const USER_SECRETS = ['password', 'apiToken'];
 
-/** The login data as recorded: a new password only as changed. */
+/** The login data as the record keeps them; a new password is added beside them, as a secret. */
 const loginFields = (fields: Pick<UserRow, 'username' | 'parentUserId' | 'role' | 'status'>) => ({
   username: fields.username,
   parentUserId: fields.parentUserId,
