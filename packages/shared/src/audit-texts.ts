@@ -5,8 +5,7 @@ import type { AuditAction, AuditEntity, AuditEntry } from './schemas/audit.ts';
  * The one wording of the record of changes: the changes tabs, the masters' page and the export
  * name an action and an object with these words.
  */
-// Partial while the vocabulary grows: an action without words yet is shown by its code.
-const ACTIONS: Record<Locale, Partial<Record<AuditAction, string>>> = {
+const ACTIONS: Record<Locale, Record<AuditAction, string>> = {
   de: {
     update_metadata: 'Stammdaten geändert',
     update_comment: 'Kommentar geändert',
@@ -20,6 +19,26 @@ const ACTIONS: Record<Locale, Partial<Record<AuditAction, string>>> = {
     grant: 'Zugriff erteilt',
     change: 'Zugriff geändert',
     revoke: 'Zugriff entzogen',
+    create: 'Angelegt',
+    update: 'Geändert',
+    add: 'Hinzugefügt',
+    remove: 'Entfernt',
+    update_login: 'Anmeldedaten geändert',
+    update_password: 'Passwort geändert',
+    update_basedata: 'Stammdaten geändert',
+    sync_access: 'Zugriffe übernommen',
+    issue_api_token: 'API-Token ausgestellt',
+    remove_api_token: 'API-Token entfernt',
+    update_debtor: 'Debitor geändert',
+    update_billing_recipient: 'Rechnungsempfänger geändert',
+    update_status: 'Status geändert',
+    update_weather_station: 'Wetterstation geändert',
+    publish: 'Veröffentlicht',
+    remove_device: 'Gerät herausgenommen',
+    reset_data: 'Daten zurückgesetzt',
+    hide_measurement: 'Messwert ausgeblendet',
+    update_invoice_seller: 'Rechnungssteller geändert',
+    update_datev_settings: 'DATEV-Einstellungen geändert',
     enable_second_factor: 'Zwei-Faktor-Anmeldung eingerichtet',
     disable_second_factor: 'Zwei-Faktor-Anmeldung abgeschaltet',
     reset_second_factor: 'Zwei-Faktor-Anmeldung zurückgesetzt',
@@ -39,6 +58,26 @@ const ACTIONS: Record<Locale, Partial<Record<AuditAction, string>>> = {
     grant: 'Access granted',
     change: 'Access changed',
     revoke: 'Access revoked',
+    create: 'Created',
+    update: 'Changed',
+    add: 'Added',
+    remove: 'Removed',
+    update_login: 'Login data changed',
+    update_password: 'Password changed',
+    update_basedata: 'Base data changed',
+    sync_access: 'Access taken over',
+    issue_api_token: 'API token issued',
+    remove_api_token: 'API token removed',
+    update_debtor: 'Debtor changed',
+    update_billing_recipient: 'Invoice recipient changed',
+    update_status: 'Status changed',
+    update_weather_station: 'Weather station changed',
+    publish: 'Published',
+    remove_device: 'Device taken out',
+    reset_data: 'Data reset',
+    hide_measurement: 'Measurement hidden',
+    update_invoice_seller: 'Invoice seller changed',
+    update_datev_settings: 'DATEV settings changed',
     enable_second_factor: 'Two-factor sign-in set up',
     disable_second_factor: 'Two-factor sign-in switched off',
     reset_second_factor: 'Two-factor sign-in reset',
@@ -47,13 +86,39 @@ const ACTIONS: Record<Locale, Partial<Record<AuditAction, string>>> = {
   },
 };
 
-const ENTITIES: Record<Locale, Partial<Record<AuditEntity, string>>> = {
-  de: { device: 'Gerät', device_access: 'Gerätezugriff' },
-  en: { device: 'Device', device_access: 'Device access' },
+const ENTITIES: Record<Locale, Record<AuditEntity, string>> = {
+  de: {
+    device: 'Gerät',
+    device_access: 'Gerätezugriff',
+    user: 'Benutzer',
+    contact: 'Kontakt',
+    notification_recipient: 'Benachrichtigungsempfänger',
+    billing_terms: 'Abrechnungskonditionen',
+    invoice: 'Rechnung',
+    system_notification: 'Systemmeldung',
+    weather_station: 'Wetterstation',
+    ref_date_query: 'Stichtagsabfrage',
+    delivery: 'Lieferung',
+    whitelabel: 'White-Label',
+  },
+  en: {
+    device: 'Device',
+    device_access: 'Device access',
+    user: 'User',
+    contact: 'Contact',
+    notification_recipient: 'Notification recipient',
+    billing_terms: 'Billing terms',
+    invoice: 'Invoice',
+    system_notification: 'System notification',
+    weather_station: 'Weather station',
+    ref_date_query: 'Reference-date query',
+    delivery: 'Delivery',
+    whitelabel: 'White-label',
+  },
 };
 
-export const auditActionText = (locale: Locale, action: AuditAction) => ACTIONS[locale][action] ?? action;
-export const auditEntityText = (locale: Locale, entity: AuditEntity) => ENTITIES[locale][entity] ?? entity;
+export const auditActionText = (locale: Locale, action: AuditAction) => ACTIONS[locale][action];
+export const auditEntityText = (locale: Locale, entity: AuditEntity) => ENTITIES[locale][entity];
 
 const shown = (value: unknown) => (value === null || value === undefined ? '—' : String(value));
 

@@ -29,7 +29,7 @@ export async function revokeSystemNotification(db: Db, author: ChangeAuthor, id:
       .where(eq(systemNotifications.id, id))
       .returning({ message: systemNotifications.message, severity: systemNotifications.severity });
     if (!row) return false;
-    await recordChange(tx, author, { ...noticeChange(id), action: 'revoke', changes: removedFields(row) });
+    await recordChange(tx, author, { ...noticeChange(id), action: 'delete', changes: removedFields(row) });
     return true;
   });
 }
