@@ -1,10 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AuditEntry } from '@tankportal/shared/schemas/audit';
+import { fetchChangesPage } from '../../../lib/api/changes.ts';
 import { deviceKeys } from '../../../lib/api/devices.ts';
-import { fetchPage } from '../../../lib/api/paged.ts';
-
-/** Entries on one page of the changes tab. */
-export const CHANGES_PAGE_SIZE = 25;
 
 /**
  * GET /v2/devices/{id}/changes: one page of the device's recorded changes, newest first, with the
@@ -13,8 +9,7 @@ export const CHANGES_PAGE_SIZE = 25;
 export function useDeviceChanges(deviceId: number, page: number) {
   return useQuery({
     queryKey: deviceKeys.changes(deviceId, page),
-    queryFn: ({ signal }) =>
-      fetchPage<AuditEntry>(`/v2/devices/${deviceId}/changes`, { page, size: CHANGES_PAGE_SIZE }, signal),
+    queryFn: ({ signal }) => fetchChangesPage(`/v2/devices/${deviceId}/changes`, page, signal),
     placeholderData: keepPreviousData,
   });
 }

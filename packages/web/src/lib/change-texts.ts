@@ -2,11 +2,14 @@ import type { TFunction } from 'i18next';
 import { auditActionText, auditEntityText } from '@tankportal/shared/audit-texts';
 import type { Locale } from '@tankportal/shared/constants';
 import type { AuditEntity, AuditEntry, AuditFieldChange } from '@tankportal/shared/schemas/audit';
-import { formatDateTime, formatNumber } from '../../../lib/format.ts';
+import { devicePath } from './device-path.ts';
+import { formatDateTime, formatNumber } from './format.ts';
 
-// The words for one entry of a device's changes tab. A change names its fields by the paths the
-// server records (`name`, `sensors.2.capacity`, `permissions.1`); the tab calls them what the
-// metadata, configuration and access tabs call them, and keeps the path where none has a label.
+// The words for one entry of the record of changes, as the device's and the user's changes tabs
+// and the masters' page show it. A change names its fields by the paths the server records
+// (`name`, `sensors.2.capacity`, `permissions.1`); the pages call them what the device's metadata,
+// configuration and access tabs and the user's account page call them, and keep the path where
+// none has a label.
 
 /** A changed field: what the forms call it and what became of it. */
 export interface ChangedFieldText {
@@ -16,12 +19,21 @@ export interface ChangedFieldText {
   change: string;
 }
 
+/** What was changed: its kind in the record's words and its id; a device links to its pages. */
+export interface ChangedObjectText {
+  kind: string;
+  id: number;
+  /** The device's pages, for a device; null for anything else. */
+  path: string | null;
+}
+
 export interface ChangeEntryTexts {
   at: string;
   /** The user the change was made as; while impersonating "admin als user". */
   author: string;
   address: string;
   action: string;
+  object: ChangedObjectText;
   fields: ChangedFieldText[];
 }
 
@@ -91,10 +103,10 @@ function valueText(
   t: TFunction,
   locale: Locale,
 ): string {
-  if (value === null || value === undefined) return t('device-changes.none');
+  if (value === null || value === undefined) return t('changes.none');
   if (entityType === 'device_access' && path.startsWith('permissions.') && typeof value === 'string')
     return t(`device-access.permissions.${value}`, { defaultValue: value });
-  if (typeof value === 'boolean') return t(value ? 'device-changes.yes' : 'device-changes.no');
+  if (typeof value === 'boolean') return t(value ? 'changes.yes' : 'changes.no');
   if (typeof value === 'number')
     return Number.isInteger(value) ? String(value) : formatNumber(value, locale, fractionDigitsOf(value));
   if (typeof value === 'string') return value;
@@ -108,32 +120,49 @@ function changeText(
   t: TFunction,
   locale: Locale,
 ): string {
-  if ('secret' in change) return t('device-changes.secretChanged');
+  if ('secret' in change) return t('changes.secretChanged');
   const text = (value: unknown) => valueText(entityType, path, value, t, locale);
   return `${text(change.old)} → ${text(change.new)}`;
 }
 
 /**
- * The action in the record's one wording (the masters' page and the export say the same); what
- * was done to something of the device other than the device and its access entries (a recipient,
- * billing terms) names that too.
+ * The action in the record's one wording (the export says the same). Without a column naming the
+ * object (a device's tab), what was done to something of the device other than the device and its
+ * access entries (a recipient, billing terms) names that too.
  */
-function actionText(entry: AuditEntry, locale: Locale): string {
+function actionText(entry: AuditEntry, locale: Locale, objectColumn: boolean): string {
   const action = auditActionText(locale, entry.action);
-  return entry.entityType === 'device' || entry.entityType === 'device_access'
+  return objectColumn || entry.entityType === 'device' || entry.entityType === 'device_access'
     ? action
     : `${auditEntityText(locale, entry.entityType)}: ${action}`;
 }
 
-/** Everything the tab shows of one entry, in the user's language. */
-export function changeEntryTexts(entry: AuditEntry, t: TFunction, locale: Locale): ChangeEntryTexts {
+function objectText(entry: AuditEntry, locale: Locale): ChangedObjectText {
+  return {
+    kind: auditEntityText(locale, entry.entityType),
+    id: entry.entityId,
+    path: entry.entityType === 'device' ? devicePath(entry.entityId) : null,
+  };
+}
+
+/**
+ * Everything a page shows of one entry, in the user's language; `objectColumn` when the page
+ * names the changed object in a column of its own (the user's tab, the masters' page).
+ */
+export function changeEntryTexts(
+  entry: AuditEntry,
+  t: TFunction,
+  locale: Locale,
+  { objectColumn = false }: { objectColumn?: boolean } = {},
+): ChangeEntryTexts {
   return {
     at: formatDateTime(entry.at, locale),
     author: entry.realUser
-      ? t('device-changes.actedAs', { realUser: entry.realUser.username, user: entry.user.username })
+      ? t('changes.actedAs', { realUser: entry.realUser.username, user: entry.user.username })
       : entry.user.username,
-    address: entry.address ?? t('device-changes.none'),
-    action: actionText(entry, locale),
+    address: entry.address ?? t('changes.none'),
+    action: actionText(entry, locale, objectColumn),
+    object: objectText(entry, locale),
     fields: Object.entries(entry.changes).map(([path, change]) => ({
       path,
       label: fieldLabel(entry.entityType, path, t),

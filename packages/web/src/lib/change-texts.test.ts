@@ -2,30 +2,30 @@ import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
 import type { Locale } from '@tankportal/shared/constants';
 import type { AuditAction, AuditEntry } from '@tankportal/shared/schemas/audit';
-import deBilling from '../../../locales/de/billing.json';
-import deAccess from '../../../locales/de/device-access.json';
-import deChanges from '../../../locales/de/device-changes.json';
-import deConfig from '../../../locales/de/device-config.json';
-import deMetadata from '../../../locales/de/device-metadata.json';
-import enBilling from '../../../locales/en/billing.json';
-import enAccess from '../../../locales/en/device-access.json';
-import enChanges from '../../../locales/en/device-changes.json';
-import enConfig from '../../../locales/en/device-config.json';
-import enMetadata from '../../../locales/en/device-metadata.json';
+import deBilling from '../locales/de/billing.json';
+import deAccess from '../locales/de/device-access.json';
+import deChanges from '../locales/de/changes.json';
+import deConfig from '../locales/de/device-config.json';
+import deMetadata from '../locales/de/device-metadata.json';
+import enBilling from '../locales/en/billing.json';
+import enAccess from '../locales/en/device-access.json';
+import enChanges from '../locales/en/changes.json';
+import enConfig from '../locales/en/device-config.json';
+import enMetadata from '../locales/en/device-metadata.json';
 import { changeEntryTexts } from './change-texts.ts';
 
 const TEXTS = {
   de: {
     billing: deBilling,
     'device-access': deAccess,
-    'device-changes': deChanges,
+    changes: deChanges,
     'device-config': deConfig,
     'device-metadata': deMetadata,
   },
   en: {
     billing: enBilling,
     'device-access': enAccess,
-    'device-changes': enChanges,
+    changes: enChanges,
     'device-config': enConfig,
     'device-metadata': enMetadata,
   },
@@ -74,7 +74,7 @@ const entry = (fields: Partial<AuditEntry>): AuditEntry => ({
   ...fields,
 });
 
-describe("an entry of a device's changes", () => {
+describe('an entry of the record of changes', () => {
   it('says when, who, from where and what, each field by its form label with old and new value', async () => {
     const de = await textsIn('de');
     expect(de(entry({ changes: { name: { old: 'Hoftank', new: 'Neuer Hoftank' } } }))).toEqual({
@@ -82,6 +82,7 @@ describe("an entry of a device's changes", () => {
       author: 'user',
       address: '127.0.0.1',
       action: 'Stammdaten geändert',
+      object: { kind: 'Gerät', id: 9, path: '/devices/9' },
       fields: [{ path: 'name', label: 'Gerätename', change: 'Hoftank → Neuer Hoftank' }],
     });
     const en = await textsIn('en');
@@ -162,5 +163,17 @@ describe("an entry of a device's changes", () => {
       'Benutzer: — → 12',
       'Rechte: — → Status ansehen',
     ]);
+  });
+
+  it('names the object of something other than the device in the action, unless a column names it', async () => {
+    const recipient = entry({ entityType: 'notification_recipient', entityId: 4, action: 'add' });
+    const de = await textsIn('de');
+    expect(de(recipient).action).toBe('Benachrichtigungsempfänger: Hinzugefügt');
+    expect(de(recipient).object).toEqual({ kind: 'Benachrichtigungsempfänger', id: 4, path: null });
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng: 'en', resources: { en: { translation: TEXTS.en } } });
+    const withColumn = changeEntryTexts(recipient, i18n.t, 'en', { objectColumn: true });
+    expect(withColumn.action).toBe('Added');
+    expect(withColumn.object).toEqual({ kind: 'Notification recipient', id: 4, path: null });
   });
 });
