@@ -6,7 +6,7 @@ import OutlinedInput, { type OutlinedInputProps } from '@mui/material/OutlinedIn
 
 type InputProps = Pick<
   OutlinedInputProps,
-  'name' | 'type' | 'autoComplete' | 'autoFocus' | 'onChange' | 'onBlur' | 'endAdornment'
+  'name' | 'type' | 'autoComplete' | 'autoFocus' | 'onChange' | 'onBlur' | 'endAdornment' | 'inputProps'
 >;
 
 interface LoginFieldProps extends InputProps {

@@ -19,8 +19,9 @@ import { useSessionNotice } from '../../../lib/session.ts';
 import { fieldErrorText } from '../../../lib/field-errors.ts';
 import { useWhitelabel } from '../../../lib/whitelabel.ts';
 import { LanguageSwitch } from '../../../components/language-switch.tsx';
-import { loginFailure, useLogin, type LoginFailure } from '../api/login.ts';
+import { loginFailure, needsSecondFactor, useLogin, type LoginFailure } from '../api/login.ts';
 import { LoginField } from './login-field.tsx';
+import { SecondFactorStep } from './second-factor-step.tsx';
 
 // Opened on demand: its dialog parts are not part of the login page's first load.
 const LegalDialog = lazy(() => import('./legal-dialog.tsx'));
@@ -33,6 +34,8 @@ export default function LoginPage() {
   const login = useLogin();
   const [showPassword, setShowPassword] = useState(false);
   const [failure, setFailure] = useState<LoginFailure | null>(null);
+  // After a right password of a user with a second factor: the code comes next.
+  const [step, setStep] = useState<'password' | 'code'>('password');
   const [legal, setLegal] = useState<'imprint' | 'privacy' | null>(null);
   const { register, handleSubmit, formState } = useForm<LoginBody>({
     defaultValues: { username: lastUsername.get(), password: '' },
@@ -47,7 +50,12 @@ export default function LoginPage() {
     // On success the visitor guard moves on to the page the user came for.
     login.mutate(
       { ...credentials, username: credentials.username.trim() },
-      { onError: (error) => setFailure(loginFailure(error)) },
+      {
+        onSuccess: (answer) => {
+          if (needsSecondFactor(answer)) setStep('code');
+        },
+        onError: (error) => setFailure(loginFailure(error)),
+      },
     );
   };
 
@@ -97,7 +105,14 @@ export default function LoginPage() {
             {t(`login.errors.${failure}`)}
           </Alert>
         )}
-        <Stack component="form" spacing={2} noValidate onSubmit={handleSubmit(signIn)}>
+        {step === 'code' && <SecondFactorStep onFailure={setFailure} onBack={() => setStep('password')} />}
+        <Stack
+          component="form"
+          spacing={2}
+          noValidate
+          onSubmit={handleSubmit(signIn)}
+          sx={step === 'code' ? { display: 'none' } : undefined}
+        >
           <LoginField
             label={t('login.username')}
             autoComplete="username"
