@@ -134,6 +134,11 @@ const CHECKS: Check[] = [
   { name: 'user settings', path: '/settings', ready: byId('profile') },
   { name: 'user settings: password dialog', path: '/settings/credentials', ready: dialog },
   { name: 'user settings: sessions', path: '/settings/sessions', ready: byId('sessions') },
+  {
+    name: 'user settings: two-factor (with the white-label requirement)',
+    path: '/settings/second-factor',
+    ready: byId('second-factor-settings'),
+  },
   { name: 'user settings: contacts', path: '/settings/contacts', ready: (page) => page.getByRole('table') },
   { name: 'contacts', path: '/contacts', ready: (page) => page.getByRole('table') },
   { name: 'user settings: new contact dialog', path: '/settings/contacts/new', ready: dialog },
@@ -525,6 +530,45 @@ test.describe('signed out', () => {
     };
     const check: Check = { name: 'public status page', path: publicUrl, ready: byId('fill-level-graphic') };
     await checkPage(page, check, `${baseURL}${check.path}`, rotated(1), testInfo);
+  });
+});
+
+// The page an admin is held on while the white-label requires a second factor the admin has not
+// set up (a user of its own, the requirement switched on only while it runs).
+test.describe('held back for the second factor', () => {
+  const password = 'Füllstand-Kessel-7193';
+  const requirement = (required: boolean) =>
+    setUp.context.put('/api/v2/whitelabels/current/second-factor-policy', {
+      headers: setUp.headers,
+      data: { required_from_admin: required },
+    });
+  let page: Page;
+  test.beforeAll(async ({ browser, baseURL }) => {
+    const username = `all-pages-admin-${Date.now() % 1_000_000}`;
+    const master = (await (await setUp.context.get('/api/v2/users/me')).json()) as { id: number };
+    const created = await setUp.context.post('/api/v2/users', {
+      headers: setUp.headers,
+      data: { username, parent_user_id: master.id, role: 'ROLE_ADMIN', password, password_repeat: password },
+    });
+    expect(created.status()).toBe(201);
+    expect((await requirement(true)).status()).toBe(200);
+    const admin = await apiSession(baseURL!, username, password);
+    page = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
+    await page.context().addCookies((await admin.context.storageState()).cookies);
+    await admin.context.dispose();
+  });
+  test.afterAll(async () => {
+    await requirement(false);
+    await page.context().close();
+  });
+
+  test('second factor required (/second-factor)', async ({ baseURL }, testInfo) => {
+    const check: Check = {
+      name: 'second factor required',
+      path: '/second-factor',
+      ready: (at) => at.getByRole('heading', { level: 1 }),
+    };
+    await checkPage(page, check, `${baseURL}${check.path}`, rotated(2), testInfo);
   });
 });
 

@@ -13,7 +13,18 @@ export function RequireRole({ minimum, children }: { minimum: Role; children: Re
   const location = useLocation();
   if (isPending) return <Loading />;
   if (!user) return <Navigate to="/login" replace state={{ from: location.pathname + location.search }} />;
+  // The white-label requires a second factor the user has not set up: nothing else before it.
+  if (user.secondFactorEnrolmentRequired) return <Navigate to="/second-factor" replace />;
   if (!hasRole(user.role, minimum)) return <Navigate to="/devices" replace />;
+  return children;
+}
+
+/** /second-factor is only for a signed-in user the white-label holds back until its factor is set up. */
+export function RequireSecondFactorEnrolment({ children }: { children: ReactNode }) {
+  const { data: user, isPending } = useCurrentUser();
+  if (isPending) return <Loading />;
+  if (!user) return <Navigate to="/login" replace />;
+  if (!user.secondFactorEnrolmentRequired) return <Navigate to="/devices" replace />;
   return children;
 }
 

@@ -7,7 +7,7 @@ import { CURRENT_USER_KEY } from '../lib/session.ts';
 import { loadAllTexts } from '../lib/i18n.ts';
 import { Loading } from '../components/loading.tsx';
 import { RouteError } from '../components/route-error.tsx';
-import { RequireRole, RequireVisitor } from './guards.tsx';
+import { RequireRole, RequireSecondFactorEnrolment, RequireVisitor } from './guards.tsx';
 
 // Every page is its own chunk: the login page loads none of the signed-in app, nor the
 // texts of its areas; the signed-in app and the public page render once those are there.
@@ -24,6 +24,11 @@ const ContactsPage = lazy(() => import('../features/contacts/components/contacts
 const ProfilePage = lazy(() => import('../features/settings/components/profile-page.tsx'));
 const CredentialsDialog = lazy(() => import('../features/settings/components/credentials-dialog.tsx'));
 const SessionsPage = lazy(() => import('../features/settings/components/sessions-page.tsx'));
+const SecondFactorPage = lazy(() => import('../features/settings/components/second-factor-page.tsx'));
+// Before the signed-in app: a user held back for its second factor loads nothing else.
+const SecondFactorRequiredPage = lazy(() =>
+  withAllTexts(import('./routes/second-factor-required-route.tsx')),
+);
 const SystemNotificationsPage = lazy(
   () => import('../features/system/components/system-notifications-page.tsx'),
 );
@@ -56,6 +61,15 @@ const router = createBrowserRouter([
           </RequireVisitor>
         ),
       },
+      {
+        path: '/second-factor',
+        errorElement: <RouteError />,
+        element: (
+          <RequireSecondFactorEnrolment>
+            <SecondFactorRequiredPage />
+          </RequireSecondFactorEnrolment>
+        ),
+      },
       // The public status page of one device (its unguessable link): no session, nothing else.
       { path: '/public/:token', element: <PublicStatusPage />, errorElement: <RouteError /> },
       {
@@ -80,6 +94,7 @@ const router = createBrowserRouter([
                 ],
               },
               { path: 'sessions', element: <SessionsPage />, errorElement: pageError },
+              { path: 'second-factor', element: <SecondFactorPage />, errorElement: pageError },
               { path: 'contacts/*', element: <ContactsPage />, errorElement: pageError },
             ],
           },

@@ -4,6 +4,7 @@ import { PageTabs } from '../../../components/page-tabs.tsx';
 const PAGES = [
   { path: '/settings', label: 'settings.title' },
   { path: '/settings/sessions', label: 'sessions.title' },
+  { path: '/settings/second-factor', label: 'second-factor.title' },
 ] as const;
 
 /** The pages of the own settings, as tabs above each. */

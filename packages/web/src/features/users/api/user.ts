@@ -93,6 +93,11 @@ export function useUserMutations(userId: number) {
       mutationFn: () => api<void>('DELETE', `${userPath(userId)}/auth-token`),
       onSuccess,
     }),
+    // A master's reset of the user's second factor (a lost phone): the user's sessions end.
+    resetSecondFactor: useMutation({
+      mutationFn: () => api<void>('DELETE', `${userPath(userId)}/second-factor`),
+      onSuccess,
+    }),
   };
 }
 

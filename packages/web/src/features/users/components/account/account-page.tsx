@@ -21,6 +21,7 @@ import { useCurrentUser } from '../../../../lib/session.ts';
 import { useUserMutations, type UserView } from '../../api/user.ts';
 import { ApiTokenSection } from './api-token-section.tsx';
 import { BasedataDialog } from './basedata-dialog.tsx';
+import { SecondFactorResetSection } from './second-factor-reset-section.tsx';
 import { LoginDialog } from './login-dialog.tsx';
 
 /**
@@ -86,6 +87,9 @@ export function AccountPage({ user }: { user: UserView }) {
         <FactList rows={login} rowTestIdPrefix="login" />
       </EditSection>
       {hasRole(actor.role, 'ROLE_MASTER') && <ApiTokenSection user={user} mutations={mutations} />}
+      {hasRole(actor.role, 'ROLE_MASTER') && actor.id !== user.id && (
+        <SecondFactorResetSection mutations={mutations} />
+      )}
       <EditSection
         id="user-basedata"
         title={t('users.basedata.title')}
