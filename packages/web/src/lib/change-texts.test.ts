@@ -7,11 +7,13 @@ import deAccess from '../locales/de/device-access.json';
 import deChanges from '../locales/de/changes.json';
 import deConfig from '../locales/de/device-config.json';
 import deMetadata from '../locales/de/device-metadata.json';
+import deUsers from '../locales/de/users.json';
 import enBilling from '../locales/en/billing.json';
 import enAccess from '../locales/en/device-access.json';
 import enChanges from '../locales/en/changes.json';
 import enConfig from '../locales/en/device-config.json';
 import enMetadata from '../locales/en/device-metadata.json';
+import enUsers from '../locales/en/users.json';
 import { changeEntryTexts } from './change-texts.ts';
 
 const TEXTS = {
@@ -21,6 +23,7 @@ const TEXTS = {
     changes: deChanges,
     'device-config': deConfig,
     'device-metadata': deMetadata,
+    users: deUsers,
   },
   en: {
     billing: enBilling,
@@ -28,6 +31,7 @@ const TEXTS = {
     changes: enChanges,
     'device-config': enConfig,
     'device-metadata': enMetadata,
+    users: enUsers,
   },
 };
 
@@ -175,5 +179,30 @@ describe('an entry of the record of changes', () => {
     const withColumn = changeEntryTexts(recipient, i18n.t, 'en', { objectColumn: true });
     expect(withColumn.action).toBe('Added');
     expect(withColumn.object).toEqual({ kind: 'Notification recipient', id: 4, path: null });
+  });
+
+  it("names a user's fields and values as the account page does", async () => {
+    const de = await textsIn('de');
+    const user = (changes: AuditEntry['changes']) =>
+      de(entry({ entityType: 'user', entityId: 12, action: 'update_login', changes })).fields.map(
+        ({ label, change }) => `${label}: ${change}`,
+      );
+    expect(
+      user({
+        role: { old: 'ROLE_USER', new: 'ROLE_ADMIN' },
+        status: { old: 'ok', new: 'locked' },
+        comment: { old: null, new: 'Rückruf' },
+        'contact.email': { old: 'a@example.org', new: 'b@example.org' },
+        lastName: { old: 'Meier', new: 'Meyer' },
+        'address.city': { old: 'Kiel', new: 'Ulm' },
+      }),
+    ).toEqual([
+      'Rolle: Benutzer → Admin',
+      'Status: aktiv → gesperrt',
+      'Kommentar: — → Rückruf',
+      'E-Mail: a@example.org → b@example.org',
+      'Nachname: Meier → Meyer',
+      'address.city: Kiel → Ulm',
+    ]);
   });
 });

@@ -60,6 +60,24 @@ const ACCESS_FIELD_LABELS: Readonly<Record<string, string>> = {
   permissions: 'device-access.permissionsColumn',
 };
 
+/** A user's login and comment fields, by the labels of the user's account page. */
+const USER_FIELD_LABELS: Readonly<Record<string, string>> = {
+  username: 'users.fields.username',
+  parentUserId: 'users.fields.parentUser',
+  role: 'users.fields.role',
+  status: 'users.fields.status',
+  password: 'users.fields.password',
+  comment: 'users.comment.title',
+};
+
+/** A user's base data (`firstName`, `contact.email`) by the base data dialog's labels. */
+function userFieldLabel(head: string, rest: string[], path: string, t: TFunction): string {
+  const loginOrComment = rest.length === 0 ? USER_FIELD_LABELS[head] : undefined;
+  if (loginOrComment) return t(loginOrComment);
+  const basedataField = head === 'contact' && rest.length === 1 ? rest[0]! : rest.length === 0 ? head : null;
+  return basedataField ? t(`users.basedata.${basedataField}`, { defaultValue: path }) : path;
+}
+
 /** Sensor fields whose form label has another name. */
 const SENSOR_LABEL_KEYS: Readonly<Record<string, string>> = { subType: 'kind' };
 
@@ -72,6 +90,7 @@ function fieldLabel(entityType: AuditEntity, path: string, t: TFunction): string
     const key = ACCESS_FIELD_LABELS[head];
     return key ? t(key) : path;
   }
+  if (entityType === 'user') return userFieldLabel(head, rest, path, t);
   // Other things of the device (a recipient, billing terms) have no form label here.
   if (entityType !== 'device') return path;
   if (head === 'sensors' && rest.length >= 2) {
@@ -93,7 +112,7 @@ function fieldLabel(entityType: AuditEntity, path: string, t: TFunction): string
 const fractionDigitsOf = (value: number) => Math.min(6, String(value).split('.')[1]?.length ?? 0);
 
 /**
- * A recorded value as text: none is "—", a permission by its name, yes or no, a whole number as
+ * A recorded value as text: none is "—", a permission, role or user status by its name, yes or no, a whole number as
  * it is (ids, ports and seconds have no thousands separator), a fraction per locale.
  */
 function valueText(
@@ -106,6 +125,8 @@ function valueText(
   if (value === null || value === undefined) return t('changes.none');
   if (entityType === 'device_access' && path.startsWith('permissions.') && typeof value === 'string')
     return t(`device-access.permissions.${value}`, { defaultValue: value });
+  if (entityType === 'user' && (path === 'role' || path === 'status') && typeof value === 'string')
+    return t(`users.${path === 'role' ? 'roles' : 'status'}.${value}`, { defaultValue: value });
   if (typeof value === 'boolean') return t(value ? 'changes.yes' : 'changes.no');
   if (typeof value === 'number')
     return Number.isInteger(value) ? String(value) : formatNumber(value, locale, fractionDigitsOf(value));

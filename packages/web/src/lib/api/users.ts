@@ -14,6 +14,8 @@ export const userKeys = {
   tree: () => [...userKeys.all, 'tree'] as const,
   /** One user of the users area: its detail and login history. */
   one: (userId: number) => [...userKeys.all, 'one', userId] as const,
+  /** One page of the user's changes tab: refreshed with the user after each save. */
+  changes: (userId: number, page: number) => [...userKeys.one(userId), 'changes', page] as const,
   /** The devices users may access (their access pages), changed by any access entry. */
   deviceAccess: () => [...userKeys.all, 'device-access'] as const,
 };

@@ -11,6 +11,7 @@ import AccountCircleIcon from '@mui/icons-material/AccountCircle';
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import HistoryIcon from '@mui/icons-material/History';
 import PersonAddIcon from '@mui/icons-material/PersonAdd';
+import ManageHistoryIcon from '@mui/icons-material/ManageHistory';
 import SupervisorAccountIcon from '@mui/icons-material/SupervisorAccount';
 import VpnKeyIcon from '@mui/icons-material/VpnKey';
 import { hasRole } from '@tankportal/shared/roles';
@@ -23,12 +24,14 @@ import { useImpersonate, useUser, type UserView } from '../api/user.ts';
 import { impersonationBlock } from '../lib/impersonation-block.ts';
 import { AccessPage } from './access/access-page.tsx';
 import { AccountPage } from './account/account-page.tsx';
+import { UserChangesPage } from './changes-page.tsx';
 import { LoginHistoryPage } from './login-history-page.tsx';
 
 /** The pages of one user below /users/{id}. */
 const PAGES = [
   { page: 'account', label: 'users.menu.account', Icon: AccountCircleIcon, masterOnly: false },
   { page: 'access', label: 'users.menu.access', Icon: VpnKeyIcon, masterOnly: false },
+  { page: 'changes', label: 'changes.title', Icon: ManageHistoryIcon, masterOnly: false },
   { page: 'login-history', label: 'users.menu.loginHistory', Icon: HistoryIcon, masterOnly: true },
 ] as const;
 
@@ -83,6 +86,7 @@ function UserPages({ user }: { user: UserView }) {
             <Route index element={<Navigate to={`${base}/account`} replace />} />
             <Route path="account/*" element={<AccountPage key={user.id} user={user} />} />
             <Route path="access/*" element={<AccessPage key={user.id} user={user} />} />
+            <Route path="changes" element={<UserChangesPage key={user.id} userId={user.id} />} />
             {master && <Route path="login-history" element={<LoginHistoryPage userId={user.id} />} />}
             <Route path="*" element={<Navigate to={`${base}/account`} replace />} />
           </Routes>
