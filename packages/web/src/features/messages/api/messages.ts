@@ -8,6 +8,7 @@ import {
 } from '@tankportal/shared/schemas/messages';
 import { api, apiResponse } from '../../../lib/api-client.ts';
 import type { JsonOf } from '../../../lib/api/json.ts';
+import { dayEnd, dayStart } from '../../../lib/day-range.ts';
 import { messageKeys } from '../../../lib/api/messages.ts';
 
 export type MessageView = JsonOf<Message>;
@@ -37,10 +38,6 @@ export interface MessagePage {
   hasMore: boolean;
   maxId: number;
 }
-
-/** A day of the date fields as the instant its local day starts, or ends. */
-const dayStart = (day: string) => new Date(`${day}T00:00:00`).toISOString();
-const dayEnd = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
 
 /** GET /v2/messages: a device's messages (with their total) or the global log (has-more only). */
 export function useMessages(filter: MessageFilter, deviceId?: number) {

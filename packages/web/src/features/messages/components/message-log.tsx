@@ -32,6 +32,7 @@ import {
   MESSAGE_PAGE_SIZES,
   MESSAGE_SORT_KEYS,
 } from '@tankportal/shared/schemas/messages';
+import { DayRangeFields } from '../../../components/day-range-fields.tsx';
 import { QueryContent } from '../../../components/query-content.tsx';
 import { cardsOnPhone } from '../../../components/responsive-table.ts';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
@@ -39,7 +40,6 @@ import { useLocale } from '../../../lib/i18n.ts';
 import { messageKeys } from '../../../lib/api/messages.ts';
 import { useMessages, type MessageFilter, type MessageView } from '../api/messages.ts';
 import { isKnownCommand, messagePreview, statusTone } from '../lib/preview.ts';
-import { DayFilterFields } from './day-filter-fields.tsx';
 import { MessageDetailDialog } from './message-detail-dialog.tsx';
 
 /** The filter looks 4 days back by default. */
@@ -225,7 +225,7 @@ function Filters({
   );
   return (
     <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }} data-testid="message-filters">
-      <DayFilterFields from={filter.from} to={filter.to} onChange={onChange} />
+      <DayRangeFields from={filter.from} to={filter.to} onChange={onChange} />
       {choice('type', t('messages.fields.type'), MESSAGE_TYPES, (value: MessageType) =>
         t(`messages.types.${value}`),
       )}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayErrors } from './day-filter.ts';
+import { dayErrors } from './day-range.ts';
 
 const now = new Date(2026, 10, 24, 12, 0);
 

@@ -1,5 +1,8 @@
 import { endOfDay } from 'date-fns';
-import { DAY_VALUE } from '../../../lib/typed-day.ts';
+import { DAY_VALUE } from './typed-day.ts';
+
+// A time filter of whole days, typed in the portal's date format (the message logs, the masters'
+// page of the record of changes): what may be typed, and the moments the days start and end.
 
 export type Bound = 'from' | 'to';
 /** The filter's days: yyyy-MM-dd, '' for no bound, or the text typed while it is no day. */
@@ -21,3 +24,7 @@ export function dayErrors(days: Days, now = new Date()): Partial<Record<Bound, D
   if (!errors.from && !errors.to && days.from && days.to && days.from > days.to) errors.to = 'order';
   return errors;
 }
+
+/** A day of the date fields as the instant its local day starts, or ends. */
+export const dayStart = (day: string) => new Date(`${day}T00:00:00`).toISOString();
+export const dayEnd = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();

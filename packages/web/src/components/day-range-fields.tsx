@@ -1,16 +1,16 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DayField } from '../../../components/day-field.tsx';
-import { DAY_PATTERN } from '../../../lib/typed-day.ts';
-import { useLocale } from '../../../lib/i18n.ts';
-import { dayErrors, type Days } from '../lib/day-filter.ts';
+import { DayField } from './day-field.tsx';
+import { DAY_PATTERN } from '../lib/typed-day.ts';
+import { useLocale } from '../lib/use-locale.ts';
+import { dayErrors, type Days } from '../lib/day-range.ts';
 
 /**
- * The time filter of a message log: two days typed in the portal's date format, taken once both
- * are right; a wrong one (no day, a future day, the end before the start) says why on its field
- * and leaves the list as it was.
+ * The time filter of a list (a message log, the record of changes): two days typed in the
+ * portal's date format, taken once both are right; a wrong one (no day, a future day, the end
+ * before the start) says why on its field and leaves the list as it was.
  */
-export function DayFilterFields({ from, to, onChange }: Days & { onChange: (days: Days) => void }) {
+export function DayRangeFields({ from, to, onChange }: Days & { onChange: (days: Days) => void }) {
   const { t } = useTranslation();
   const locale = useLocale();
   const [days, setDays] = useState<Days>({ from, to });
@@ -21,7 +21,7 @@ export function DayFilterFields({ from, to, onChange }: Days & { onChange: (days
       <DayField
         key={bound}
         size="small"
-        label={t(`messages.fields.${bound}`)}
+        label={t(`day-range.${bound}`)}
         value={days[bound]}
         onChange={(value) => {
           const next = { ...days, [bound]: value };
@@ -30,7 +30,7 @@ export function DayFilterFields({ from, to, onChange }: Days & { onChange: (days
           if (!wrong.from && !wrong.to && (next.from !== from || next.to !== to)) onChange(next);
         }}
         error={!!error}
-        helperText={error && t(`messages.dayErrors.${error}`, { pattern: DAY_PATTERN[locale] })}
+        helperText={error && t(`day-range.errors.${error}`, { pattern: DAY_PATTERN[locale] })}
         slotProps={{ inputLabel: { shrink: true } }}
         sx={{ flex: '1 1 9rem' }}
       />
