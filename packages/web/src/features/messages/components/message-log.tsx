@@ -17,8 +17,6 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
-import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import {
   MESSAGE_DIRECTIONS,
@@ -33,6 +31,7 @@ import {
   MESSAGE_SORT_KEYS,
 } from '@tankportal/shared/schemas/messages';
 import { DayRangeFields } from '../../../components/day-range-fields.tsx';
+import { PreviousNextPages } from '../../../components/previous-next-pages.tsx';
 import { QueryContent } from '../../../components/query-content.tsx';
 import { cardsOnPhone } from '../../../components/responsive-table.ts';
 import { formatDateTime, formatNumber } from '../../../lib/format.ts';
@@ -148,23 +147,7 @@ export function MessageLog({ deviceId, base, defaultType, actions, children }: M
                   />
                 )
               ) : (
-                <Stack direction="row" spacing={1} justifyContent="center" alignItems="center">
-                  <Button
-                    startIcon={<ChevronLeftIcon />}
-                    disabled={filter.page === 1}
-                    onClick={() => goTo(filter.page - 1)}
-                  >
-                    {t('messages.previous')}
-                  </Button>
-                  <Typography variant="body2">{t('messages.page', { page: filter.page })}</Typography>
-                  <Button
-                    endIcon={<ChevronRightIcon />}
-                    disabled={!page.hasMore}
-                    onClick={() => goTo(filter.page + 1)}
-                  >
-                    {t('messages.next')}
-                  </Button>
-                </Stack>
+                <PreviousNextPages page={filter.page} hasMore={page.hasMore} onPageChange={goTo} />
               )}
             </>
           )
