@@ -35,6 +35,7 @@ const SystemNotificationsPage = lazy(
 const SystemBillingPage = lazy(() => import('./routes/system-billing-route.tsx'));
 const UnassignedDevicesPage = lazy(() => import('../features/system/components/unassigned-devices-page.tsx'));
 const WeatherStationsPage = lazy(() => import('../features/system/components/weather-stations-page.tsx'));
+const SystemChangesPage = lazy(() => import('../features/system/components/changes-page.tsx'));
 
 const guarded = (minimum: Role, element: ReactNode) => <RequireRole minimum={minimum}>{element}</RequireRole>;
 
@@ -120,6 +121,11 @@ const router = createBrowserRouter([
           {
             path: '/system/weather-stations/*',
             element: guarded('ROLE_MASTER', <WeatherStationsPage />),
+            errorElement: pageError,
+          },
+          {
+            path: '/system/changes',
+            element: guarded('ROLE_MASTER', <SystemChangesPage />),
             errorElement: pageError,
           },
           { path: '*', element: <Navigate to="/devices" replace /> },

@@ -92,6 +92,14 @@ export interface PickedDevice {
   username: string;
 }
 
+/** A device as the picker names it (a filter's device named in the address). */
+export const pickedDeviceOf = (device: DeviceDetailView): PickedDevice => ({
+  id: device.id,
+  name: device.name,
+  city: device.address.city,
+  username: device.user.username,
+});
+
 /** The device picker's search apart from the typed term. */
 export interface DevicePickerFilter {
   perPage: number;

@@ -37,3 +37,9 @@ export function searchPickerUsers(
 ): Promise<UserOption[]> {
   return api<UserOption[]>('GET', '/v2/users', { query: { ...filter, searchTerm }, signal });
 }
+
+/** `GET /v2/users/{id}` as the user picker names a user (a filter's user named in the address). */
+export async function fetchPickerUser(userId: number, signal: AbortSignal): Promise<UserOption> {
+  const { id, username, name } = await api<UserOption>('GET', `/v2/users/${userId}`, { signal });
+  return { id, username, name };
+}

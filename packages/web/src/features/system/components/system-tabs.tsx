@@ -6,6 +6,7 @@ const PAGES = [
   { path: '/system/billing', label: 'system.billing' },
   { path: '/system/unassigned-devices', label: 'system.unassigned.title' },
   { path: '/system/weather-stations', label: 'weather.title' },
+  { path: '/system/changes', label: 'system.changes.tab' },
 ] as const;
 
 /** The pages of the system area (master), as tabs above each. */
