@@ -195,6 +195,8 @@ const CHECKS: Check[] = [
     ready: byId('weather-stations-table'),
   },
   { name: 'system: new weather station dialog', path: '/system/weather-stations/new', ready: dialog },
+  // The whole record: the set-up's access entries are on it.
+  { name: 'system: changes', path: '/system/changes', ready: byId('changes-table') },
   // The users area, on the customer `baeckerei-korn` ({korn}: its id, looked up first).
   { name: 'users tree', path: '/users', ready: (page) => page.getByRole('tree') },
   { name: 'users: new user dialog', path: '/users/new', ready: dialog },
@@ -204,6 +206,8 @@ const CHECKS: Check[] = [
   { name: 'user access', path: '/users/{korn}/access', ready: byId('user-access-table') },
   { name: 'user access: new entry dialog', path: '/users/{korn}/access/new', ready: dialog },
   { name: 'user access: sync dialog', path: '/users/{korn}/access/sync', ready: dialog },
+  // The access entry the set-up grants the user is one of its changes.
+  { name: 'user changes', path: '/users/{korn}/changes', ready: byId('changes-table') },
   { name: 'user login history', path: '/users/{korn}/login-history', ready: byId('user-area') },
 ];
 
