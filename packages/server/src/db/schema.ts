@@ -215,6 +215,42 @@ export const pendingSignIns = pgTable('pending_sign_ins', {
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /** The challenge a passkey must sign in this step, once passkey options were asked for. */
+  passkeyChallenge: text('passkey_challenge'),
+});
+
+/**
+ * Passkeys (WebAuthn credentials) as a second factor beside TOTP (decision 067): the public key the
+ * authenticator made, its signature counter and transports, a name the user chose.
+ */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The credential id, base64url, as the browser names it in an assertion. */
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter as last seen: an assertion must raise it (or both are 0). */
+    counter: bigint('counter', { mode: 'number' }).notNull(),
+    transports: jsonb('transports').$type<string[]>().notNull(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [uniqueIndex('passkeys_credential_id').on(t.credentialId), index('passkeys_user').on(t.userId)],
+);
+
+/** A passkey registration waiting for the browser's answer: the challenge it must sign, briefly. */
+export const passkeyRegistrations = pgTable('passkey_registrations', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  challenge: text('challenge').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
 /**
