@@ -35,6 +35,7 @@ import { SessionStore } from './repositories/sessions.ts';
 import { loginRoutes } from './routes/v2/auth/login.ts';
 import { meRoutes } from './routes/v2/auth/me.ts';
 import { sessionRoutes } from './routes/v2/sessions/sessions.ts';
+import { passkeyRoutes } from './routes/v2/second-factor/passkeys.ts';
 import { secondFactorRoutes } from './routes/v2/second-factor/second-factor.ts';
 import { deviceDataRoutes } from './routes/v2/devices/device-data.ts';
 import { deviceRoutes } from './routes/v2/devices/devices.ts';
@@ -96,6 +97,7 @@ const AREAS = [
   meRoutes,
   sessionRoutes,
   secondFactorRoutes,
+  passkeyRoutes,
   whitelabelRoutes,
   lookupRoutes,
   systemNotificationRoutes,

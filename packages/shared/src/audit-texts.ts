@@ -44,6 +44,8 @@ const ACTIONS: Record<Locale, Record<AuditAction, string>> = {
     reset_second_factor: 'Zwei-Faktor-Anmeldung zurückgesetzt',
     use_recovery_code: 'Wiederherstellungscode verwendet',
     update_second_factor_policy: 'Zwei-Faktor-Pflicht geändert',
+    add_passkey: 'Passkey hinzugefügt',
+    remove_passkey: 'Passkey entfernt',
   },
   en: {
     update_metadata: 'Base data changed',
@@ -83,6 +85,8 @@ const ACTIONS: Record<Locale, Record<AuditAction, string>> = {
     reset_second_factor: 'Two-factor sign-in reset',
     use_recovery_code: 'Recovery code used',
     update_second_factor_policy: 'Two-factor requirement changed',
+    add_passkey: 'Passkey added',
+    remove_passkey: 'Passkey removed',
   },
 };
 

@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { recoveryCodes, secondFactors, sessions, type UserRow, whitelabels } from '../db/schema.ts';
+import { passkeys, recoveryCodes, secondFactors, sessions, type UserRow, whitelabels } from '../db/schema.ts';
 import { HttpError, invalidFields } from '../http-error.ts';
 import type { Actor } from '../policies/actor.ts';
 import { verifyPassword } from '../policies/passwords.ts';
@@ -19,6 +19,7 @@ import {
   secondFactorOf,
   whitelabelRequiresSecondFactor,
 } from '../repositories/second-factors.ts';
+import { passkeysOf } from '../repositories/passkeys.ts';
 import type { WhitelabelRow } from '../repositories/whitelabels.ts';
 import { changedFields, recordChange, type ChangeAuthor } from './audit-log.ts';
 
@@ -120,16 +121,18 @@ export async function disableSecondFactor(db: Db, author: ChangeAuthor, proof: D
   });
 }
 
-/** A master takes a user's factor away (a lost phone): the user enrols again. */
+/** A master takes a user's factors away (a lost phone): the TOTP factor and every passkey. */
 export async function resetSecondFactor(db: Db, author: ChangeAuthor, user: UserRow) {
   const factor = await secondFactorOf(db, user.id);
-  if (!factor) return false;
+  const hadPasskeys = (await passkeysOf(db, user.id)).length > 0;
+  if (!factor && !hadPasskeys) return false;
+  const wasActive = Boolean(factor?.confirmedAt) || hadPasskeys;
   await db.transaction(async (tx) => {
     await removeSecondFactor(tx, user.id);
-    if (factor.confirmedAt)
-      await recordChange(tx, author, factorRecord(user.id, 'reset_second_factor', false));
+    await tx.delete(passkeys).where(eq(passkeys.userId, user.id));
+    if (wasActive) await recordChange(tx, author, factorRecord(user.id, 'reset_second_factor', false));
   });
-  return factor.confirmedAt !== null;
+  return wasActive;
 }
 
 /** The user as the author of what its own sign-in changes (a recovery code used). */

@@ -1,6 +1,7 @@
-import { and, count, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../db/client.ts';
 import {
+  passkeys,
   pendingSignIns,
   recoveryCodes,
   rememberedBrowsers,
@@ -16,14 +17,36 @@ export async function secondFactorOf(db: Executor, userId: number) {
   return row;
 }
 
-/** True when the user has a confirmed second factor. */
+/** True when the user has a second factor: a confirmed TOTP factor or a passkey. */
 export async function hasActiveSecondFactor(db: Executor, userId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: secondFactors.userId })
-    .from(secondFactors)
-    .where(and(eq(secondFactors.userId, userId), isNotNull(secondFactors.confirmedAt)))
-    .limit(1);
-  return row !== undefined;
+  return (await activeFactorsOf(db, userId)).any;
+}
+
+/** The kinds of second factor the user can sign in with (decision 067). */
+export async function activeFactorsOf(db: Executor, userId: number) {
+  const [totp, passkey] = await Promise.all([
+    db
+      .select({ secret: secondFactors.secret })
+      .from(secondFactors)
+      .where(and(eq(secondFactors.userId, userId), isNotNull(secondFactors.confirmedAt)))
+      .limit(1),
+    db
+      .select({ credentialId: passkeys.credentialId })
+      .from(passkeys)
+      .where(eq(passkeys.userId, userId))
+      .orderBy(asc(passkeys.credentialId)),
+  ]);
+  const code = totp.length > 0;
+  return {
+    code,
+    passkey: passkey.length > 0,
+    any: code || passkey.length > 0,
+    /**
+     * What a remembered browser is bound to besides the password: the TOTP secret and the
+     * passkeys as they are now. A new factor of either kind changes it.
+     */
+    stamp: [totp[0]?.secret ?? '', ...passkey.map((row) => row.credentialId)].join('\n'),
+  };
 }
 
 export async function unusedRecoveryCodeCount(db: Executor, userId: number): Promise<number> {
@@ -34,7 +57,7 @@ export async function unusedRecoveryCodeCount(db: Executor, userId: number): Pro
   return row.count;
 }
 
-/** Every trace of a user's factor: the secret, the recovery codes, the browsers that skip it. */
+/** Every trace of a user's TOTP factor: the secret, the recovery codes, the browsers that skip it. */
 export async function removeSecondFactor(db: Executor, userId: number) {
   await db.delete(secondFactors).where(eq(secondFactors.userId, userId));
   await db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
@@ -75,26 +98,27 @@ export async function consumePendingSignIn(db: Db, token: string): Promise<boole
 }
 
 /**
- * What a remembered browser is bound to besides the user: the password hash and the factor's
- * secret as they were. A new password or a new factor changes it, and the browser is asked again.
+ * What a remembered browser is bound to besides the user: the password hash and the factors' stamp
+ * (`activeFactorsOf`) as they were. A new password or a new factor changes it, and the browser is
+ * asked again.
  */
-const credentialStamp = (user: Pick<UserRow, 'passwordHash'>, secret: string) =>
-  hashToken(`${user.passwordHash}\n${secret}`);
+const credentialStamp = (user: Pick<UserRow, 'passwordHash'>, factorStamp: string) =>
+  hashToken(`${user.passwordHash}\n${factorStamp}`);
 
 /** Remembers a browser for the user; answers the cookie value (only its hash is stored). */
-export async function rememberBrowser(db: Db, user: UserRow, secret: string, lifetimeMs: number) {
+export async function rememberBrowser(db: Db, user: UserRow, factorStamp: string, lifetimeMs: number) {
   const token = newToken();
   await db.insert(rememberedBrowsers).values({
     id: hashToken(token),
     userId: user.id,
-    credentialStamp: credentialStamp(user, secret),
+    credentialStamp: credentialStamp(user, factorStamp),
     expiresAt: new Date(Date.now() + lifetimeMs),
   });
   return token;
 }
 
-/** True when the cookie is a remembered browser of the user with the password and factor it has now. */
-export async function isRememberedBrowser(db: Db, token: string, user: UserRow, secret: string) {
+/** True when the cookie is a remembered browser of the user with the password and factors it has now. */
+export async function isRememberedBrowser(db: Db, token: string, user: UserRow, factorStamp: string) {
   const [row] = await db
     .select({ id: rememberedBrowsers.id })
     .from(rememberedBrowsers)
@@ -102,7 +126,7 @@ export async function isRememberedBrowser(db: Db, token: string, user: UserRow, 
       and(
         eq(rememberedBrowsers.id, hashToken(token)),
         eq(rememberedBrowsers.userId, user.id),
-        eq(rememberedBrowsers.credentialStamp, credentialStamp(user, secret)),
+        eq(rememberedBrowsers.credentialStamp, credentialStamp(user, factorStamp)),
         gt(rememberedBrowsers.expiresAt, sql`now()`),
       ),
     )

@@ -63,6 +63,8 @@ export const AUDIT_ACTIONS = [
   'reset_second_factor',
   'use_recovery_code',
   'update_second_factor_policy',
+  'add_passkey',
+  'remove_passkey',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -10,7 +10,7 @@ import { requiredText, text } from './common.ts';
 /** A 6-digit code or a recovery code as typed (spaces and dashes allowed). */
 const code = () => requiredText().max(32);
 
-/** The own factor: active or not, how many recovery codes are left. */
+/** The own TOTP factor: active or not, how many recovery codes are left (passkeys: schemas/passkeys). */
 export const secondFactorStatus = z.object({
   active: z.boolean(),
   recoveryCodesLeft: z.number(),
@@ -54,8 +54,15 @@ export const signInCodeBody = z.object({
 });
 export type SignInCodeBody = z.input<typeof signInCodeBody>;
 
-/** The answer to a right password when a second factor must follow (HTTP 202). */
-export const pendingSignIn = z.object({ secondFactorRequired: z.literal(true) });
+/**
+ * The answer to a right password when a second factor must follow (HTTP 202), with the kinds the
+ * user has: a code (TOTP or a recovery code) and/or a passkey.
+ */
+export const pendingSignIn = z.object({
+  secondFactorRequired: z.literal(true),
+  code: z.boolean(),
+  passkey: z.boolean(),
+});
 export type PendingSignIn = z.infer<typeof pendingSignIn>;
 
 /** A white-label's policy: users from admin up must have a second factor. */

@@ -11,6 +11,7 @@ import {
   deliveries,
   measurements,
   notificationRecipients,
+  passkeys,
   refDateQueries,
   refDateQueryDevices,
   secondFactors,
@@ -21,6 +22,7 @@ import {
   whitelabels,
 } from '../../../db/schema.ts';
 import { DEMO_INVOICE_SELLER } from '../../../seed/demo-data.ts';
+import { SoftwareAuthenticator } from '../../../testing/software-authenticator.ts';
 
 // Every writing route of the API either records the change it makes, once, with its author and
 // the kind of object changed, or is listed below as changing nothing worth recording, with why. A
@@ -53,6 +55,10 @@ const NOT_RECORDED: Record<string, string> = {
     "signing in's second step; the login history keeps every attempt (a recovery code used is recorded)",
   'POST /api/v2/users/me/second-factor':
     'begins an enrolment that signs nobody in until its confirmation, which is recorded',
+  'POST /api/v2/login/passkey-options': "signing in's second step: only a challenge for the passkey",
+  'POST /api/v2/login/passkey': "signing in's second step; the login history keeps every attempt",
+  'POST /api/v2/users/me/passkeys/options':
+    'begins adding a passkey, which signs nobody in until it is added, which is recorded',
   'DELETE /api/v2/sessions/{id}': "ending one of the user's own sessions is a sign-out",
   'DELETE /api/v2/sessions/others': "ending the user's other sessions is a sign-out",
   'PUT /api/v2/config': "the user's own display settings (list columns, sorting) change no shared object",
@@ -570,6 +576,38 @@ const RECIPES: Record<string, Recipe> = {
       return { url: `/api/v2/users/${id}/second-factor` };
     },
   },
+  'POST /api/v2/users/me/passkeys': {
+    as: 'audit-passkey-adder',
+    entity: 'user',
+    request: async () => {
+      const options = await (await signedIn('audit-passkey-adder')).post('/api/v2/users/me/passkeys/options');
+      const key = new SoftwareAuthenticator('localhost', 'http://localhost');
+      return {
+        url: '/api/v2/users/me/passkeys',
+        body: { name: 'Laptop', credential: key.register(options.json()) },
+      };
+    },
+  },
+  'DELETE /api/v2/users/me/passkeys/{id}': {
+    as: 'audit-passkey-remover',
+    entity: 'user',
+    request: async () => {
+      // Signed in before the passkey is there: the sign-in then needs none.
+      await signedIn('audit-passkey-remover');
+      const [passkey] = await t.database.db
+        .insert(passkeys)
+        .values({
+          userId: ids.passkeyRemover!,
+          credentialId: `audit-${unique()}`,
+          publicKey: 'AA',
+          counter: 0,
+          transports: [],
+          name: 'Phone',
+        })
+        .returning();
+      return { url: `/api/v2/users/me/passkeys/${passkey!.id}`, body: { password: 'tankportal' } };
+    },
+  },
   'PUT /api/v2/whitelabels/current/second-factor-policy': {
     as: 'master',
     entity: 'whitelabel',
@@ -689,6 +727,8 @@ beforeAll(async () => {
   await buildUser(db, { username: 'audit-password-changer', parent: 'user' });
   await buildUser(db, { username: 'audit-factor-enroller', parent: 'user' });
   ids.factorDisabler = (await buildUser(db, { username: 'audit-factor-disabler', parent: 'user' })).id;
+  await buildUser(db, { username: 'audit-passkey-adder', parent: 'user' });
+  ids.passkeyRemover = (await buildUser(db, { username: 'audit-passkey-remover', parent: 'user' })).id;
 });
 afterAll(() => t.close());
 

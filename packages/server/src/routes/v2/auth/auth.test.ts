@@ -337,6 +337,8 @@ describe('read-only demo account', () => {
     const allowed = new Set([
       'POST /api/v2/login',
       'POST /api/v2/login/second-factor',
+      'POST /api/v2/login/passkey-options',
+      'POST /api/v2/login/passkey',
       'POST /api/v2/logout',
     ]);
     expect(calls.length).toBeGreaterThan(20);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { loginBody, currentUser } from '@tankportal/shared/schemas/auth';
+import { passkeySignInBody, webAuthnOptions } from '@tankportal/shared/schemas/passkeys';
 import { pendingSignIn, signInCodeBody } from '@tankportal/shared/schemas/second-factor';
 import type { Api, AppContext } from '../../../context.ts';
 import type { UserRow } from '../../../db/schema.ts';
@@ -8,14 +9,16 @@ import { HttpError } from '../../../http-error.ts';
 import { SESSION_COOKIE, sessionCookieOptions } from '../../../plugins/auth.ts';
 import { rotateCsrfSecret } from '../../../plugins/csrf.ts';
 import { verifyPassword } from '../../../policies/passwords.ts';
+import { acceptPasskeyAssertion, passkeySignInOptions } from '../../../commands/passkeys.ts';
 import { acceptSignInCode, mustEnrolSecondFactor } from '../../../commands/second-factor.ts';
+import { relyingPartyOf } from '../../../policies/passkeys.ts';
 import {
+  activeFactorsOf,
   consumePendingSignIn,
   createPendingSignIn,
   isRememberedBrowser,
   pendingSignInUser,
   rememberBrowser,
-  secondFactorOf,
 } from '../../../repositories/second-factors.ts';
 import { findUserById, findUserByUsername } from '../../../repositories/users.ts';
 import { whitelabelForHost } from '../../../repositories/whitelabels.ts';
@@ -87,11 +90,49 @@ export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: 
     });
   }
 
-  /** True when this browser was remembered by the user with the password and factor it has now. */
-  async function isRemembered(request: FastifyRequest, user: UserRow, secret: string) {
+  /** True when this browser was remembered by the user with the password and factors it has now. */
+  async function isRemembered(request: FastifyRequest, user: UserRow, factorStamp: string) {
     const cookie = request.cookies[REMEMBERED_BROWSER_COOKIE];
-    return cookie !== undefined && (await isRememberedBrowser(db, cookie, user, secret));
+    return cookie !== undefined && (await isRememberedBrowser(db, cookie, user, factorStamp));
   }
+
+  /** The pending sign-in of this browser and its user; 401 when there is none (any more). */
+  async function pendingStep(request: FastifyRequest) {
+    const step = request.cookies[PENDING_SIGN_IN_COOKIE];
+    const userId = step === undefined ? undefined : await pendingSignInUser(db, step);
+    const user = userId === undefined ? undefined : await findUserById(db, userId);
+    if (step === undefined || !user || user.status !== 'ok') throw stepExpired();
+    return { step, user };
+  }
+
+  /** A second factor that did not hold is a failed login: counted, recorded, said at its field. */
+  async function refuseSecondFactor(request: FastifyRequest, user: UserRow, field: string): Promise<never> {
+    await record(request, user, user.username, 'invalidCredentials');
+    throw new HttpError(400, 'invalidSecondFactor', [{ path: field, code: 'invalid', args: {} }]);
+  }
+
+  /** The second factor held: the step ends (once), the browser is remembered if asked, the session starts. */
+  async function finishPendingStep(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { step, user }: { step: string; user: UserRow },
+    rememberThisBrowser: boolean,
+  ) {
+    // Single use: of two requests with the same step, one signs in.
+    if (!(await consumePendingSignIn(db, step))) throw stepExpired();
+    reply.clearCookie(PENDING_SIGN_IN_COOKIE, signInCookie(0));
+    if (rememberThisBrowser) {
+      const { stamp } = await activeFactorsOf(db, user.id);
+      const lifetimeMs = REMEMBERED_BROWSER_DAYS * 86_400_000;
+      const token = await rememberBrowser(db, user, stamp, lifetimeMs);
+      reply.setCookie(REMEMBERED_BROWSER_COOKIE, token, signInCookie(REMEMBERED_BROWSER_DAYS * 86_400));
+    }
+    return startSession(request, reply, user);
+  }
+
+  /** The passkeys' relying party: this host, named with its white-label's title. */
+  const relyingParty = async (request: FastifyRequest) =>
+    relyingPartyOf(request, (await whitelabelForHost(db, request.hostname))?.title ?? request.hostname);
 
   app.post(
     '/login',
@@ -117,13 +158,15 @@ export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: 
         await record(request, user, username, result);
         throw new HttpError(400, 'invalidCredentials');
       }
-      const factor = await secondFactorOf(db, user.id);
-      if (factor?.confirmedAt && !(await isRemembered(request, user, factor.secret))) {
+      const factors = await activeFactorsOf(db, user.id);
+      if (factors.any && !(await isRemembered(request, user, factors.stamp))) {
         // No session yet, and the attempt keeps its count until the code is right: a known
         // password does not buy fresh guesses at the code.
         const step = await createPendingSignIn(db, user.id, PENDING_SIGN_IN_MINUTES * 60_000);
         reply.setCookie(PENDING_SIGN_IN_COOKIE, step, signInCookie(PENDING_SIGN_IN_MINUTES * 60));
-        return reply.code(202).send({ secondFactorRequired: true });
+        return reply
+          .code(202)
+          .send({ secondFactorRequired: true, code: factors.code, passkey: factors.passkey });
       }
       return startSession(request, reply, user);
     },
@@ -142,27 +185,52 @@ export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: 
       },
     },
     async (request, reply) => {
-      const step = request.cookies[PENDING_SIGN_IN_COOKIE];
-      const userId = step === undefined ? undefined : await pendingSignInUser(db, step);
-      const user = userId === undefined ? undefined : await findUserById(db, userId);
-      if (step === undefined || !user || user.status !== 'ok') throw stepExpired();
+      const pending = await pendingStep(request);
+      const { user } = pending;
       await reserveAttempt(request, user, user.username);
-      if (!(await acceptSignInCode(db, user, request.body.code, request.ip))) {
-        await record(request, user, user.username, 'invalidCredentials');
-        throw new HttpError(400, 'invalidSecondFactor', [{ path: 'code', code: 'invalid', args: {} }]);
-      }
-      // Single use: of two requests with the same step, one signs in.
-      if (!(await consumePendingSignIn(db, step))) throw stepExpired();
-      reply.clearCookie(PENDING_SIGN_IN_COOKIE, signInCookie(0));
-      if (request.body.rememberBrowser) {
-        const factor = await secondFactorOf(db, user.id);
-        if (factor) {
-          const lifetimeMs = REMEMBERED_BROWSER_DAYS * 86_400_000;
-          const token = await rememberBrowser(db, user, factor.secret, lifetimeMs);
-          reply.setCookie(REMEMBERED_BROWSER_COOKIE, token, signInCookie(REMEMBERED_BROWSER_DAYS * 86_400));
-        }
-      }
-      return startSession(request, reply, user);
+      if (!(await acceptSignInCode(db, user, request.body.code, request.ip)))
+        return refuseSecondFactor(request, user, 'code');
+      return finishPendingStep(request, reply, pending, request.body.rememberBrowser);
+    },
+  );
+
+  app.post(
+    '/login/passkey-options',
+    {
+      config: { role: 'public', readOnlyAccountsMayCall: true },
+      schema: {
+        tags: ['session'],
+        summary:
+          "The second step of a sign-in with a passkey: the options for the browser's WebAuthn get() (the user's passkeys, a new challenge)",
+        response: { 200: webAuthnOptions, 401: errorSchema },
+      },
+    },
+    async (request) => {
+      const { step, user } = await pendingStep(request);
+      return passkeySignInOptions(db, user, step, await relyingParty(request));
+    },
+  );
+
+  app.post(
+    '/login/passkey',
+    {
+      config: { role: 'public', readOnlyAccountsMayCall: true },
+      schema: {
+        tags: ['session'],
+        summary:
+          "The second step of a sign-in with a passkey: the browser's assertion of the offered challenge; sets the session cookie",
+        body: passkeySignInBody,
+        response: { 200: currentUser, 400: errorSchema, 401: errorSchema, 429: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const pending = await pendingStep(request);
+      const { step, user } = pending;
+      await reserveAttempt(request, user, user.username);
+      const { credential, rememberBrowser: rememberThisBrowser } = request.body;
+      if (!(await acceptPasskeyAssertion(db, user, step, await relyingParty(request), credential)))
+        return refuseSecondFactor(request, user, 'credential');
+      return finishPendingStep(request, reply, pending, rememberThisBrowser);
     },
   );
 

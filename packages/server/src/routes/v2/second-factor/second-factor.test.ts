@@ -150,7 +150,7 @@ describe('signing in with a second factor', () => {
     const client = await visitor();
     const password = await client.post('/api/v2/login', { username: user.username, password: 'tankportal' });
     expect(password.statusCode).toBe(202);
-    expect(password.json()).toEqual({ secondFactorRequired: true });
+    expect(password.json()).toEqual({ secondFactorRequired: true, code: true, passkey: false });
     expect(client.cookies.has('tp_session')).toBe(false);
     expect(await signedIn(client)).toBe(false);
 

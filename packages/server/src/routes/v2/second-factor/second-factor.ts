@@ -34,18 +34,19 @@ import { errorSchema } from '../../schemas.ts';
 const tags = ['second factor'];
 const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema };
 
+/** The signed-in user acting as itself: nobody enrols or drops a factor for the impersonated. */
+export const ownUser = (request: FastifyRequest) => {
+  const actor = actorOf(request);
+  if (actor.user.id !== actor.realUser.id) throw forbidden();
+  return actor.user;
+};
+
 /**
  * The second sign-in factor (decision 067): the own TOTP factor (enrol, confirm, switch off), a
  * master's reset of a user's factor and the white-label's policy. API tokens are not affected: a
  * token stands for itself and never asks for a code.
  */
 export function secondFactorRoutes(app: Api, { db, sessions }: AppContext) {
-  /** The signed-in user acting as itself: nobody enrols or drops a factor for the impersonated. */
-  const ownUser = (request: FastifyRequest) => {
-    const actor = actorOf(request);
-    if (actor.user.id !== actor.realUser.id) throw forbidden();
-    return actor.user;
-  };
   const hostWhitelabel = async (request: FastifyRequest) => {
     const whitelabel = await whitelabelForHost(db, request.hostname);
     if (!whitelabel) throw notFound();
