@@ -21,14 +21,11 @@ export interface RecordedChange {
   changes?: AuditChanges;
 }
 
-/**
- * Records a change in the caller's transaction, so that the record and the change are committed
- * together or not at all.
- */
-export async function recordChange(executor: Executor, author: ChangeAuthor, change: RecordedChange) {
+/** The row of the record a change writes. */
+function entryOf(author: ChangeAuthor, change: RecordedChange): typeof auditEntries.$inferInsert {
   const { user, realUser } = author.actor;
   const impersonating = realUser.id !== user.id;
-  await executor.insert(auditEntries).values({
+  return {
     userId: user.id,
     username: user.username,
     realUserId: impersonating ? realUser.id : null,
@@ -40,7 +37,27 @@ export async function recordChange(executor: Executor, author: ChangeAuthor, cha
     deviceId: change.deviceId ?? null,
     subjectUserId: change.subjectUserId ?? null,
     changes: change.changes ?? {},
-  });
+  };
+}
+
+/**
+ * Records a change in the caller's transaction, so that the record and the change are committed
+ * together or not at all.
+ */
+export async function recordChange(executor: Executor, author: ChangeAuthor, change: RecordedChange) {
+  await executor.insert(auditEntries).values(entryOf(author, change));
+}
+
+/**
+ * The record of a change as a common table expression, for a change made by one statement: the
+ * statement `with` it (`db.with(recording(...)).update(...)`) writes the change and its entry at
+ * once, atomic without a transaction of its own — one round trip instead of four (BEGIN, the
+ * change, the entry, COMMIT), which a quick save would notice.
+ */
+export function recording(executor: Executor, author: ChangeAuthor, change: RecordedChange) {
+  return executor
+    .$with('recorded_change')
+    .as(executor.insert(auditEntries).values(entryOf(author, change)).returning({ id: auditEntries.id }));
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

@@ -23,7 +23,13 @@ import {
   findUserByUsername,
   updatePasswordHash,
 } from '../repositories/users.ts';
-import { changedFields, recordChange, type ChangeAuthor, type RecordedChange } from './audit-log.ts';
+import {
+  changedFields,
+  recording,
+  recordChange,
+  type ChangeAuthor,
+  type RecordedChange,
+} from './audit-log.ts';
 
 /**
  * The users area's rules and writes (decision 037), for an admin or above:
@@ -220,17 +226,15 @@ export async function changeBasedata(
   const user = await changeableUser(db, author.actor.user, id);
   const { firstName, lastName, company, ...rest } = contact;
   const basedata = { firstName, lastName, company, contact: rest, address };
-  const updated = await db.transaction(async (tx) => {
-    const [row] = await tx.update(users).set(basedata).where(eq(users.id, user.id)).returning();
-    await recordChange(
-      tx,
-      author,
-      userChange(user.id, { action: 'update_basedata', changes: changedFields(user, basedata) }),
-    );
-    return row;
-  });
+  const recorded = userChange(user.id, { action: 'update_basedata', changes: changedFields(user, basedata) });
+  const [updated] = await db
+    .with(recording(db, author, recorded))
+    .update(users)
+    .set(basedata)
+    .where(eq(users.id, user.id))
+    .returning();
   sessions.forgetUser(user.id);
-  return updated;
+  return updated!;
 }
 
 /** The comment on a user; answers the changed row. */
@@ -241,15 +245,17 @@ export async function changeComment(
   comment: UserRow['comment'],
 ): Promise<UserRow> {
   const user = await changeableUser(db, author.actor.user, id);
-  return db.transaction(async (tx) => {
-    const [updated] = await tx.update(users).set({ comment }).where(eq(users.id, user.id)).returning();
-    await recordChange(
-      tx,
-      author,
-      userChange(user.id, { action: 'update_comment', changes: changedFields(user, { comment }) }),
-    );
-    return updated;
+  const recorded = userChange(user.id, {
+    action: 'update_comment',
+    changes: changedFields(user, { comment }),
   });
+  const [updated] = await db
+    .with(recording(db, author, recorded))
+    .update(users)
+    .set({ comment })
+    .where(eq(users.id, user.id))
+    .returning();
+  return updated!;
 }
 
 /**
