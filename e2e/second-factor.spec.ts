@@ -152,3 +152,49 @@ test.describe('two-factor sign-in', () => {
     }
   });
 });
+
+test.describe('passkeys', () => {
+  // A passkey is bound to a host name, and browsers take no IP address for one: these journeys
+  // open the portal as localhost.
+  test.use({ baseURL: async ({ baseURL }, use) => use(baseURL!.replace('127.0.0.1', 'localhost')) });
+
+  test('one is added in the settings, then signs in after the password', async ({ page, baseURL }) => {
+    // Chromium's virtual authenticator: a platform passkey that confirms the person at once.
+    const devtools = await page.context().newCDPSession(page);
+    await devtools.send('WebAuthn.enable');
+    await devtools.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    const master = await apiSession(baseURL!);
+    const username = await createUser(master, 'ROLE_USER');
+    await master.context.dispose();
+
+    await enterPassword(page, username);
+    await expect(page).toHaveURL(/\/devices$/);
+    await page.goto('/settings/second-factor');
+    const passkeys = page.getByTestId('passkeys');
+    await passkeys.getByRole('button', { name: 'Passkey hinzufügen' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Passkey hinzufügen' });
+    await dialog.getByLabel(/^Name/).fill('Laptop');
+    await dialog.getByRole('button', { name: 'Passkey hinzufügen' }).click();
+    await expect(page.getByText('Passkey hinzugefügt.')).toBeVisible();
+    await expect(passkeys.getByRole('row', { name: /Laptop/ })).toContainText('Noch nie');
+    await logOut(page);
+
+    // The password, then the passkey: this user has no app code to type.
+    await enterPassword(page, username);
+    const step = page.getByTestId('second-factor-step');
+    await expect(step).toBeVisible();
+    await expect(step.getByLabel(/^6-stelliger Code/)).toHaveCount(0);
+    await step.getByRole('button', { name: 'Mit Passkey anmelden' }).click();
+    await expect(page).toHaveURL(/\/settings\/second-factor$/);
+    await expect(passkeys.getByRole('row', { name: /Laptop/ })).not.toContainText('Noch nie');
+  });
+});

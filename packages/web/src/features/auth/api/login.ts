@@ -1,5 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
+import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import type { CurrentUser, LoginBody } from '@tankportal/shared/schemas/auth';
+import type { WebAuthnOptions } from '@tankportal/shared/schemas/passkeys';
 import type { PendingSignIn, SignInCodeBody } from '@tankportal/shared/schemas/second-factor';
 import { api, ApiError, ensureCsrfToken } from '../../../lib/api-client.ts';
 import { lastUsername } from '../../../lib/cookies.ts';
@@ -8,6 +10,8 @@ import { useResetSession } from '../../../lib/session.ts';
 export type LoginFailure =
   | 'invalidCredentials'
   | 'invalidCode'
+  | 'invalidPasskey'
+  | 'passkeyNotConfirmed'
   | 'stepExpired'
   | 'tooMany'
   | 'serverError'
@@ -19,10 +23,17 @@ export type LoginFailure =
  * error; the login also tells the login limit (429), an expired second step (401) and a missing
  * connection apart from a server error.
  */
-export function loginFailure(error: unknown, step: 'password' | 'code' = 'password'): LoginFailure {
-  if (!(error instanceof ApiError)) return 'unknownError';
-  if (error.status === 400) return step === 'code' ? 'invalidCode' : 'invalidCredentials';
-  if (error.status === 401 && step === 'code') return 'stepExpired';
+export function loginFailure(
+  error: unknown,
+  step: 'password' | 'code' | 'passkey' = 'password',
+): LoginFailure {
+  // A passkey the browser did not give (cancelled, timed out, none on this device).
+  if (!(error instanceof ApiError)) return step === 'passkey' ? 'passkeyNotConfirmed' : 'unknownError';
+  if (error.status === 400)
+    return { password: 'invalidCredentials', code: 'invalidCode', passkey: 'invalidPasskey' }[
+      step
+    ] as LoginFailure;
+  if (error.status === 401 && step !== 'password') return 'stepExpired';
   if (error.status === 429) return 'tooMany';
   return error.status === 0 ? 'network' : 'serverError';
 }
@@ -57,6 +68,30 @@ export function useSecondFactorSignIn() {
   return useMutation({
     mutationFn: (body: SignInCodeBody) =>
       api<CurrentUser>('POST', '/v2/login/second-factor', { body, allowUnauthorized: true }),
+    meta: { errorToast: false },
+    onSuccess: (user) => resetSession(user),
+  });
+}
+
+/**
+ * The second step with a passkey: the server's options for this step, the browser's `get()` (the
+ * person confirms with the device), the answer sent as JSON text; then signed in.
+ */
+export function usePasskeySignIn() {
+  const resetSession = useResetSession();
+  return useMutation({
+    mutationFn: async ({ rememberBrowser }: { rememberBrowser: boolean }) => {
+      const options = await api<WebAuthnOptions>('POST', '/v2/login/passkey-options', {
+        allowUnauthorized: true,
+      });
+      const answer = await startAuthentication({
+        optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
+      });
+      return api<CurrentUser>('POST', '/v2/login/passkey', {
+        body: { credential: JSON.stringify(answer), rememberBrowser },
+        allowUnauthorized: true,
+      });
+    },
     meta: { errorToast: false },
     onSuccess: (user) => resetSession(user),
   });

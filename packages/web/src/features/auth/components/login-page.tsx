@@ -14,6 +14,7 @@ import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { DEMO_CREDENTIALS, type Locale } from '@tankportal/shared/constants';
 import type { LoginBody } from '@tankportal/shared/schemas/auth';
+import type { PendingSignIn } from '@tankportal/shared/schemas/second-factor';
 import { lastUsername } from '../../../lib/cookies.ts';
 import { useSessionNotice } from '../../../lib/session.ts';
 import { fieldErrorText } from '../../../lib/field-errors.ts';
@@ -34,8 +35,8 @@ export default function LoginPage() {
   const login = useLogin();
   const [showPassword, setShowPassword] = useState(false);
   const [failure, setFailure] = useState<LoginFailure | null>(null);
-  // After a right password of a user with a second factor: the code comes next.
-  const [step, setStep] = useState<'password' | 'code'>('password');
+  // After a right password of a user with a second factor: the code or a passkey comes next.
+  const [pending, setPending] = useState<PendingSignIn | null>(null);
   const [legal, setLegal] = useState<'imprint' | 'privacy' | null>(null);
   const { register, handleSubmit, formState } = useForm<LoginBody>({
     defaultValues: { username: lastUsername.get(), password: '' },
@@ -52,7 +53,7 @@ export default function LoginPage() {
       { ...credentials, username: credentials.username.trim() },
       {
         onSuccess: (answer) => {
-          if (needsSecondFactor(answer)) setStep('code');
+          if (needsSecondFactor(answer)) setPending(answer);
         },
         onError: (error) => setFailure(loginFailure(error)),
       },
@@ -105,13 +106,15 @@ export default function LoginPage() {
             {t(`login.errors.${failure}`)}
           </Alert>
         )}
-        {step === 'code' && <SecondFactorStep onFailure={setFailure} onBack={() => setStep('password')} />}
+        {pending && (
+          <SecondFactorStep factors={pending} onFailure={setFailure} onBack={() => setPending(null)} />
+        )}
         <Stack
           component="form"
           spacing={2}
           noValidate
           onSubmit={handleSubmit(signIn)}
-          sx={step === 'code' ? { display: 'none' } : undefined}
+          sx={pending ? { display: 'none' } : undefined}
         >
           <LoginField
             label={t('login.username')}

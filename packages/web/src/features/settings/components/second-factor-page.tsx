@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from 'notistack';
 import Alert from '@mui/material/Alert';
@@ -8,13 +7,9 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { FormDialog } from '../../../components/dialogs/form-dialog.tsx';
 import { Page } from '../../../components/page.tsx';
 import { QueryContent } from '../../../components/query-content.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { fieldErrorText } from '../../../lib/field-errors.ts';
 import { useCurrentUser, useHasRole } from '../../../lib/session.ts';
 import {
   useDisableSecondFactor,
@@ -22,18 +17,24 @@ import {
   useSecondFactorStatus,
   useSetSecondFactorPolicy,
 } from '../api/second-factor.ts';
+import { usePasskeys } from '../api/passkeys.ts';
+import { PasskeysSection } from './passkeys-section.tsx';
+import { PasswordConfirmDialog } from './password-confirm-dialog.tsx';
 import { SecondFactorEnrolment } from './second-factor-enrolment.tsx';
 import { SettingsTabs } from './settings-tabs.tsx';
 
 /**
- * /settings/second-factor: the own two-factor sign-in (set up, or switched off with the password),
- * and for masters the white-label's requirement from admin up.
+ * /settings/second-factor: the own two-factor sign-in (the authenticator app set up, or switched off
+ * with the password; passkeys added and removed), and for masters the white-label's requirement
+ * from admin up.
  */
 export default function SecondFactorPage() {
   const { t } = useTranslation();
   const { data: user } = useCurrentUser();
   const isMaster = useHasRole('ROLE_MASTER');
   const status = useSecondFactorStatus();
+  // A passkey meets the white-label's requirement as the app does.
+  const hasPasskey = (usePasskeys().data?.length ?? 0) > 0;
   const [disabling, setDisabling] = useState(false);
   // The factor is the signed-in person's own: not set up or switched off for someone acted as.
   if (user?.impersonator)
@@ -63,12 +64,15 @@ export default function SecondFactorPage() {
               </Stack>
             ) : (
               <Stack spacing={2}>
-                {own.required && <Alert severity="warning">{t('second-factor.requiredHint')}</Alert>}
+                {own.required && !hasPasskey && (
+                  <Alert severity="warning">{t('second-factor.requiredHint')}</Alert>
+                )}
                 <SecondFactorEnrolment onDone={() => void status.refetch()} />
               </Stack>
             )
           }
         </QueryContent>
+        <PasskeysSection />
         {isMaster && <PolicySection />}
       </Stack>
       {disabling && <DisableDialog onClose={() => setDisabling(false)} />}
@@ -81,49 +85,26 @@ function DisableDialog({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const { enqueueSnackbar } = useSnackbar();
   const disable = useDisableSecondFactor();
-  const { register, handleSubmit, setError, formState } = useForm<{ password: string }>({
-    defaultValues: { password: '' },
-  });
-  const submit = ({ password }: { password: string }) =>
-    disable.mutate(
-      { password },
-      {
-        onSuccess: () => {
-          enqueueSnackbar(t('second-factor.switchedOff'), { variant: 'success' });
-          onClose();
-        },
-        onError: (error) => {
-          if (error instanceof ApiError && error.status === 400)
-            setError('password', { message: t('second-factor.wrongPassword') }, { shouldFocus: true });
-        },
-      },
-    );
   return (
-    <FormDialog
+    <PasswordConfirmDialog
       title={t('second-factor.switchOff')}
-      maxWidth="xs"
-      onSubmit={handleSubmit(submit)}
-      onClose={onClose}
-      saveLabel={t('second-factor.switchOff')}
-      saveDisabled={disable.isPending}
+      text={t('second-factor.switchOffText')}
+      pending={disable.isPending}
       testId="disable-second-factor"
-    >
-      <Stack spacing={2} sx={{ pt: 1 }}>
-        <Typography>{t('second-factor.switchOffText')}</Typography>
-        <TextField
-          type="password"
-          label={t('second-factor.password')}
-          autoComplete="current-password"
-          required
-          error={!!formState.errors.password}
-          helperText={formState.errors.password?.message}
-          {...register('password', {
-            validate: (value) =>
-              value !== '' || fieldErrorText(t, { path: 'password', code: 'required', args: {} }),
-          })}
-        />
-      </Stack>
-    </FormDialog>
+      onClose={onClose}
+      onConfirm={(password, onError) =>
+        disable.mutate(
+          { password },
+          {
+            onSuccess: () => {
+              enqueueSnackbar(t('second-factor.switchedOff'), { variant: 'success' });
+              onClose();
+            },
+            onError,
+          },
+        )
+      }
+    />
   );
 }
 
