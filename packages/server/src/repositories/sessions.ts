@@ -1,6 +1,6 @@
 import { and, desc, eq, gt, lt, ne, or, sql } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
-import type { Db } from '../db/client.ts';
+import type { Db, Executor } from '../db/client.ts';
 import { sessions, type UserRow, users } from '../db/schema.ts';
 import { hashToken, newToken } from '../policies/tokens.ts';
 import { purgeSecondFactorSteps } from './second-factors.ts';
@@ -101,8 +101,12 @@ export class SessionStore {
    * Ends one session of a user by its API id; answers the stored id of the session it ended, or
    * undefined when the user has no such session (another user's is never touched).
    */
-  async destroyOwn(userId: number, publicId: string): Promise<string | undefined> {
-    const [ended] = await this.db
+  async destroyOwn(
+    userId: number,
+    publicId: string,
+    executor: Executor = this.db,
+  ): Promise<string | undefined> {
+    const [ended] = await executor
       .delete(sessions)
       .where(and(eq(sessions.userId, userId), eq(sessions.publicId, publicId)))
       .returning({ id: sessions.id });
@@ -159,8 +163,8 @@ export class SessionStore {
    * stays signed in (every one of the user's, when the request came without one). Answers how many
    * ended.
    */
-  async destroyOthers(userId: number, keepId: string | null): Promise<number> {
-    const ended = await this.db
+  async destroyOthers(userId: number, keepId: string | null, executor: Executor = this.db): Promise<number> {
+    const ended = await executor
       .delete(sessions)
       .where(and(eq(sessions.userId, userId), keepId === null ? undefined : ne(sessions.id, keepId)))
       .returning({ id: sessions.id });

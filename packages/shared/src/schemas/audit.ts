@@ -63,6 +63,9 @@ export const AUDIT_ACTIONS = [
   'reset_second_factor',
   'use_recovery_code',
   'update_second_factor_policy',
+  'sign_in_second_factor',
+  'end_session',
+  'end_other_sessions',
   'add_passkey',
   'remove_passkey',
 ] as const;

@@ -52,15 +52,14 @@ const NOT_RECORDED: Record<string, string> = {
   'POST /api/v2/login': 'signing in changes no object; the login history keeps every attempt',
   'POST /api/v2/logout': 'signing out changes no object; the login history keeps the sessions',
   'POST /api/v2/login/second-factor':
-    "signing in's second step; the login history keeps every attempt (a recovery code used is recorded)",
+    "signing in's second step: the sign-in it completes is recorded (second-factor.test.ts), besides the login history",
   'POST /api/v2/users/me/second-factor':
     'begins an enrolment that signs nobody in until its confirmation, which is recorded',
   'POST /api/v2/login/passkey-options': "signing in's second step: only a challenge for the passkey",
-  'POST /api/v2/login/passkey': "signing in's second step; the login history keeps every attempt",
+  'POST /api/v2/login/passkey':
+    "signing in's second step: the sign-in it completes is recorded as with a code, besides the login history",
   'POST /api/v2/users/me/passkeys/options':
     'begins adding a passkey, which signs nobody in until it is added, which is recorded',
-  'DELETE /api/v2/sessions/{id}': "ending one of the user's own sessions is a sign-out",
-  'DELETE /api/v2/sessions/others': "ending the user's other sessions is a sign-out",
   'PUT /api/v2/config': "the user's own display settings (list columns, sorting) change no shared object",
   'POST /api/v2/queries': 'a query sent to a device: the message log keeps it with its sender',
   'POST /api/v2/block-queries': 'queries sent to many devices: the message log keeps each',
@@ -166,7 +165,31 @@ const activeSecondFactor = (userId: number) =>
 const ADDRESS = { street: null, street_number: null, postal_code: null, city: 'Kassel', country_code: 'DE' };
 const NEW_PASSWORD = 'Füllstand-Kessel-7193';
 
+/** The API id of another live session of `username`: one signed in beside the test's own. */
+async function anotherSessionOf(username: string) {
+  await t.signIn(username);
+  const list = (await (await signedIn(username)).get('/api/v2/sessions')).json() as {
+    id: string;
+    current: boolean;
+  }[];
+  return list.find((session) => !session.current)!.id;
+}
+
 const RECIPES: Record<string, Recipe> = {
+  // One's own sessions
+  'DELETE /api/v2/sessions/{id}': {
+    as: 'audit-session-ender',
+    entity: 'user',
+    request: async () => ({ url: `/api/v2/sessions/${await anotherSessionOf('audit-session-ender')}` }),
+  },
+  'DELETE /api/v2/sessions/others': {
+    as: 'audit-session-ender',
+    entity: 'user',
+    request: async () => {
+      await t.signIn('audit-session-ender');
+      return { url: '/api/v2/sessions/others' };
+    },
+  },
   // Devices
   'POST /api/v2/devices': {
     as: 'admin',
@@ -725,6 +748,7 @@ beforeAll(async () => {
   });
   ids.superadmin = superadmin.id;
   await buildUser(db, { username: 'audit-password-changer', parent: 'user' });
+  await buildUser(db, { username: 'audit-session-ender', parent: 'user' });
   await buildUser(db, { username: 'audit-factor-enroller', parent: 'user' });
   ids.factorDisabler = (await buildUser(db, { username: 'audit-factor-disabler', parent: 'user' })).id;
   await buildUser(db, { username: 'audit-passkey-adder', parent: 'user' });

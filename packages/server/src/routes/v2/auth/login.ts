@@ -11,6 +11,7 @@ import { rotateCsrfSecret } from '../../../plugins/csrf.ts';
 import { verifyPassword } from '../../../policies/passwords.ts';
 import { acceptPasskeyAssertion, passkeySignInOptions } from '../../../commands/passkeys.ts';
 import { acceptSignInCode, mustEnrolSecondFactor } from '../../../commands/second-factor.ts';
+import { recordChange } from '../../../commands/audit-log.ts';
 import { relyingPartyOf } from '../../../policies/passkeys.ts';
 import {
   activeFactorsOf,
@@ -127,7 +128,19 @@ export function loginRoutes(app: Api, { db, config, loginRateLimit, sessions }: 
       const token = await rememberBrowser(db, user, stamp, lifetimeMs);
       reply.setCookie(REMEMBERED_BROWSER_COOKIE, token, signInCookie(REMEMBERED_BROWSER_DAYS * 86_400));
     }
-    return startSession(request, reply, user);
+    const signedIn = await startSession(request, reply, user);
+    // A sign-in that needed the second factor is on the user's record of changes too.
+    const author = {
+      actor: { user, realUser: user, sessionId: null, via: 'session' as const },
+      address: request.ip,
+    };
+    await recordChange(db, author, {
+      entityType: 'user',
+      entityId: user.id,
+      subjectUserId: user.id,
+      action: 'sign_in_second_factor',
+    });
+    return signedIn;
   }
 
   /** The passkeys' relying party: this host, named with its white-label's title. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import { generateSync } from 'otplib';
 import type { AuditAction } from '@tankportal/shared/schemas/audit';
 import type { SecondFactorEnrolment, SecondFactorStatus } from '@tankportal/shared/schemas/second-factor';
@@ -58,12 +58,19 @@ async function userWithFactor(role: Role = 'ROLE_USER') {
 const forgetUsedStep = (userId: number) =>
   t.database.db.update(secondFactors).set({ lastTimeStep: null }).where(eq(secondFactors.userId, userId));
 
+/** The changes of a user's factors on its record (its sign-ins with a factor are checked apart). */
 const recordedActions = async (userId: number): Promise<AuditAction[]> =>
   (
     await t.database.db
       .select({ action: auditEntries.action })
       .from(auditEntries)
-      .where(and(eq(auditEntries.subjectUserId, userId), eq(auditEntries.entityType, 'user')))
+      .where(
+        and(
+          eq(auditEntries.subjectUserId, userId),
+          eq(auditEntries.entityType, 'user'),
+          ne(auditEntries.action, 'sign_in_second_factor'),
+        ),
+      )
       .orderBy(auditEntries.id)
   ).map((entry) => entry.action);
 
@@ -169,6 +176,12 @@ describe('signing in with a second factor', () => {
       .orderBy(desc(loginHistory.id));
     // The enrolment's own sign-in, the wrong code, the success.
     expect(history.map((entry) => entry.result)).toEqual(['success', 'invalidCredentials', 'success']);
+    // The sign-in with the factor is on the user's record of changes; the wrong code is not.
+    const recorded = await t.database.db
+      .select({ action: auditEntries.action, username: auditEntries.username })
+      .from(auditEntries)
+      .where(and(eq(auditEntries.subjectUserId, user.id), eq(auditEntries.action, 'sign_in_second_factor')));
+    expect(recorded).toEqual([{ action: 'sign_in_second_factor', username: user.username }]);
   });
 
   it('accepts a code once, and the pending step once', async () => {

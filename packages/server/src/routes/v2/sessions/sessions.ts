@@ -5,6 +5,8 @@ import { notFound } from '../../../http-error.ts';
 import { actorOf, SESSION_COOKIE, sessionCookieOptions } from '../../../plugins/auth.ts';
 import { isReadOnlyAccount } from '../../../policies/roles.ts';
 import { presentOwnSession } from '../../../presenters/own-session.ts';
+import { endOtherSessions, endOwnSession } from '../../../commands/own-sessions.ts';
+import { authorOf } from '../../../plugins/route-chain.ts';
 import { errorSchema } from '../../schemas.ts';
 
 /**
@@ -13,7 +15,7 @@ import { errorSchema } from '../../schemas.ts';
  * password's sign-ins. Another user's session answers 404 as if it did not exist. Demo accounts see
  * the list (ending is a state change: 403, plugins/auth.ts).
  */
-export function sessionRoutes(app: Api, { config, sessions }: AppContext) {
+export function sessionRoutes(app: Api, { config, db, sessions }: AppContext) {
   app.get(
     '/sessions',
     {
@@ -43,8 +45,7 @@ export function sessionRoutes(app: Api, { config, sessions }: AppContext) {
       },
     },
     async (request) => {
-      const actor = actorOf(request);
-      return { ended: await sessions.destroyOthers(actor.realUser.id, actor.sessionId) };
+      return { ended: await endOtherSessions(db, sessions, authorOf(request)) };
     },
   );
 
@@ -61,7 +62,7 @@ export function sessionRoutes(app: Api, { config, sessions }: AppContext) {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const ended = await sessions.destroyOwn(actor.realUser.id, request.params.id);
+      const ended = await endOwnSession(db, sessions, authorOf(request), request.params.id);
       if (!ended) throw notFound();
       if (ended === actor.sessionId)
         reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(config.secureCookies));
