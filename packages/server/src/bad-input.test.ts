@@ -211,6 +211,12 @@ function routesOf(t: TestApp): Route[] {
   );
 }
 
+/**
+ * Open to anybody, yet 401 without a pending sign-in (the second step after the password): their
+ * body is read before the handler looks for the step, so an absurd body is a 400 there.
+ */
+const OPEN_ROUTES_ANSWERING_401 = new Set(['POST /api/v2/login/passkey-options']);
+
 let t: TestApp;
 let master: TestClient;
 let anonymous: TestClient;
@@ -485,7 +491,8 @@ describe('every route, absurd input', () => {
     for (const route of routes) {
       if (!route.path.startsWith('/api/')) continue;
       const plain = await send(anonymous, route.method, urlOf(route) + queryString(requiredQuery(route)));
-      if (plain.statusCode === 401) signedIn.add(route);
+      if (plain.statusCode === 401 && !OPEN_ROUTES_ANSWERING_401.has(`${route.method} ${route.path}`))
+        signedIn.add(route);
     }
     expect(signedIn.size).toBeGreaterThan(50);
     for (const probe of probes()) {
