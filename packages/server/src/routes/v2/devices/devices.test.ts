@@ -371,6 +371,31 @@ describe('GET /v2/devices/totals beside the pages it counts', () => {
     }
   });
 
+  it('pages the orders that start with the owner (grouped, or by user) across owners, as every role', async () => {
+    for (const username of ['master', 'admin', 'user'])
+      for (const query of [
+        'sort=username:asc',
+        'sort=username:desc&grouped=1',
+        'sort=name:desc&grouped=1',
+        'sort=simCredit:desc&grouped=1',
+        'sort=emptyAt:asc&grouped=1',
+        'sort=city:asc&grouped=1&search_term=tank',
+      ])
+        for (const perPage of [2, 3]) {
+          const client = await as(username);
+          const order = (await client.get(`/api/v2/devices/ids?${query}`)).json();
+          const paged = [];
+          // One page past the end: empty.
+          for (let page = 1; page <= Math.ceil(order.length / perPage) + 1; page++)
+            paged.push(
+              ...(await client.get(`/api/v2/devices?${query}&per_page=${perPage}&page=${page}&counts=false`))
+                .json()
+                .map((device: { id: number }) => device.id),
+            );
+          expect({ username, query, perPage, paged }).toEqual({ username, query, perPage, paged: order });
+        }
+  });
+
   it("answers a report's values at once, to its own users only", async () => {
     const db = t.database.db;
     await buildUser(db, { username: 'report-admin', role: 'ROLE_ADMIN', parent: 'master' });
