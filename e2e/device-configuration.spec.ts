@@ -99,6 +99,7 @@ test.describe('device configuration', () => {
       'Stammdaten',
       'Benachrichtigungen',
       'Zugriff',
+      'Änderungen',
     ]);
     await expect(page.getByRole('tab', { name: 'Konfiguration' })).toHaveAttribute('aria-selected', 'true');
     const view = page.getByTestId('configuration-view');
@@ -355,7 +356,12 @@ test.describe('device configuration', () => {
     await page.context().clearCookies();
     await login(page, 'user', settings(17, '/access'));
     await expect(page).toHaveURL(new RegExp(`${settings(17, '/configuration')}$`));
-    await expect(page.getByRole('tab')).toHaveText(['Konfiguration', 'Stammdaten', 'Benachrichtigungen']);
+    await expect(page.getByRole('tab')).toHaveText([
+      'Konfiguration',
+      'Stammdaten',
+      'Benachrichtigungen',
+      'Änderungen',
+    ]);
     await expect(page.getByTestId('configuration-view')).toBeVisible();
     await expect(page.getByTestId('configuration-edit')).toHaveCount(0);
     await page.goto(settings(17, '/configuration/edit'));
