@@ -1,16 +1,18 @@
 import { useTranslation } from 'react-i18next';
-import Pagination from '@mui/material/Pagination';
+import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { AuditEntry } from '@tankportal/shared/schemas/audit';
 import { CHANGES_PAGE_SIZE } from '../../lib/api/changes.ts';
 import type { Page } from '../../lib/api/paged.ts';
 import { QueryContent } from '../query-content.tsx';
+import { NumberedPages } from '../numbered-pages.tsx';
 import { ChangesTable } from './changes-table.tsx';
 
 interface CountedChangesProps {
   /** The page of entries asked for, with the count of them all. */
-  changes: { data: Page<AuditEntry> | undefined; isError: boolean; error: unknown };
+  changes: { data: Page<AuditEntry> | undefined; isError: boolean; error: unknown; isFetching: boolean };
   page: number;
   onPageChange: (page: number) => void;
   /** A column naming what was changed (the user's tab: the user, its devices, its contacts …). */
@@ -28,6 +30,8 @@ export function CountedChanges({ changes, page, onPageChange, objectColumn }: Co
       <Typography variant="h6" component="h2">
         {t('changes.title')}
       </Typography>
+      {/* The page shown stays while another loads: the bar says one is coming. */}
+      <Box sx={{ height: 4 }}>{changes.isFetching && changes.data && <LinearProgress />}</Box>
       <QueryContent query={changes}>
         {({ items, total }) =>
           total === 0 ? (
@@ -41,12 +45,11 @@ export function CountedChanges({ changes, page, onPageChange, objectColumn }: Co
               </Typography>
               <ChangesTable entries={items} objectColumn={objectColumn} />
               {total > CHANGES_PAGE_SIZE && (
-                <Pagination
+                <NumberedPages
                   count={Math.ceil(total / CHANGES_PAGE_SIZE)}
                   page={page}
-                  onChange={(_event, next) => onPageChange(next)}
+                  onPageChange={onPageChange}
                   siblingCount={0}
-                  sx={{ alignSelf: 'center' }}
                 />
               )}
             </>

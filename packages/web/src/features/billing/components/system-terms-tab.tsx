@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
+import { NumberedPages } from '../../../components/numbered-pages.tsx';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -90,14 +90,7 @@ export function SystemTermsTab() {
           )
         }
       </QueryContent>
-      {pages > 1 && (
-        <Pagination
-          count={pages}
-          page={page}
-          onChange={(_event, next) => setPage(next)}
-          sx={{ alignSelf: 'center' }}
-        />
-      )}
+      {pages > 1 && <NumberedPages count={pages} page={page} onPageChange={setPage} />}
     </Stack>
   );
 }

@@ -7,7 +7,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import MenuItem from '@mui/material/MenuItem';
-import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -17,6 +16,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { NumberedPages } from '../../../components/numbered-pages.tsx';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import {
   MESSAGE_DIRECTIONS,
@@ -138,12 +138,11 @@ export function MessageLog({ deviceId, base, defaultType, actions, children }: M
               />
               {page.total !== null ? (
                 page.total > filter.perPage && (
-                  <Pagination
+                  <NumberedPages
                     count={Math.ceil(page.total / filter.perPage)}
                     page={filter.page}
-                    onChange={(_event, next) => goTo(next)}
+                    onPageChange={goTo}
                     siblingCount={0}
-                    sx={{ alignSelf: 'center' }}
                   />
                 )
               ) : (

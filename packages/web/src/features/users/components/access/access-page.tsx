@@ -3,7 +3,6 @@ import { Navigate, Route, Routes, Link as RouterLink, useNavigate, useParams } f
 import { useTranslation } from 'react-i18next';
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
-import Pagination from '@mui/material/Pagination';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -12,6 +11,7 @@ import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
+import { NumberedPages } from '../../../../components/numbered-pages.tsx';
 import AddIcon from '@mui/icons-material/Add';
 import SyncIcon from '@mui/icons-material/Sync';
 import { hasRole } from '@tankportal/shared/roles';
@@ -79,12 +79,11 @@ export function AccessPage({ user }: { user: UserView }) {
               </Typography>
               <AccessTable rows={items} base={base} changeable={!own} />
               {total > ACCESS_PAGE_SIZE && (
-                <Pagination
+                <NumberedPages
                   count={Math.ceil(total / ACCESS_PAGE_SIZE)}
                   page={page}
-                  onChange={(_event, next) => setPage(next)}
+                  onPageChange={setPage}
                   siblingCount={0}
-                  sx={{ alignSelf: 'center' }}
                 />
               )}
             </>
