@@ -37,6 +37,8 @@ import type { DatevSettings } from '@tankportal/shared/schemas/datev';
 import type { InvoicingResult, InvoicingRunTrigger } from '@tankportal/shared/schemas/invoicing-runs';
 import type { RefDateInterval, RefDateIntervalType } from '@tankportal/shared/schemas/ref-date-queries';
 import type { HealthKind } from '@tankportal/shared/schemas/tank-health';
+import type { OrderEventDetail, OrderSource, OrderState } from '@tankportal/shared/schemas/orders';
+import type { TourState, TruckCompartment } from '@tankportal/shared/schemas/tours';
 import type {
   AlarmType,
   ConfirmationStatus,
@@ -1122,6 +1124,173 @@ export const auditEntries = pgTable(
     // or nothing must not read the whole record newest first to find out.
     index('audit_entries_action').on(t.action, t.at),
     index('audit_entries_entity_action').on(t.entityType, t.action, t.at),
+  ],
+);
+
+/**
+ * An order of a delivery for one tank (a level sensor): asked for by the customer, entered by the
+ * dealer, or proposed by the automatic replenishment (docs/product/orders.md). Quantities in the
+ * sensor's unit (litres); the window is in German calendar days.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: serial('id').primaryKey(),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    sensorId: integer('sensor_id')
+      .notNull()
+      .references(() => sensors.id, { onDelete: 'cascade' }),
+    state: text('state').$type<OrderState>().notNull(),
+    source: text('source').$type<OrderSource>().notNull(),
+    quantity: doublePrecision('quantity').notNull(),
+    earliest: date('earliest').notNull(),
+    latest: date('latest').notNull(),
+    plannedDate: date('planned_date'),
+    note: text('note'),
+    cancelReason: text('cancel_reason'),
+    /** One need of the automatic replenishment (sensor and the reorder date's ISO week): proposed once. */
+    needKey: text('need_key'),
+    deliveryId: integer('delivery_id').references(() => deliveries.id, { onDelete: 'set null' }),
+    measuredQuantity: doublePrecision('measured_quantity'),
+    measuredQuantity15: doublePrecision('measured_quantity_15'),
+    ticketQuantity: doublePrecision('ticket_quantity'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    /** The window passed without a recognised delivery. */
+    overdueAt: timestamp('overdue_at', { withTimezone: true }),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('orders_device_created').on(t.deviceId, t.createdAt),
+    index('orders_open_state')
+      .on(t.state)
+      .where(sql`${t.state} IN ('proposed', 'requested', 'confirmed', 'on_tour', 'delivered')`),
+    index('orders_sensor').on(t.sensorId),
+    uniqueIndex('orders_sensor_need')
+      .on(t.sensorId, t.needKey)
+      .where(sql`${t.needKey} IS NOT NULL`),
+  ],
+);
+
+/** An order's history: each change of state (or edit), who made it (null: the system) and when. */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    state: text('state').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    detail: jsonb('detail').$type<OrderEventDetail>(),
+  },
+  (t) => [index('order_events_order').on(t.orderId, t.at)],
+);
+
+/** The automatic replenishment of a device, switched by its dealer: off unless a row says on. */
+export const replenishmentSettings = pgTable('replenishment_settings', {
+  deviceId: integer('device_id')
+    .primaryKey()
+    .references(() => devices.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(false),
+  /** How many days before the forecast's reorder date an order is proposed. */
+  leadDays: integer('lead_days').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A dealer's depot, where its trucks load and tours start and end. */
+export const depots = pgTable(
+  'depots',
+  {
+    id: serial('id').primaryKey(),
+    ownerUserId: integer('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    street: text('street'),
+    postalCode: text('postal_code'),
+    city: text('city'),
+    locationLat: doublePrecision('location_lat'),
+    locationLng: doublePrecision('location_lng'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('depots_owner').on(t.ownerUserId)],
+);
+
+/** A dealer's truck with its compartments (content type and capacity in litres each). */
+export const trucks = pgTable(
+  'trucks',
+  {
+    id: serial('id').primaryKey(),
+    ownerUserId: integer('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    depotId: integer('depot_id').references(() => depots.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    plate: text('plate'),
+    compartments: jsonb('compartments').$type<TruckCompartment[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('trucks_owner').on(t.ownerUserId)],
+);
+
+/** A truck's day: from a depot through its stops and back. */
+export const tours = pgTable(
+  'tours',
+  {
+    id: serial('id').primaryKey(),
+    ownerUserId: integer('owner_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    depotId: integer('depot_id')
+      .notNull()
+      .references(() => depots.id, { onDelete: 'restrict' }),
+    truckId: integer('truck_id')
+      .notNull()
+      .references(() => trucks.id, { onDelete: 'restrict' }),
+    driverUserId: integer('driver_user_id').references(() => users.id, { onDelete: 'set null' }),
+    day: date('day').notNull(),
+    state: text('state').$type<TourState>().notNull(),
+    distanceKm: doublePrecision('distance_km'),
+    createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('tours_driver_day').on(t.driverUserId, t.day),
+    index('tours_owner_day').on(t.ownerUserId, t.day),
+  ],
+);
+
+/** One stop of a tour: a tank to fill, for an order or (a due tank without one) none. */
+export const tourStops = pgTable(
+  'tour_stops',
+  {
+    id: serial('id').primaryKey(),
+    tourId: integer('tour_id')
+      .notNull()
+      .references(() => tours.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    orderId: integer('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    deviceId: integer('device_id')
+      .notNull()
+      .references(() => devices.id, { onDelete: 'cascade' }),
+    sensorId: integer('sensor_id')
+      .notNull()
+      .references(() => sensors.id, { onDelete: 'cascade' }),
+    quantity: doublePrecision('quantity').notNull(),
+    compartment: integer('compartment'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    ticketQuantity: doublePrecision('ticket_quantity'),
+    /** The driver's phone's id of a "delivered" entry: one sent twice (offline, then again) counts once. */
+    clientEntryId: uuid('client_entry_id').unique(),
+  },
+  (t) => [
+    uniqueIndex('tour_stops_tour_position').on(t.tourId, t.position),
+    index('tour_stops_order').on(t.orderId),
   ],
 );
 
