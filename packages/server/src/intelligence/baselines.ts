@@ -25,7 +25,13 @@
  */
 import { degreeDaysOfDay, normalDegreeDays } from './degree-days.ts';
 import { fromLocalDays, germanDayNumber, localDays } from '../time/day-numbers.ts';
-import { FORECAST_RULES, segmentStarts, type ForecastInput, type LevelPoint } from './forecast.ts';
+import {
+  FORECAST_RULES,
+  medianInPlace,
+  segmentStartsOfDays,
+  type ForecastInput,
+  type LevelPoint,
+} from './forecast.ts';
 
 export type BaselineKind = 'last_30_days' | 'last_year' | 'degree_day_regression';
 
@@ -176,40 +182,77 @@ interface CleanSeries {
   capacity: number;
 }
 
+/**
+ * The clean series last made of a list of readings, by that list: the rules learnt at the same
+ * moment on the same readings (a tank's backtest asks both of its rules at every origin) clean them
+ * once.
+ */
+const cleaned = new WeakMap<
+  readonly LevelPoint[],
+  { capacity: number; uNow: number; series: CleanSeries | null }
+>();
+
 function cleanSeries(points: readonly LevelPoint[], capacity: number, uNow: number): CleanSeries | null {
+  const kept = cleaned.get(points);
+  if (kept && kept.capacity === capacity && kept.uNow === uNow) return kept.series;
+  const series = cleanSeriesOf(points, capacity, uNow);
+  cleaned.set(points, { capacity, uNow, series });
+  return series;
+}
+
+function cleanSeriesOf(points: readonly LevelPoint[], capacity: number, uNow: number): CleanSeries | null {
   const from = uNow - FORECAST_RULES.historyDays;
-  const kept = points
-    .map((point) => ({ at: point.at, volume: point.volume, u: localDays(point.at) }))
-    .filter((point) => point.u <= uNow && point.u >= from && Number.isFinite(point.volume))
-    .sort((a, b) => a.u - b.u);
-  if (kept.length === 0) return null;
-  const starts = segmentStarts(kept, capacity);
-  const segmentOf = new Array<number>(kept.length);
+  let u = new Float64Array(points.length);
+  let v = new Float64Array(points.length);
+  let n = 0;
+  let ordered = true;
+  for (const point of points) {
+    const at = localDays(point.at);
+    if (!(at <= uNow && at >= from && Number.isFinite(point.volume))) continue;
+    if (n > 0 && at < u[n - 1]) ordered = false;
+    u[n] = at;
+    v[n++] = point.volume;
+  }
+  if (n === 0) return null;
+  u = u.subarray(0, n);
+  v = v.subarray(0, n);
+  if (!ordered) {
+    // Readings normally come in order; a stable sort keeps equal times as they came.
+    const order = Array.from(u.keys()).sort((a, b) => u[a] - u[b]);
+    [u, v] = [Float64Array.from(order, (i) => u[i]), Float64Array.from(order, (i) => v[i])];
+  }
+  const starts = segmentStartsOfDays(u, v, capacity);
+  const segmentOf = new Int32Array(n);
   for (let s = 0; s < starts.length; s++)
-    for (let i = starts[s]; i < (s + 1 < starts.length ? starts[s + 1] : kept.length); i++) segmentOf[i] = s;
+    for (let i = starts[s]; i < (s + 1 < starts.length ? starts[s + 1] : n); i++) segmentOf[i] = s;
   const limit = BASELINE_RULES.strayShare * capacity;
   const series: CleanSeries = { u: [], v: [], segment: [], capacity };
-  for (let i = 0; i < kept.length; i++) {
+  const around = new Int32Array(6);
+  const slopes = new Float64Array(15);
+  const expected = new Float64Array(6);
+  for (let i = 0; i < n; i++) {
     // The six nearest readings of the segment (three each side where there are), with their
     // Theil–Sen slope: a fast use over a few days is no stray, and one stray among them moves
-    // neither the slope nor the median.
-    const around: number[] = [];
-    for (let step = 1; around.length < 6 && step <= 6; step++)
-      for (const j of [i - step, i + step])
-        if (j >= 0 && j < kept.length && segmentOf[j] === segmentOf[i] && around.length < 6) around.push(j);
-    if (around.length >= 4) {
-      const slopes: number[] = [];
-      for (let a = 0; a < around.length; a++)
-        for (let b = a + 1; b < around.length; b++) {
-          const span = kept[around[b]].u - kept[around[a]].u;
-          if (span > 0) slopes.push((kept[around[b]].volume - kept[around[a]].volume) / span);
+    // neither the slope nor the median. (A pair counts only in the order found: nearer first.)
+    let count = 0;
+    for (let step = 1; count < 6 && step <= 6; step++)
+      for (let side = 0; side < 2 && count < 6; side++) {
+        const j = side === 0 ? i - step : i + step;
+        if (j >= 0 && j < n && segmentOf[j] === segmentOf[i]) around[count++] = j;
+      }
+    if (count >= 4) {
+      let slopeCount = 0;
+      for (let a = 0; a < count; a++)
+        for (let b = a + 1; b < count; b++) {
+          const span = u[around[b]] - u[around[a]];
+          if (span > 0) slopes[slopeCount++] = (v[around[b]] - v[around[a]]) / span;
         }
-      const slope = slopes.length > 0 ? median(slopes) : 0;
-      const expected = median(around.map((j) => kept[j].volume + slope * (kept[i].u - kept[j].u)));
-      if (Math.abs(kept[i].volume - expected) > limit) continue;
+      const slope = slopeCount > 0 ? medianInPlace(slopes.subarray(0, slopeCount)) : 0;
+      for (let k = 0; k < count; k++) expected[k] = v[around[k]] + slope * (u[i] - u[around[k]]);
+      if (Math.abs(v[i] - medianInPlace(expected.subarray(0, count))) > limit) continue;
     }
-    series.u.push(kept[i].u);
-    series.v.push(kept[i].volume);
+    series.u.push(u[i]);
+    series.v.push(v[i]);
     series.segment.push(segmentOf[i]);
   }
   return series.u.length > 0 ? series : null;

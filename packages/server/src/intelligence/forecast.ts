@@ -929,6 +929,11 @@ function findSegmentStarts(u: Float64Array, v: Float64Array, capacity: number, n
 export function segmentStarts(points: readonly LevelPoint[], capacity: number): number[] {
   const u = Float64Array.from(points, (point) => localDays(point.at));
   const v = Float64Array.from(points, (point) => point.volume);
+  return segmentStartsOfDays(u, v, capacity);
+}
+
+/** `segmentStarts` of readings already as local days and volumes (ascending). */
+export function segmentStartsOfDays(u: Float64Array, v: Float64Array, capacity: number): number[] {
   return findSegmentStarts(u, v, capacity, estimateNoise(u, v, capacity));
 }
 
@@ -999,7 +1004,9 @@ function readClock(totals: Float64Array, values: Float64Array, firstDay: number,
 function clockColumns(u: Float64Array, firstDay: number, dayValues: Float64Array[]): Float64Array[] {
   return dayValues.map((values) => {
     const totals = runningTotals(values);
-    return u.map((at) => readClock(totals, values, firstDay, at));
+    const column = new Float64Array(u.length);
+    for (let i = 0; i < u.length; i++) column[i] = readClock(totals, values, firstDay, u[i]);
+    return column;
   });
 }
 
@@ -1050,6 +1057,8 @@ function fitLevels(
   const weights = Float64Array.from(baseWeights);
   const residuals = new Float64Array(n);
   const meanX = new Float64Array(p);
+  // One reading's clocks less their segment's means, made once per reading rather than per pair.
+  const centred = new Float64Array(p);
   let beta: Float64Array;
   let scale: number;
   let rss: number;
@@ -1071,10 +1080,11 @@ function fitLevels(
       for (let i = from; i < to; i++) {
         const w = weights[i];
         const y = v[i] - meanV;
+        for (let j = 0; j < p; j++) centred[j] = columns[j][i] - meanX[j];
         for (let j = 0; j < p; j++) {
-          const xj = columns[j][i] - meanX[j];
+          const xj = centred[j];
           rhs[j] -= w * xj * y;
-          for (let k = 0; k <= j; k++) matrix[j * p + k] += w * xj * (columns[k][i] - meanX[k]);
+          for (let k = 0; k <= j; k++) matrix[j * p + k] += w * xj * centred[k];
         }
       }
       return { meanV, meanX: Float64Array.from(meanX) };
@@ -1273,7 +1283,7 @@ function weightedQuantiles(sorted: { ratio: number; weight: number }[], probabil
 // --- Small helpers ----------------------------------------------------------------------------
 
 /** Median by selection (Hoare's quickselect, O(n)); reorders `values`. 0 when empty. */
-function medianInPlace(values: Float64Array): number {
+export function medianInPlace(values: Float64Array): number {
   const n = values.length;
   if (n === 0) return 0;
   const upper = select(values, n >> 1);
