@@ -82,7 +82,7 @@ const SERVER_LAYERS = [
   'config',
   'db',
 ];
-const SERVER_LEAVES = ['time', 'http-error', 'lookups', 'sensor-logic'];
+const SERVER_LEAVES = ['time', 'http-error', 'lookups', 'sensor-logic', 'tours'];
 /** Helpers of the tests (servers, brokers, fakes): only tests import them, and they import anything. */
 const SERVER_TEST_HELPERS = ['testing'];
 
