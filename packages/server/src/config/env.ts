@@ -63,6 +63,11 @@ export interface ServerConfig {
   /** Sender of notification mails. */
   mailFrom: string;
   /**
+   * An OSRM-compatible routing service (its base URL; `/table/v1/driving/` is asked) for the tour
+   * planner's road distances; unset: great-circle distances times a road factor.
+   */
+  routingUrl: string | undefined;
+  /**
    * Block and reference-date queries handed over per second, per SMS gateway and to the MQTT broker
    * (commands/dispatch-queries.ts); manual queries go at once.
    */
@@ -116,6 +121,14 @@ function tileUrl(raw: string | undefined): string {
   if (!/^https?:\/\//.test(raw) || !URL.canParse(raw.replace(/\{[a-z]+\}/gi, 'a')))
     throw new Error(`MAP_TILE_URL must be an http(s) URL template, got "${raw}"`);
   return raw;
+}
+
+/** An http(s) base URL without a trailing slash. */
+function routingUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^https?:\/\//i.test(raw) || !URL.canParse(raw))
+    throw new Error(`ROUTING_URL must be an http(s) URL, got "${raw.replace(/\/\/[^@/]*@/, '//…@')}"`);
+  return raw.replace(/\/+$/, '');
 }
 
 /** smtp://user:pass@host:port or smtps://…; nodemailer reads further options from the query string. */
@@ -211,6 +224,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     smtpUrl: smtpUrl(env.SMTP_URL),
     mailFrom: env.MAIL_FROM || 'Tank Portal <noreply@localhost>',
+    routingUrl: routingUrl(env.ROUTING_URL),
     lexware: lexwareApi(env),
     weatherDwdUrl: (env.WEATHER_DWD_URL || DWD_DAILY_RECENT_URL).replace(/\/+$/, ''),
     shutdownDrainSeconds: integer(env, 'SHUTDOWN_DRAIN_SECONDS', 5),
