@@ -53,6 +53,7 @@ import { sensorDataRoutes } from './routes/v2/sensor-data/sensor-data.ts';
 import { exportRoutes } from './routes/v2/exports/exports.ts';
 import { dispatchRoutes } from './routes/v2/dispatch/dispatch.ts';
 import { deliveryRoutes } from './routes/v2/deliveries/deliveries.ts';
+import { orderRoutes } from './routes/v2/orders/orders.ts';
 import { weatherRoutes } from './routes/v2/weather/weather-stations.ts';
 import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
 import { queryRoutes } from './routes/v2/queries/queries.ts';
@@ -117,6 +118,7 @@ const AREAS = [
   exportRoutes,
   dispatchRoutes,
   deliveryRoutes,
+  orderRoutes,
   weatherRoutes,
   publicDeviceRoutes,
   contactRoutes,

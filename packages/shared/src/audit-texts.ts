@@ -49,6 +49,7 @@ const ACTIONS: Record<Locale, Record<AuditAction, string>> = {
     end_other_sessions: 'Alle anderen Sitzungen beendet',
     add_passkey: 'Passkey hinzugefügt',
     remove_passkey: 'Passkey entfernt',
+    update_replenishment: 'Automatische Nachbestellung geändert',
   },
   en: {
     update_metadata: 'Base data changed',
@@ -93,6 +94,7 @@ const ACTIONS: Record<Locale, Record<AuditAction, string>> = {
     end_other_sessions: 'All other sessions ended',
     add_passkey: 'Passkey added',
     remove_passkey: 'Passkey removed',
+    update_replenishment: 'Automatic replenishment changed',
   },
 };
 
@@ -110,6 +112,7 @@ const ENTITIES: Record<Locale, Record<AuditEntity, string>> = {
     ref_date_query: 'Stichtagsabfrage',
     delivery: 'Lieferung',
     whitelabel: 'White-Label',
+    order: 'Bestellung',
   },
   en: {
     device: 'Device',
@@ -124,6 +127,7 @@ const ENTITIES: Record<Locale, Record<AuditEntity, string>> = {
     ref_date_query: 'Reference-date query',
     delivery: 'Delivery',
     whitelabel: 'White-label',
+    order: 'Order',
   },
 };
 

@@ -12,6 +12,11 @@ export const NOTIFICATION_EVENTS = {
   forecast: ['sms', 'mail'],
   /** A sensor or device turns doubtful: stuck, silent, jumping or low on battery. */
   sensor_health: ['sms', 'mail'],
+  /**
+   * An order changes: the dealer's side hears of a new order or a proposal, the customer's of its
+   * confirmation with the planned date, a rejection, a cancellation and the measured delivery.
+   */
+  order: ['sms', 'mail'],
 } as const satisfies Record<string, readonly NotificationChannel[]>;
 export type NotificationEventName = keyof typeof NOTIFICATION_EVENTS;
 export const NOTIFICATION_EVENT_NAMES = Object.keys(NOTIFICATION_EVENTS) as NotificationEventName[];

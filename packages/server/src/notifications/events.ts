@@ -49,7 +49,32 @@ export type DeviceEvent =
   | { name: 'sim_credit_low'; at: Date; credit: number; currency: string | null; limit: number }
   | { name: 'forward'; at: Date; text: string; from: string | null; via: MessageType }
   | { name: 'forecast'; at: Date; withinDays: number; sensors: ForecastNoticeSensor[] }
-  | { name: 'sensor_health'; at: Date; issues: HealthNotice[] };
+  | { name: 'sensor_health'; at: Date; issues: HealthNotice[] }
+  | { name: 'order'; at: Date; orders: OrderNotice[] };
+
+/**
+ * Who hears of an order's change: the dealer (a new order, a proposal, a customer's cancellation)
+ * or the customer (confirmed with its planned date, rejected, cancelled, delivered and measured).
+ * A recipient belongs to the dealer's side when its contact is in the contact book of an admin or
+ * master other than the device's owner, to the customer's otherwise (outbox.ts).
+ */
+export type OrderAudience = 'dealer' | 'customer';
+
+/** One order's change as a notification tells it. */
+export interface OrderNotice {
+  audience: OrderAudience;
+  kind: 'requested' | 'proposed' | 'confirmed' | 'rejected' | 'cancelled' | 'closed';
+  id: number;
+  sensor: NoticeSensor;
+  unit: string;
+  quantity: number;
+  earliest: string;
+  latest: string;
+  plannedDate: string | null;
+  reason: string | null;
+  /** Closed: the quantity the tank measured (at 15 °C where known). */
+  measured: number | null;
+}
 
 /** A health doubt that just arose (intelligence/sensor-checks.ts); sensor null for device-wide ones. */
 export interface HealthNotice {

@@ -33,6 +33,9 @@ export class GatheredEvents {
         merged.set(key, { ...alarm, opened: alarm.opened || (earlier?.opened ?? false) });
       }
       entry.events.set('alarm', { name: 'alarm', at: event.at, alarms: [...merged.values()] });
+    } else if (before?.name === 'order' && event.name === 'order') {
+      // Each order's change is news of its own: several in one transaction go out together.
+      entry.events.set('order', { name: 'order', at: event.at, orders: [...before.orders, ...event.orders] });
     } else {
       entry.events.set(event.name, event);
     }

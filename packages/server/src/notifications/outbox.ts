@@ -5,6 +5,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { messages, type RecipientEvent } from '../db/schema.ts';
 import { enqueue } from '../queue/queue.ts';
 import { DELIVER_NOTIFICATION } from './delivery.ts';
+import type { DeviceEvent } from './events.ts';
 import { GatheredEvents } from './gathered-events.ts';
 import { renderNotification } from './texts.ts';
 import { runNamed } from '../db/named-statements.ts';
@@ -67,6 +68,7 @@ export class NotificationOutbox extends GatheredEvents {
     this.pending.clear();
     if (found.rows.length === 0) return 0;
 
+    const dealerSide = await dealerSideRecipients(tx, pending, found.rows);
     const throttled: { recipient_id: number; event: string; last_notified_at: string }[] = [];
     const outgoing: (typeof messages.$inferInsert)[] = [];
     for (const recipient of found.rows) {
@@ -75,7 +77,9 @@ export class NotificationOutbox extends GatheredEvents {
       const settings = json<RecipientEvent[]>(recipient.events);
       const lastNotified = json<Record<string, string>>(recipient.throttle ?? {}) ?? {};
       const contact = { cellNumber: recipient.cell_number, email: recipient.email };
-      for (const event of entry.events.values()) {
+      for (const pendingEvent of entry.events.values()) {
+        const event = forRecipient(pendingEvent, dealerSide.has(Number(recipient.id)));
+        if (!event) continue;
         const setting = settings.find((s) => s.name === event.name);
         if (!setting) continue;
         // Only channels the event allows and the contact can receive (an e-mail removed since).
@@ -84,13 +88,21 @@ export class NotificationOutbox extends GatheredEvents {
         );
         if (channels.length === 0) continue;
         const last = lastNotified[event.name];
-        if (setting.notifyOnceIn && last && now.getTime() - Date.parse(last) < setting.notifyOnceIn * 1000)
+        // Each change of an order is news of its own: the throttle is for repeated states.
+        const throttles = event.name !== 'order';
+        if (
+          throttles &&
+          setting.notifyOnceIn &&
+          last &&
+          now.getTime() - Date.parse(last) < setting.notifyOnceIn * 1000
+        )
           continue;
-        throttled.push({
-          recipient_id: Number(recipient.id),
-          event: event.name,
-          last_notified_at: now.toISOString(),
-        });
+        if (throttles)
+          throttled.push({
+            recipient_id: Number(recipient.id),
+            event: event.name,
+            last_notified_at: now.toISOString(),
+          });
         const text = renderNotification(
           event,
           entry.device,
@@ -117,6 +129,35 @@ export class NotificationOutbox extends GatheredEvents {
     );
     return created.length;
   }
+}
+
+/**
+ * The recipients on the dealer's side of their device: whose contact is in the contact book of an
+ * admin or master other than the device's owner. Asked only when an order's change is pending.
+ */
+async function dealerSideRecipients(
+  tx: Db | Tx,
+  pending: Map<number, { events: Map<string, DeviceEvent> }>,
+  recipients: RecipientRow[],
+): Promise<Set<number>> {
+  const withOrders = [...pending.values()].some((entry) => entry.events.has('order'));
+  if (!withOrders) return new Set();
+  const found = await tx.execute<{ id: number }>(sql`
+    SELECT r.id FROM notification_recipients r
+    JOIN contacts c ON c.id = r.contact_id
+    JOIN users u ON u.id = c.user_id
+    JOIN devices d ON d.id = r.device_id
+    WHERE r.id = ANY(${`{${recipients.map((row) => row.id).join(',')}}`}::int[])
+      AND u.role IN ('ROLE_ADMIN', 'ROLE_SUPERADMIN', 'ROLE_MASTER') AND u.id <> d.user_id`);
+  return new Set(found.rows.map((row) => Number(row.id)));
+}
+
+/** The event as one recipient hears it: an order's changes only those meant for its side. */
+function forRecipient(event: DeviceEvent, dealerSide: boolean): DeviceEvent | null {
+  if (event.name !== 'order') return event;
+  const audience = dealerSide ? 'dealer' : 'customer';
+  const orders = event.orders.filter((order) => order.audience === audience);
+  return orders.length > 0 ? { ...event, orders } : null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { alarmDescription, alarmTitle, portalDate, portalDateTime } from '@tankportal/shared/alarm-texts';
 import type { Locale } from '@tankportal/shared/constants';
 import { healthLabel, healthReason } from '@tankportal/shared/health-texts';
-import type { AlarmNotice, DeviceEvent, NotifiedDevice } from './events.ts';
+import type { AlarmNotice, DeviceEvent, NotifiedDevice, OrderNotice } from './events.ts';
 
 /** A notification in one language: the SMS text and the mail. */
 export interface RenderedNotification {
@@ -36,6 +36,19 @@ const WORDS = {
     healthIntro: 'liefert Messwerte, denen nicht zu trauen ist:',
     forwardTitle: 'Nachricht von',
     forwardIntro: (via: string) => `hat diese Nachricht gesendet (${via}):`,
+    orderTitle: 'Bestellung',
+    orderKinds: {
+      requested: 'Neue Bestellung',
+      proposed: 'Nachbestellung vorgeschlagen',
+      confirmed: 'Bestellung bestätigt',
+      rejected: 'Bestellung abgelehnt',
+      cancelled: 'Bestellung storniert',
+      closed: 'Lieferung gemessen',
+    },
+    orderLine: (quantity: string, window: string) => `${quantity}, gewünscht ${window}`,
+    orderPlanned: (day: string) => `Liefertermin ${day}`,
+    orderMeasured: (quantity: string) => `gemessen ${quantity}`,
+    orderReason: (reason: string) => `Grund: ${reason}`,
     at: 'Zeitpunkt',
     open: 'Im Portal öffnen',
     footer: (brand: string) =>
@@ -61,6 +74,19 @@ const WORDS = {
     healthIntro: 'delivers readings that cannot be trusted:',
     forwardTitle: 'Message from',
     forwardIntro: (via: string) => `sent this message (${via}):`,
+    orderTitle: 'Order',
+    orderKinds: {
+      requested: 'New order',
+      proposed: 'Reorder proposed',
+      confirmed: 'Order confirmed',
+      rejected: 'Order rejected',
+      cancelled: 'Order cancelled',
+      closed: 'Delivery measured',
+    },
+    orderLine: (quantity: string, window: string) => `${quantity}, wanted ${window}`,
+    orderPlanned: (day: string) => `delivery date ${day}`,
+    orderMeasured: (quantity: string) => `measured ${quantity}`,
+    orderReason: (reason: string) => `reason: ${reason}`,
     at: 'Time',
     open: 'Open in the portal',
     footer: (brand: string) =>
@@ -98,6 +124,31 @@ function alarmLine(alarm: AlarmNotice, language: Locale): string {
   const words = WORDS[language];
   const title = alarmTitle({ type: alarm.type, sensor: alarm.sensor, value: alarm.value }, language);
   return `${title} (${alarm.opened ? words.new : words.stillOpen}) - ${alarmDescription(alarm.type, language)}`;
+}
+
+/** A calendar day (YYYY-MM-DD) as the portal writes dates. */
+function day(value: string, language: Locale): string {
+  return portalDate(new Date(`${value}T12:00:00Z`), language, 'UTC');
+}
+
+/** One order's change in one line: what, which tank, how much, when. */
+function orderLine(order: OrderNotice, language: Locale): string {
+  const words = WORDS[language];
+  const amount = (value: number) => `${number(value, language)} ${order.unit}`;
+  const window =
+    order.earliest === order.latest
+      ? day(order.earliest, language)
+      : `${day(order.earliest, language)} – ${day(order.latest, language)}`;
+  const parts = [
+    `${words.orderKinds[order.kind]} ${order.id}: ${words.sensor} ${order.sensor.sequence}${order.sensor.name ? ` "${order.sensor.name}"` : ''}`,
+    words.orderLine(amount(order.quantity), window),
+    ...(order.plannedDate && order.kind !== 'cancelled' && order.kind !== 'rejected'
+      ? [words.orderPlanned(day(order.plannedDate, language))]
+      : []),
+    ...(order.measured !== null ? [words.orderMeasured(amount(order.measured))] : []),
+    ...(order.reason ? [words.orderReason(order.reason)] : []),
+  ];
+  return parts.join(', ');
 }
 
 /**
@@ -192,6 +243,15 @@ export function renderNotification(
         sms: sms(`${brand}: ${subjectDevice}: ${lines.join('; ')}`),
         subject: `${brand}: ${subjectDevice} – ${words.healthTitle}`,
         body: `${subjectDevice} ${words.healthIntro}\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${words.at}: ${when}${footer}`,
+      };
+    }
+    case 'order': {
+      const lines = event.orders.map((order) => orderLine(order, language));
+      const title = event.orders.length === 1 ? words.orderKinds[event.orders[0]!.kind] : words.orderTitle;
+      return {
+        sms: sms(`${brand}: ${subjectDevice}: ${lines.join('; ')}`),
+        subject: `${brand}: ${subjectDevice} – ${title}`,
+        body: `${subjectDevice}:\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n${words.at}: ${when}${footer}`,
       };
     }
     case 'forward': {

@@ -46,6 +46,17 @@ export function deviceVisibleTo(actor: UserRow, permission?: DevicePermission): 
     OR EXISTS (SELECT 1 FROM ${deviceAces} a WHERE a.device_id = ${devices.id} AND a.user_id = ${actor.id}${acePermission}))`;
 }
 
+/**
+ * SQL condition on `devices` for "the actor deals for this device": a master for every device, an
+ * admin (or superadmin) for the devices of its own subtree — the dealer above the device's
+ * customer, who takes its orders (docs/product/orders.md). Access entries make nobody a dealer.
+ */
+export function deviceDealtBy(actor: UserRow): SQL {
+  if (hasRole(actor.role, 'ROLE_MASTER')) return sql`true`;
+  if (!hasRole(actor.role, 'ROLE_ADMIN')) return sql`false`;
+  return sql`${devices.userId} IN (${managedOwners(actor)})`;
+}
+
 export interface DevicePermissions {
   permissions: DevicePermission[];
   /** The actor's own access entry, when it holds one. */

@@ -21,6 +21,7 @@ export const AUDIT_ENTITIES = [
   'ref_date_query',
   'delivery',
   'whitelabel',
+  'order',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -68,6 +69,7 @@ export const AUDIT_ACTIONS = [
   'end_other_sessions',
   'add_passkey',
   'remove_passkey',
+  'update_replenishment',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -18,8 +18,16 @@ export const BILLING_NAME_MAX = 32;
 export const BILLING_ADDITIONAL_TEXT_MAX = 64;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const isCalendarDay = (value: string) =>
-  DAY.test(value) && value >= '1900-01-01' && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value);
+// A day that does not exist (2026-13-45) is an invalid Date, whose toISOString() would throw.
+const isCalendarDay = (value: string) => {
+  const time = Date.parse(`${value}T00:00:00Z`);
+  return (
+    DAY.test(value) &&
+    value >= '1900-01-01' &&
+    !Number.isNaN(time) &&
+    new Date(time).toISOString().startsWith(value)
+  );
+};
 
 /** A calendar day `YYYY-MM-DD` (German calendar), from 1900. */
 export const calendarDay = () =>

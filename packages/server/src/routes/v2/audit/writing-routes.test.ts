@@ -11,6 +11,7 @@ import {
   deliveries,
   measurements,
   notificationRecipients,
+  orders,
   passkeys,
   refDateQueries,
   refDateQueryDevices,
@@ -142,6 +143,26 @@ async function station() {
   const id = unique().slice(-5);
   await t.database.db.insert(weatherStations).values({ id, name: 'Kassel', lat: 51.3, lng: 9.4 });
   return id;
+}
+
+/** An order for the first sensor of a new device of the demo customer, in `state`. */
+async function orderIn(state: 'proposed' | 'requested' | 'confirmed') {
+  const deviceId = await customerDevice();
+  const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  const [row] = await t.database.db
+    .insert(orders)
+    .values({
+      deviceId,
+      sensorId: await firstSensorOf(deviceId),
+      state,
+      source: state === 'proposed' ? 'replenishment' : 'customer',
+      quantity: 3000,
+      earliest: day,
+      latest: day,
+      createdBy: state === 'proposed' ? null : ids.user!,
+    })
+    .returning();
+  return row!.id;
 }
 
 const TERMS = {
@@ -364,6 +385,61 @@ const RECIPES: Record<string, Recipe> = {
         .returning();
       return { url: `/api/v2/deliveries/${delivery!.id}`, body: { ticket_quantity: 5980 } };
     },
+  },
+  // Orders
+  'POST /api/v2/devices/{id}/orders': {
+    as: 'user',
+    entity: 'order',
+    request: async () => {
+      const deviceId = await customerDevice();
+      const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+      return {
+        url: `/api/v2/devices/${deviceId}/orders`,
+        body: { sensor_id: await firstSensorOf(deviceId), quantity: 2500, earliest: day, latest: day },
+      };
+    },
+  },
+  'PUT /api/v2/orders/{id}': {
+    as: 'admin',
+    entity: 'order',
+    request: async () => ({ url: `/api/v2/orders/${await orderIn('requested')}`, body: { quantity: 2800 } }),
+  },
+  'POST /api/v2/orders/{id}/request': {
+    as: 'user',
+    entity: 'order',
+    request: async () => ({ url: `/api/v2/orders/${await orderIn('proposed')}/request` }),
+  },
+  'POST /api/v2/orders/{id}/confirm': {
+    as: 'admin',
+    entity: 'order',
+    request: async () => ({
+      url: `/api/v2/orders/${await orderIn('requested')}/confirm`,
+      body: { planned_date: new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10) },
+    }),
+  },
+  'POST /api/v2/orders/{id}/reject': {
+    as: 'admin',
+    entity: 'order',
+    request: async () => ({
+      url: `/api/v2/orders/${await orderIn('requested')}/reject`,
+      body: { reason: 'Kein Wagen frei' },
+    }),
+  },
+  'POST /api/v2/orders/{id}/cancel': {
+    as: 'user',
+    entity: 'order',
+    request: async () => ({
+      url: `/api/v2/orders/${await orderIn('requested')}/cancel`,
+      body: { reason: 'Doch nicht' },
+    }),
+  },
+  'PUT /api/v2/devices/{id}/replenishment': {
+    as: 'admin',
+    entity: 'device',
+    request: async () => ({
+      url: `/api/v2/devices/${await customerDevice()}/replenishment`,
+      body: { enabled: true, lead_days: 10 },
+    }),
   },
   // Notification recipients
   'POST /api/v2/devices/{id}/notification-recipients': {
