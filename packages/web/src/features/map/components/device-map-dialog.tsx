@@ -9,20 +9,12 @@ import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import CloseIcon from '@mui/icons-material/Close';
 import { Loading } from '../../../components/loading.tsx';
-import { useWhitelabelConfig } from '../../../lib/whitelabel.ts';
+import { useMapTiles } from '../../../lib/map-tiles.ts';
 import { errorText } from '../../../lib/error-texts.ts';
 import { useMapDevices, type MapDevice } from '../api/map-devices.ts';
-import {
-  DEFAULT_TILE_ATTRIBUTION,
-  DEFAULT_TILE_URL,
-  highlightId,
-  TILE_ATTRIBUTION_KEY,
-  TILE_URL_KEY,
-} from '../lib/map.ts';
+import { highlightId } from '../lib/map.ts';
 import { DeviceMap } from './device-map.tsx';
 import { popupContent } from './popup-content.ts';
-
-const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
 /** /devices/map (`?highlight={id}`): every located device on a clustered map. */
 export default function DeviceMapDialog() {
@@ -31,7 +23,7 @@ export default function DeviceMapDialog() {
   const [searchParams] = useSearchParams();
   const highlight = highlightId(searchParams.get('highlight'));
   const devices = useMapDevices();
-  const config = useWhitelabelConfig(true);
+  const tiles = useMapTiles();
   const close = () => void navigate('/devices');
   const popup = useCallback(
     (device: MapDevice) => popupContent(device, t, (id) => void navigate(`/devices/${id}`)),
@@ -52,13 +44,13 @@ export default function DeviceMapDialog() {
       </DialogTitle>
       <DialogContent sx={{ p: 0 }}>
         <Box sx={{ height: '75vh' }}>
-          {devices.data && !config.isPending ? (
+          {devices.data && tiles.ready ? (
             devices.data.length ? (
               <DeviceMap
                 devices={devices.data}
                 highlight={highlight}
-                tileUrl={text(config.data?.[TILE_URL_KEY]) ?? DEFAULT_TILE_URL}
-                attribution={text(config.data?.[TILE_ATTRIBUTION_KEY]) ?? DEFAULT_TILE_ATTRIBUTION}
+                tileUrl={tiles.url}
+                attribution={tiles.attribution}
                 popup={popup}
               />
             ) : (

@@ -3,15 +3,6 @@ export const MAP_CENTER: [number, number] = [51.1657, 10.4515];
 export const MAP_ZOOM = 6;
 export const HIGHLIGHT_ZOOM = 12;
 
-/** Used when the server configures no tile service (MAP_TILE_URL). */
-export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
-export const DEFAULT_TILE_ATTRIBUTION =
-  '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors';
-
-/** Keys of the map's tile service in `GET /v2/config/whitelabel`. */
-export const TILE_URL_KEY = 'ui.map.tileUrl';
-export const TILE_ATTRIBUTION_KEY = 'ui.map.tileAttribution';
-
 /** The external maps service a popup links to: OpenStreetMap with a marker at the device. */
 export function externalMapUrl(lat: number, lng: number): string {
   const la = lat.toFixed(6);
