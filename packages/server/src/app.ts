@@ -54,6 +54,9 @@ import { exportRoutes } from './routes/v2/exports/exports.ts';
 import { dispatchRoutes } from './routes/v2/dispatch/dispatch.ts';
 import { deliveryRoutes } from './routes/v2/deliveries/deliveries.ts';
 import { orderRoutes } from './routes/v2/orders/orders.ts';
+import { dealerFleetRoutes } from './routes/v2/tours/fleet.ts';
+import { driverRoutes } from './routes/v2/tours/driver.ts';
+import { tourRoutes } from './routes/v2/tours/tours.ts';
 import { weatherRoutes } from './routes/v2/weather/weather-stations.ts';
 import { publicDeviceRoutes } from './routes/v2/public/public-devices.ts';
 import { queryRoutes } from './routes/v2/queries/queries.ts';
@@ -119,6 +122,9 @@ const AREAS = [
   dispatchRoutes,
   deliveryRoutes,
   orderRoutes,
+  dealerFleetRoutes,
+  tourRoutes,
+  driverRoutes,
   weatherRoutes,
   publicDeviceRoutes,
   contactRoutes,

@@ -50,6 +50,7 @@ const ACTIONS: Record<Locale, Record<AuditAction, string>> = {
     add_passkey: 'Passkey hinzugefügt',
     remove_passkey: 'Passkey entfernt',
     update_replenishment: 'Automatische Nachbestellung geändert',
+    deliver: 'Lieferung erfasst',
   },
   en: {
     update_metadata: 'Base data changed',
@@ -95,6 +96,7 @@ const ACTIONS: Record<Locale, Record<AuditAction, string>> = {
     add_passkey: 'Passkey added',
     remove_passkey: 'Passkey removed',
     update_replenishment: 'Automatic replenishment changed',
+    deliver: 'Delivery recorded',
   },
 };
 
@@ -113,6 +115,9 @@ const ENTITIES: Record<Locale, Record<AuditEntity, string>> = {
     delivery: 'Lieferung',
     whitelabel: 'White-Label',
     order: 'Bestellung',
+    depot: 'Depot',
+    truck: 'Fahrzeug',
+    tour: 'Tour',
   },
   en: {
     device: 'Device',
@@ -128,6 +133,9 @@ const ENTITIES: Record<Locale, Record<AuditEntity, string>> = {
     delivery: 'Delivery',
     whitelabel: 'White-label',
     order: 'Order',
+    depot: 'Depot',
+    truck: 'Truck',
+    tour: 'Tour',
   },
 };
 

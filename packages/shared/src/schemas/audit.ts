@@ -22,6 +22,9 @@ export const AUDIT_ENTITIES = [
   'delivery',
   'whitelabel',
   'order',
+  'depot',
+  'truck',
+  'tour',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -70,6 +73,7 @@ export const AUDIT_ACTIONS = [
   'add_passkey',
   'remove_passkey',
   'update_replenishment',
+  'deliver',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -9,6 +9,7 @@ import {
   auditEntries,
   contacts,
   deliveries,
+  depots,
   measurements,
   notificationRecipients,
   orders,
@@ -18,6 +19,9 @@ import {
   secondFactors,
   sensors,
   systemNotifications,
+  tours,
+  tourStops,
+  trucks,
   users,
   weatherStations,
   whitelabels,
@@ -62,6 +66,7 @@ const NOT_RECORDED: Record<string, string> = {
   'POST /api/v2/users/me/passkeys/options':
     'begins adding a passkey, which signs nobody in until it is added, which is recorded',
   'PUT /api/v2/config': "the user's own display settings (list columns, sorting) change no shared object",
+  'POST /api/v2/tours/plan': 'a proposal of tours, computed and answered; nothing is saved until POST /tours',
   'POST /api/v2/queries': 'a query sent to a device: the message log keeps it with its sender',
   'POST /api/v2/block-queries': 'queries sent to many devices: the message log keeps each',
   'POST /api/v2/messages': 'a raw message sent to a device: the message log keeps it with its sender',
@@ -163,6 +168,49 @@ async function orderIn(state: 'proposed' | 'requested' | 'confirmed') {
     })
     .returning();
   return row!.id;
+}
+
+/** A depot and a truck of the demo admin, made for one recipe (a truck has one tour a day). */
+async function depotAndTruck() {
+  const db = t.database.db;
+  const [admin] = await db.select().from(users).where(eq(users.username, 'admin'));
+  const [depot] = await db
+    .insert(depots)
+    .values({ ownerUserId: admin!.id, name: `Depot ${unique()}`, locationLat: 51.31, locationLng: 9.48 })
+    .returning();
+  const [truck] = await db
+    .insert(trucks)
+    .values({
+      ownerUserId: admin!.id,
+      depotId: depot!.id,
+      name: `TKW ${unique()}`,
+      compartments: [{ contentType: null, capacity: 10_000 }],
+    })
+    .returning();
+  return { adminId: admin!.id, depotId: depot!.id, truckId: truck!.id };
+}
+
+const tourDay = () => new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+
+/** A planned tour of the demo admin with one stop at a tank of the demo customer, driven by `driverUserId`. */
+async function plannedTour(driverUserId: number | null = null) {
+  const { adminId, depotId, truckId } = await depotAndTruck();
+  const deviceId = await customerDevice();
+  const [tour] = await t.database.db
+    .insert(tours)
+    .values({ ownerUserId: adminId, depotId, truckId, driverUserId, day: tourDay(), state: 'planned' })
+    .returning();
+  const [stop] = await t.database.db
+    .insert(tourStops)
+    .values({
+      tourId: tour!.id,
+      position: 1,
+      deviceId,
+      sensorId: await firstSensorOf(deviceId),
+      quantity: 2000,
+    })
+    .returning();
+  return { tourId: tour!.id, stopId: stop!.id };
 }
 
 const TERMS = {
@@ -431,6 +479,85 @@ const RECIPES: Record<string, Recipe> = {
     request: async () => ({
       url: `/api/v2/orders/${await orderIn('requested')}/cancel`,
       body: { reason: 'Doch nicht' },
+    }),
+  },
+  // Tours
+  'POST /api/v2/depots': {
+    as: 'admin',
+    entity: 'depot',
+    request: async () => ({
+      url: '/api/v2/depots',
+      body: { name: `Depot ${unique()}`, lat: 51.3, lng: 9.5 },
+    }),
+  },
+  'PUT /api/v2/depots/{id}': {
+    as: 'admin',
+    entity: 'depot',
+    request: async () => ({
+      url: `/api/v2/depots/${(await depotAndTruck()).depotId}`,
+      body: { name: `Lager ${unique()}`, lat: 51.3, lng: 9.5 },
+    }),
+  },
+  'DELETE /api/v2/depots/{id}': {
+    as: 'admin',
+    entity: 'depot',
+    request: async () => ({ url: `/api/v2/depots/${(await depotAndTruck()).depotId}` }),
+  },
+  'POST /api/v2/trucks': {
+    as: 'admin',
+    entity: 'truck',
+    request: async () => ({
+      url: '/api/v2/trucks',
+      body: { name: `TKW ${unique()}`, compartments: [{ content_type: null, capacity: 8000 }] },
+    }),
+  },
+  'PUT /api/v2/trucks/{id}': {
+    as: 'admin',
+    entity: 'truck',
+    request: async () => ({
+      url: `/api/v2/trucks/${(await depotAndTruck()).truckId}`,
+      body: { name: `TKW ${unique()}`, compartments: [{ content_type: 'diesel', capacity: 8000 }] },
+    }),
+  },
+  'DELETE /api/v2/trucks/{id}': {
+    as: 'admin',
+    entity: 'truck',
+    request: async () => ({ url: `/api/v2/trucks/${(await depotAndTruck()).truckId}` }),
+  },
+  'POST /api/v2/tours': {
+    as: 'admin',
+    entity: 'tour',
+    request: async () => {
+      const { depotId, truckId } = await depotAndTruck();
+      const orderId = await orderIn('confirmed');
+      const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
+      return {
+        url: '/api/v2/tours',
+        body: {
+          day: tourDay(),
+          depot_id: depotId,
+          tours: [
+            { truck_id: truckId, stops: [{ order_id: orderId, sensor_id: order!.sensorId, quantity: 3000 }] },
+          ],
+        },
+      };
+    },
+  },
+  'DELETE /api/v2/tours/{id}': {
+    as: 'admin',
+    entity: 'tour',
+    request: async () => ({ url: `/api/v2/tours/${(await plannedTour()).tourId}` }),
+  },
+  'POST /api/v2/driver/stops/{id}/delivered': {
+    as: 'user',
+    entity: 'tour',
+    request: async () => ({
+      url: `/api/v2/driver/stops/${(await plannedTour(ids.user!)).stopId}/delivered`,
+      body: {
+        ticket_quantity: 1990,
+        delivered_at: new Date().toISOString(),
+        client_entry_id: crypto.randomUUID(),
+      },
     }),
   },
   'PUT /api/v2/devices/{id}/replenishment': {
