@@ -188,7 +188,9 @@ threads) hardly does.
 
 200 tanks within 35 km of the depot (seed 200; 85 % heating oil, 15 % diesel, 800–3,000 l each,
 ${Math.round(speedDemand).toLocaleString('en')} l in all), 4 trucks of 120,000 l each (compartments of 40,000 and
-30,000 l for any content, 50,000 l for heating oil): every stop fits.
+30,000 l for any content, 50,000 l for heating oil): every stop fits. Real tank trucks hold
+20,000–40,000 l; these are sized so that 200 stops fit 4 trucks, the case the target names (a tour
+of 50 stops is long; section 2 has realistic trucks).
 
 | runs | wall median | wall worst | CPU median | planned stops | unplanned | total distance |
 |---|---|---|---|---|---|---|
