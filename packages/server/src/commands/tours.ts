@@ -134,26 +134,32 @@ export async function proposeTours(
 ): Promise<TourProposal> {
   checkDay(body.day, now);
   const depot = await depotToStartFrom(db, actor, body.depotId);
-  const truckIds = [...new Set(body.truckIds)];
-  const fleet = await trucksInOrder(db, actor, truckIds, (index) => `truckIds.${index}`);
+  // An id named twice counts once; a field error names the place of the id in the body.
+  const fleet = [...new Set(await trucksInOrder(db, actor, body.truckIds, (index) => `truckIds.${index}`))];
+  const once = (ids: number[]) => {
+    const seen = new Set<number>();
+    return ids.map((id) => (seen.has(id) ? null : (seen.add(id), id)));
+  };
 
   const errors: FieldError[] = [];
   const stops: { tank: Tank; orderId: number | null; quantity: number }[] = [];
-  const orderIds = [...new Set(body.orderIds)];
-  const orderRows = new Map((await ordersToPlan(db, actor, orderIds)).map((row) => [row.orderId, row]));
-  orderIds.forEach((id, index) => {
+  const orderRows = new Map((await ordersToPlan(db, actor, body.orderIds)).map((row) => [row.orderId, row]));
+  once(body.orderIds).forEach((id, index) => {
+    if (id === null) return;
     const row = orderRows.get(id);
     if (!row || row.state !== 'confirmed')
       errors.push({ path: `orderIds.${index}`, code: 'invalid', args: {} });
     else stops.push({ tank: row, orderId: id, quantity: row.quantity });
   });
-  const sensorIds = [...new Set(body.dueSensorIds)];
-  const sensorRows = new Map((await sensorsToPlan(db, actor, sensorIds)).map((row) => [row.sensorId, row]));
+  const sensorRows = new Map(
+    (await sensorsToPlan(db, actor, body.dueSensorIds)).map((row) => [row.sensorId, row]),
+  );
   // Due: the forecast reaches the reorder level by the end of the day; filled to the fill limit
   // from the level expected at noon that day.
   const endOfDay = fromLocalDays(dayFromKey(body.day) + 1);
   const noon = fromLocalDays(dayFromKey(body.day) + 0.5);
-  sensorIds.forEach((id, index) => {
+  once(body.dueSensorIds).forEach((id, index) => {
+    if (id === null) return;
     const row = sensorRows.get(id);
     const path = `dueSensorIds.${index}`;
     if (!row || row.sensorType !== 'probe') {
