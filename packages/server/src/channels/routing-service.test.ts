@@ -9,7 +9,7 @@ const ISLAND = { lat: 54.18, lng: 7.89 };
 const requests: { places: number; sources: number; destinations: number }[] = [];
 let server: Server;
 let baseUrl: string;
-let answer: 'ok' | 'too-big' | 'garbage' = 'ok';
+let answer: 'ok' | 'too-big' | 'garbage' | 'silent' = 'ok';
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -21,6 +21,7 @@ beforeAll(async () => {
       response.end(JSON.stringify({ code: 'TooBig', message: 'Too many table coordinates' }));
       return;
     }
+    if (answer === 'silent') return; // never answers
     if (answer === 'garbage') {
       response.end(JSON.stringify({ code: 'Ok', distances: [[1]] }));
       return;
@@ -53,7 +54,13 @@ beforeAll(async () => {
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
 
 const PLACES: Location[] = [
   { lat: 51.3127, lng: 9.4797 },
@@ -86,5 +93,11 @@ describe('road distances from an OSRM-compatible service', () => {
     answer = 'garbage';
     await expect(roadDistances(baseUrl, PLACES)).rejects.toThrow(RoutingServiceError);
     await expect(roadDistances('http://127.0.0.1:9', PLACES)).rejects.toThrow(/not reached/);
+    answer = 'silent';
+    const started = Date.now();
+    await expect(roadDistances(baseUrl, PLACES, { block: 2, tableTimeoutMs: 200 })).rejects.toThrow(
+      /not reached/,
+    );
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -4,12 +4,17 @@ import { greatCircleMetres, ROAD_FACTOR, type DistanceMatrix, type Location } fr
  * Road distances from an OSRM-compatible routing service (`ROUTING_URL`): its table service
  * `GET /table/v1/driving/{lng,lat;…}?annotations=distance`. OSRM refuses tables above its
  * `--max-table-size` (100 by default), so a large matrix is asked in blocks of sources and
- * destinations, each request naming only the places of its two blocks.
+ * destinations, each request naming only the places of its two blocks, four requests at a time;
+ * 10 s per request and 20 s for the whole table, then it fails.
  */
 
 /** Places per block: a request names at most twice as many, well inside OSRM's default limit. */
 export const ROUTING_BLOCK = 50;
 const REQUEST_TIMEOUT_MS = 10_000;
+/** The whole table: a dealer waits for the proposal. */
+const TABLE_TIMEOUT_MS = 20_000;
+/** Requests in flight at once. */
+const CONCURRENCY = 4;
 
 export class RoutingServiceError extends Error {}
 
@@ -29,13 +34,24 @@ interface TableAnswer {
 export async function roadDistances(
   baseUrl: string,
   places: readonly Location[],
-  { block = ROUTING_BLOCK, timeoutMs = REQUEST_TIMEOUT_MS }: { block?: number; timeoutMs?: number } = {},
+  {
+    block = ROUTING_BLOCK,
+    timeoutMs = REQUEST_TIMEOUT_MS,
+    tableTimeoutMs = TABLE_TIMEOUT_MS,
+  }: { block?: number; timeoutMs?: number; tableTimeoutMs?: number } = {},
 ): Promise<RoadDistances> {
   const size = places.length;
   const values = new Float64Array(size * size);
   let estimated = 0;
-  for (let from = 0; from < size; from += block) {
-    for (let to = 0; to < size; to += block) {
+  const blocks: [number, number][] = [];
+  for (let from = 0; from < size; from += block)
+    for (let to = 0; to < size; to += block) blocks.push([from, to]);
+  const failed = new AbortController();
+  const table = AbortSignal.any([failed.signal, AbortSignal.timeout(tableTimeoutMs)]);
+  let next = 0;
+  const worker = async () => {
+    while (next < blocks.length && !failed.signal.aborted) {
+      const [from, to] = blocks[next++]!;
       const sources = range(from, Math.min(size, from + block));
       const destinations = range(to, Math.min(size, to + block));
       const named = from === to ? sources : [...sources, ...destinations];
@@ -47,7 +63,8 @@ export async function roadDistances(
       const url =
         `${baseUrl}/table/v1/driving/${coordinates}?annotations=distance` +
         `&sources=${sourceIndexes}&destinations=${destinationIndexes}`;
-      const rows = await askTable(url, timeoutMs, sources.length, destinations.length);
+      const signal = AbortSignal.any([table, AbortSignal.timeout(timeoutMs)]);
+      const rows = await askTable(url, signal, sources.length, destinations.length);
       sources.forEach((i, row) =>
         destinations.forEach((j, column) => {
           const metres = rows[row][column];
@@ -59,15 +76,24 @@ export async function roadDistances(
         }),
       );
     }
-  }
+  };
+  // The first failure fails the table and stops the other requests.
+  await Promise.all(
+    Array.from({ length: Math.min(CONCURRENCY, blocks.length) }, () =>
+      worker().catch((error: unknown) => {
+        failed.abort();
+        throw error;
+      }),
+    ),
+  );
   return { matrix: { size, values }, estimated };
 }
 
-async function askTable(url: string, timeoutMs: number, rows: number, columns: number) {
+async function askTable(url: string, signal: AbortSignal, rows: number, columns: number) {
   let answer: TableAnswer;
   try {
     const response = await fetch(url, {
-      signal: AbortSignal.timeout(timeoutMs),
+      signal,
       headers: { accept: 'application/json' },
     });
     if (!response.ok) {
