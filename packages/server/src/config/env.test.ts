@@ -8,3 +8,15 @@ describe('RUN_JOBS', () => {
     expect(readConfig({ RUN_JOBS: '0' }).runJobs).toBe(false);
   });
 });
+
+describe('ROUTING_URL', () => {
+  it('takes an http(s) base URL without its trailing slash, and refuses anything else at start', () => {
+    expect(readConfig({}).routingUrl).toBeUndefined();
+    expect(readConfig({ ROUTING_URL: 'http://osrm.internal:5000/' }).routingUrl).toBe(
+      'http://osrm.internal:5000',
+    );
+    expect(() => readConfig({ ROUTING_URL: 'osrm.internal:5000' })).toThrow(
+      /ROUTING_URL must be an http\(s\) URL/,
+    );
+  });
+});
