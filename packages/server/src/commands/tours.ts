@@ -15,6 +15,7 @@ import { roadDistances } from '../channels/routing-service.ts';
 import { HttpError, invalidFields, notFound } from '../http-error.ts';
 import { userManagedBy } from '../policies/user-tree.ts';
 import { presentTankAddress } from '../presenters/tour.ts';
+import { isUniqueViolation } from '../repositories/unique-violation.ts';
 import {
   findDepot,
   findDriversStop,
@@ -431,14 +432,20 @@ export async function recordStopDelivered(
     .from(tourStops)
     .where(and(eq(tourStops.clientEntryId, body.clientEntryId), ne(tourStops.id, stop.id)));
   if (elsewhere) throw new HttpError(409, 'EntryOfAnotherStop');
-  await tx
-    .update(tourStops)
-    .set({
-      deliveredAt: body.deliveredAt,
-      ticketQuantity: body.ticketQuantity,
-      clientEntryId: body.clientEntryId,
-    })
-    .where(eq(tourStops.id, stop.id));
+  try {
+    await tx
+      .update(tourStops)
+      .set({
+        deliveredAt: body.deliveredAt,
+        ticketQuantity: body.ticketQuantity,
+        clientEntryId: body.clientEntryId,
+      })
+      .where(eq(tourStops.id, stop.id));
+  } catch (error) {
+    // The same entry id at another stop at the same moment: the unique key decides.
+    if (isUniqueViolation(error)) throw new HttpError(409, 'EntryOfAnotherStop');
+    throw error;
+  }
   if (stop.orderId !== null) {
     const [order] = await tx
       .select({ state: orders.state, ticketQuantity: orders.ticketQuantity })

@@ -498,6 +498,12 @@ describe('planning and saving tours', () => {
       client_entry_id: randomUUID(),
     });
     expect(another.statusCode).toBe(409);
+    expect(another.json().message).toBe('StopAlreadyDelivered');
+    // The phone's entry id belongs to one stop.
+    const otherStop = mine.json()[0].stops.find((each: { id: number }) => each.id !== stop.id);
+    const reused = await driver.post(`/api/v2/driver/stops/${otherStop.id}/delivered`, entry);
+    expect(reused.statusCode).toBe(409);
+    expect(reused.json().message).toBe('EntryOfAnotherStop');
     const [tour] = await t.database.db.select().from(tours).where(eq(tours.id, savedIds[0]!));
     expect(tour!.state).toBe('started');
     // Started: no longer deleted.
