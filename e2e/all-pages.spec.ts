@@ -131,6 +131,13 @@ const CHECKS: Check[] = [
     path: device(LEVEL, '/settings/billing/order-number'),
     ready: dialog,
   },
+  // The dealer's side of orders (an order of the level device, set up first) and the device's switch.
+  { name: 'orders', path: '/orders?state=all', ready: byId('orders-table') },
+  {
+    name: 'settings: replenishment',
+    path: device(LEVEL, '/settings/replenishment'),
+    ready: byId('replenishment-form'),
+  },
   { name: 'user settings', path: '/settings', ready: byId('profile') },
   { name: 'user settings: password dialog', path: '/settings/credentials', ready: dialog },
   { name: 'user settings: sessions', path: '/settings/sessions', ready: byId('sessions') },
@@ -277,6 +284,7 @@ let refDate = 0;
 let terms = 0;
 let invoice = 0;
 let whitelabel = 0;
+let order = 0;
 const cleanUp: string[] = [];
 test.beforeAll(async ({ baseURL }) => {
   setUp = await apiSession(baseURL!);
@@ -354,6 +362,23 @@ test.beforeAll(async ({ baseURL }) => {
     whitelabel: { id: number };
   }[];
   whitelabel = sellers[0]!.whitelabel.id;
+  // An order of the level device's tank with a note, as a dealer enters one phoned in.
+  const level = (await (await setUp.context.get(`/api/v2/devices/${LEVEL}`)).json()) as {
+    sensors: { id: number; type: string }[];
+  };
+  const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  const ordered = await setUp.context.post(`/api/v2/devices/${LEVEL}/orders`, {
+    headers: setUp.headers,
+    data: {
+      sensor_id: level.sensors.find((sensor) => sensor.type === 'probe')!.id,
+      quantity: 1_234,
+      earliest: day,
+      latest: day,
+      note: 'Zufahrt über den Hof, Schlüssel bei Familie Oberhausen-Wilhelmshöhe im Nachbarhaus',
+    },
+  });
+  expect(ordered.status()).toBe(201);
+  order = ((await ordered.json()) as { id: number }).id;
   // A weather station with a long name whose import failed (no internet here: its reason shows).
   const station = await post('/weather-stations', {
     id: '1346',
@@ -367,6 +392,11 @@ test.beforeAll(async ({ baseURL }) => {
   expect(imported.status()).toBe(200);
 });
 test.afterAll(async () => {
+  const cancelled = await setUp.context.post(`/api/v2/orders/${order}/cancel`, {
+    headers: setUp.headers,
+    data: { reason: 'e2e' },
+  });
+  expect(cancelled.status()).toBe(200);
   expect(
     (await setUp.context.delete(`/api/v2/billing-terms/${terms}`, { headers: setUp.headers })).status(),
   ).toBe(204);

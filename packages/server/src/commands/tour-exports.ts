@@ -77,11 +77,17 @@ export const tourFilename = (row: TourRow) => `tour-${row.tour.day}-${row.tour.i
 
 // --- GPX -------------------------------------------------------------------------------------------
 
+/** XML text: markup escaped, and the control characters XML 1.0 cannot hold left out. */
+/** Control characters: XML 1.0 cannot hold them, a PDF would draw them as boxes. */
+// eslint-disable-next-line no-control-regex -- these are the characters to leave out
+const NOT_IN_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const xml = (text: string) =>
-  text.replace(
-    /[<>&'"]/g,
-    (character) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[character]!,
-  );
+  text
+    .replace(NOT_IN_XML, '')
+    .replace(
+      /[<>&'"]/g,
+      (character) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[character]!,
+    );
 
 /** GPX 1.1: a waypoint per stop with a place, and the route depot → stops → depot. */
 export function tourGpx(row: TourRow, stops: StopRow[]): string {
@@ -175,7 +181,7 @@ const GREY = rgb(0.35, 0.35, 0.35);
 const COLUMNS = {
   position: LEFT,
   address: LEFT + 10 * MM,
-  device: LEFT + 95 * MM,
+  device: LEFT + 78 * MM,
   content: LEFT + 150 * MM,
   quantity: LEFT + 185 * MM,
   ticket: LEFT + 210 * MM,
@@ -216,7 +222,7 @@ export async function tourPdf(row: TourRow, stops: StopRow[], locale: Locale): P
   const text = (value: string, x: number, width: number, options: { size?: number; bold?: boolean } = {}) => {
     const size = options.size ?? 9;
     const font = options.bold ? bold : regular;
-    page.drawText(fit(font, value, width, size), { x, y, size, font });
+    page.drawText(fit(font, value.replace(NOT_IN_XML, ''), width, size), { x, y, size, font });
   };
   const rule = () =>
     page.drawLine({
@@ -228,8 +234,8 @@ export async function tourPdf(row: TourRow, stops: StopRow[], locale: Locale): P
   const header = () => {
     const columns: [keyof typeof COLUMNS, string, number][] = [
       ['position', texts.position, 9 * MM],
-      ['address', `${texts.street}, ${texts.city}`, 83 * MM],
-      ['device', texts.device, 53 * MM],
+      ['address', `${texts.street}, ${texts.city}`, 66 * MM],
+      ['device', texts.device, 70 * MM],
       ['content', texts.content, 33 * MM],
       ['quantity', texts.quantity, 24 * MM],
       ['ticket', texts.ticket, 27 * MM],
@@ -274,8 +280,8 @@ export async function tourPdf(row: TourRow, stops: StopRow[], locale: Locale): P
       header();
     }
     text(String(stop.stop.position), COLUMNS.position, 9 * MM, { bold: true });
-    text(streetOf(stop), COLUMNS.address, 83 * MM);
-    text(`${stop.tank.deviceName || '—'} (#${stop.tank.deviceId})`, COLUMNS.device, 53 * MM);
+    text(streetOf(stop), COLUMNS.address, 66 * MM);
+    text(`${stop.tank.deviceName || '—'} (#${stop.tank.deviceId})`, COLUMNS.device, 70 * MM);
     text(contentName(stop.tank.contentType, locale), COLUMNS.content, 33 * MM);
     text(stop.stop.quantity.toLocaleString(locale), COLUMNS.quantity, 24 * MM, { bold: true });
     text(
@@ -284,13 +290,13 @@ export async function tourPdf(row: TourRow, stops: StopRow[], locale: Locale): P
       27 * MM,
     );
     y -= 4.5 * MM;
-    text(placeOf(stop), COLUMNS.address, 83 * MM, { size: 8 });
+    text(placeOf(stop), COLUMNS.address, 66 * MM, { size: 8 });
     if (stop.stop.orderId !== null)
-      text(`${texts.order} ${stop.stop.orderId}`, COLUMNS.device, 53 * MM, { size: 8 });
+      text(`${texts.order} ${stop.stop.orderId}`, COLUMNS.device, 70 * MM, { size: 8 });
     rule();
     y -= 8 * MM;
   }
-  text(texts.back, COLUMNS.address, 83 * MM, { size: 8 });
+  text(texts.back, COLUMNS.address, 66 * MM, { size: 8 });
   pages.forEach((each, index) => {
     const label = texts.page(index + 1, pages.length);
     each.drawText(label, {

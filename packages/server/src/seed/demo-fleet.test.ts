@@ -93,6 +93,7 @@ describe('demo notifications', () => {
           { name: 'sim_credit_low', channels: [] },
           { name: 'forecast', channels: [] },
           { name: 'sensor_health', channels: [] },
+          { name: 'order', channels: [] },
         ],
       },
     ]);

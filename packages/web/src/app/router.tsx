@@ -36,6 +36,8 @@ const SystemBillingPage = lazy(() => import('./routes/system-billing-route.tsx')
 const UnassignedDevicesPage = lazy(() => import('../features/system/components/unassigned-devices-page.tsx'));
 const WeatherStationsPage = lazy(() => import('../features/system/components/weather-stations-page.tsx'));
 const SystemChangesPage = lazy(() => import('../features/system/components/changes-page.tsx'));
+const ToursRoutes = lazy(() => import('../features/tours/components/tours-routes.tsx'));
+const OrdersPage = lazy(() => import('../features/orders/components/orders-page.tsx'));
 
 const guarded = (minimum: Role, element: ReactNode) => <RequireRole minimum={minimum}>{element}</RequireRole>;
 
@@ -81,6 +83,8 @@ const router = createBrowserRouter([
           { path: '/users/*', element: guarded('ROLE_ADMIN', <UsersRoutes />), errorElement: pageError },
           { path: '/messages/*', element: guarded('ROLE_ADMIN', <MessagesPage />), errorElement: pageError },
           { path: '/contacts/*', element: guarded('ROLE_USER', <ContactsPage />), errorElement: pageError },
+          { path: '/tours/*', element: guarded('ROLE_ADMIN', <ToursRoutes />), errorElement: pageError },
+          { path: '/orders', element: guarded('ROLE_ADMIN', <OrdersPage />), errorElement: pageError },
           {
             path: '/settings',
             element: guarded('ROLE_USER', <Outlet />),

@@ -33,6 +33,8 @@ const ENTRIES: { to: string; label: string; minimum: Role }[] = [
   { to: '/devices', label: 'nav.devices', minimum: 'ROLE_DEMO' },
   { to: '/users', label: 'nav.users', minimum: 'ROLE_ADMIN' },
   { to: '/messages', label: 'nav.messages', minimum: 'ROLE_ADMIN' },
+  { to: '/tours', label: 'nav.tours', minimum: 'ROLE_ADMIN' },
+  { to: '/orders', label: 'nav.orders', minimum: 'ROLE_ADMIN' },
   { to: '/system', label: 'nav.system', minimum: 'ROLE_MASTER' },
 ];
 

@@ -31,6 +31,8 @@ const ConsumptionPage = lazy(
   () => import('../../features/devices/components/device/consumption/consumption-page.tsx'),
 );
 const MessagesPage = lazy(() => import('../../features/messages/components/device-messages-page.tsx'));
+// The orders' section of the status page (its form and dialogs) loads beside the page.
+const DeviceOrdersSection = lazy(() => import('../../features/orders/components/device-orders-section.tsx'));
 // The settings (forms, dialogs) are a chunk of their own as well; each tab loads lazily within.
 const SettingsPage = lazy(() => import('./device-settings-page.tsx'));
 
@@ -52,7 +54,7 @@ const DEVICE_PAGES: (DeviceMenuEntry & { path: string; Page: ComponentType<Devic
     label: 'device.menu.status',
     permission: 'VIEW_STATUS',
     Icon: DashboardIcon,
-    Page: StatusPage,
+    Page: StatusWithOrders,
   },
   {
     page: 'process',
@@ -89,6 +91,21 @@ const DEVICE_PAGES: (DeviceMenuEntry & { path: string; Page: ComponentType<Devic
     Page: SettingsPage,
   },
 ];
+
+/** The status page with the device's orders (the orders feature's section) beside the fill levels. */
+function StatusWithOrders({ device, reload }: DevicePageProps) {
+  return (
+    <StatusPage
+      device={device}
+      reload={reload}
+      orders={
+        <Suspense fallback={null}>
+          <DeviceOrdersSection device={device} />
+        </Suspense>
+      }
+    />
+  );
+}
 
 /**
  * /devices/{id}/*: the id must be a positive integer and the device must load.

@@ -22,6 +22,7 @@ const RecipientsTab = lazy(
 const AccessTab = lazy(() => import('../../features/device-settings/components/access/access-tab.tsx'));
 const BillingTab = lazy(() => import('../../features/billing/components/device-billing-tab.tsx'));
 const ChangesTab = lazy(() => import('../../features/device-settings/components/changes/changes-tab.tsx'));
+const ReplenishmentTab = lazy(() => import('../../features/orders/components/replenishment-tab.tsx'));
 
 interface SettingsTabProps {
   device: DeviceDetailView;
@@ -32,13 +33,15 @@ interface SettingsTabProps {
  * The settings tabs, each with the device permission it needs beyond VIEW_CONFIGURATION
  * (which opens the settings at all). Access needs DELETE, the access-managing permission.
  * Billing needs the master role as well as DELETE. Changes names VIEW_CONFIGURATION, the
- * permission the server checks for the record.
+ * permission the server checks for the record. Replenishment is the dealer's: EDIT and an admin.
  * Each tab handles its own dialog sub-routes (`configuration/edit`, `access/new` ...).
  */
 const TABS: {
   path: string;
   permission?: DevicePermission;
   master?: boolean;
+  /** Admins and up: the dealer's tabs (the server decides whether the admin deals for the device). */
+  admin?: boolean;
   Content: ComponentType<SettingsTabProps>;
 }[] = [
   { path: 'configuration', Content: ConfigurationTab },
@@ -47,6 +50,7 @@ const TABS: {
   { path: 'access', permission: 'DELETE', Content: AccessTab },
   { path: 'billing', permission: 'DELETE', master: true, Content: BillingTab },
   { path: 'changes', permission: 'VIEW_CONFIGURATION', Content: ChangesTab },
+  { path: 'replenishment', permission: 'EDIT', admin: true, Content: ReplenishmentTab },
 ];
 
 /** The tab of a settings path (`/devices/5/settings/access/12` -> `access`), or undefined. */
@@ -64,8 +68,12 @@ export default function SettingsPage({ device, reload }: SettingsTabProps) {
   const { t } = useTranslation();
   const root = devicePath(device.id, 'settings');
   const master = useHasRole('ROLE_MASTER');
+  const admin = useHasRole('ROLE_ADMIN');
   const tabs = TABS.filter(
-    (tab) => (!tab.permission || hasDevicePermission(device, tab.permission)) && (!tab.master || master),
+    (tab) =>
+      (!tab.permission || hasDevicePermission(device, tab.permission)) &&
+      (!tab.master || master) &&
+      (!tab.admin || admin),
   );
   const current = tabOf(useLocation().pathname, root);
   return (

@@ -57,7 +57,7 @@ const unset = (name: string, allowedChannels: string[]) => ({
 });
 
 describe('POST /v2/devices/{id}/notification-recipients', () => {
-  it('adds a contact with its events; the answer lists all six events in order', async () => {
+  it('adds a contact with its events; the answer lists all seven events in order', async () => {
     const client = await as('user');
     const response = await client.post(base(ids.tank), {
       contact_id: ids.both,
@@ -78,6 +78,7 @@ describe('POST /v2/devices/{id}/notification-recipients', () => {
       unset('sim_credit_low', ['sms', 'mail']),
       unset('forecast', ['sms', 'mail']),
       unset('sensor_health', ['sms', 'mail']),
+      unset('order', ['sms', 'mail']),
     ]);
     const [row] = await t.database.db
       .select()
@@ -101,6 +102,7 @@ describe('POST /v2/devices/{id}/notification-recipients', () => {
       unset('sim_credit_low', ['sms']),
       unset('forecast', ['sms']),
       unset('sensor_health', ['sms']),
+      unset('order', ['sms']),
     ]);
   });
 
@@ -314,6 +316,7 @@ describe('GET, PUT and DELETE /v2/devices/{id}/notification-recipients/{recipien
       unset('sim_credit_low', ['mail']),
       unset('forecast', ['mail']),
       unset('sensor_health', ['mail']),
+      unset('order', ['mail']),
     ]);
     const before = await allRecipients();
     const bad = await client.put(url, { events: [{ name: 'alarm', channels: ['sms'] }] });

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -19,7 +20,16 @@ import { CounterTable, ProbeTable } from './sensor-tables.tsx';
  * /devices/{id}: fill levels with the level sensors' forecasts, inactive notice, events
  * with confirmation, sensor health, sensor tables, device facts, comment and the manual query.
  */
-export function StatusPage({ device, reload }: { device: DeviceDetailView; reload: () => void }) {
+export function StatusPage({
+  device,
+  reload,
+  orders,
+}: {
+  device: DeviceDetailView;
+  reload: () => void;
+  /** The device's orders (another feature's section, put here by the app): on a phone below the fill levels. */
+  orders?: ReactNode;
+}) {
   const { t } = useTranslation();
   const contentTypeName = useContentTypeName();
   // Confirming needs the app-user role; demo accounts see the state read-only.
@@ -42,6 +52,7 @@ export function StatusPage({ device, reload }: { device: DeviceDetailView; reloa
             {/* Beside the fill levels it explains (their warning signs); on a phone right below
                 them, so that the fill level still opens the page. */}
             <HealthSection device={device} />
+            {orders}
             <Box>
               <ManualQueryButton device={device} onProcessed={reload} />
             </Box>
