@@ -36,8 +36,11 @@ const SystemBillingPage = lazy(() => import('./routes/system-billing-route.tsx')
 const UnassignedDevicesPage = lazy(() => import('../features/system/components/unassigned-devices-page.tsx'));
 const WeatherStationsPage = lazy(() => import('../features/system/components/weather-stations-page.tsx'));
 const SystemChangesPage = lazy(() => import('../features/system/components/changes-page.tsx'));
-const ToursRoutes = lazy(() => import('../features/tours/components/tours-routes.tsx'));
 const OrdersPage = lazy(() => import('../features/orders/components/orders-page.tsx'));
+const ToursRoutes = lazy(() => import('../features/tours/components/tours-routes.tsx'));
+// The driver's phone page stands outside the signed-in shell: without a connection it shows the
+// tours kept on the phone, where the shell would wait for the user (its API calls lead to the login).
+const DriverPage = lazy(() => withAllTexts(import('../features/driver/components/driver-page.tsx')));
 
 const guarded = (minimum: Role, element: ReactNode) => <RequireRole minimum={minimum}>{element}</RequireRole>;
 
@@ -75,6 +78,7 @@ const router = createBrowserRouter([
       },
       // The public status page of one device (its unguessable link): no session, nothing else.
       { path: '/public/:token', element: <PublicStatusPage />, errorElement: <RouteError /> },
+      { path: '/driver', element: <DriverPage />, errorElement: <RouteError /> },
       {
         element: guarded('ROLE_DEMO', <SignedInApp />),
         errorElement: pageError,
@@ -83,8 +87,8 @@ const router = createBrowserRouter([
           { path: '/users/*', element: guarded('ROLE_ADMIN', <UsersRoutes />), errorElement: pageError },
           { path: '/messages/*', element: guarded('ROLE_ADMIN', <MessagesPage />), errorElement: pageError },
           { path: '/contacts/*', element: guarded('ROLE_USER', <ContactsPage />), errorElement: pageError },
-          { path: '/tours/*', element: guarded('ROLE_ADMIN', <ToursRoutes />), errorElement: pageError },
           { path: '/orders', element: guarded('ROLE_ADMIN', <OrdersPage />), errorElement: pageError },
+          { path: '/tours/*', element: guarded('ROLE_ADMIN', <ToursRoutes />), errorElement: pageError },
           {
             path: '/settings',
             element: guarded('ROLE_USER', <Outlet />),

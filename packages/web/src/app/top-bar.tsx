@@ -17,6 +17,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import ContactsIcon from '@mui/icons-material/Contacts';
+import LocalShippingIcon from '@mui/icons-material/LocalShipping';
 import LogoutIcon from '@mui/icons-material/Logout';
 import MenuIcon from '@mui/icons-material/Menu';
 import SearchIcon from '@mui/icons-material/Search';
@@ -33,8 +34,8 @@ const ENTRIES: { to: string; label: string; minimum: Role }[] = [
   { to: '/devices', label: 'nav.devices', minimum: 'ROLE_DEMO' },
   { to: '/users', label: 'nav.users', minimum: 'ROLE_ADMIN' },
   { to: '/messages', label: 'nav.messages', minimum: 'ROLE_ADMIN' },
-  { to: '/tours', label: 'nav.tours', minimum: 'ROLE_ADMIN' },
   { to: '/orders', label: 'nav.orders', minimum: 'ROLE_ADMIN' },
+  { to: '/tours', label: 'nav.tours', minimum: 'ROLE_ADMIN' },
   { to: '/system', label: 'nav.system', minimum: 'ROLE_MASTER' },
 ];
 
@@ -103,17 +104,23 @@ function Brand({ compact }: { compact: boolean }) {
   );
 }
 
-/** The links the user's role opens: main entries, then contacts and settings (ROLE_USER up). */
+/** The links the user's role opens: main entries, then one's tours as driver (app users up), contacts and settings (ROLE_USER up). */
 function useEntries(user: CurrentUser) {
   const isUser = hasRole(user.role, 'ROLE_USER');
   return {
     main: ENTRIES.filter((entry) => hasRole(user.role, entry.minimum)),
-    personal: isUser
-      ? [
-          { to: '/contacts', label: 'nav.contacts', Icon: ContactsIcon },
-          { to: '/settings', label: 'nav.settings', Icon: SettingsIcon },
-        ]
-      : [],
+    personal: [
+      // A driver may be an app user: the tours it drives are its own from that role up.
+      ...(hasRole(user.role, 'ROLE_APP_USER')
+        ? [{ to: '/driver', label: 'nav.driver', Icon: LocalShippingIcon }]
+        : []),
+      ...(isUser
+        ? [
+            { to: '/contacts', label: 'nav.contacts', Icon: ContactsIcon },
+            { to: '/settings', label: 'nav.settings', Icon: SettingsIcon },
+          ]
+        : []),
+    ],
   };
 }
 
