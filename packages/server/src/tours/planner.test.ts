@@ -199,6 +199,34 @@ describe('the tour planner', () => {
     expect(gaps.length).toBeGreaterThanOrEqual(30);
   });
 
+  it('finds the optimum on small days with three trucks of different kinds', () => {
+    let compared = 0;
+    for (let seed = 101; seed <= 130; seed++) {
+      const stops = randomStops(seed, 6 + (seed % 3), ['heating_oil', 'diesel', 'adblue']);
+      const total = stops.reduce((sum, stop) => sum + stop.quantity, 0);
+      const share = (part: number) => Math.ceil((total * part) / 500) * 500;
+      const trucks: Truck[] = [
+        { id: 'oil', compartments: [{ contentType: 'heating_oil', capacity: share(0.5) }] },
+        {
+          id: 'mixed',
+          compartments: [
+            { contentType: null, capacity: share(0.2) },
+            { contentType: null, capacity: share(0.2) },
+          ],
+        },
+        { id: 'any', compartments: [{ contentType: null, capacity: share(0.35) }] },
+      ];
+      const matrix = matrixOf(stops);
+      const optimum = bruteForce(stops, trucks, matrix);
+      if (optimum === null) continue;
+      compared++;
+      const plan = planTours({ stops, trucks, distances: matrix });
+      expect(plan.unplanned, `seed ${seed}`).toEqual([]);
+      expect(plan.distance, `seed ${seed}`).toBeLessThanOrEqual(optimum * 1.02 + 1e-6);
+    }
+    expect(compared).toBeGreaterThanOrEqual(12);
+  });
+
   it('never puts a truck over its capacity, per content', () => {
     for (const seed of [3, 4, 5]) {
       const stops = randomStops(seed, 120, ['heating_oil', 'diesel', 'pellets']);
