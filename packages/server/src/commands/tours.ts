@@ -32,7 +32,7 @@ import {
 import { dayFromKey, fromLocalDays } from '../time/day-numbers.ts';
 import { germanDay } from '../time/zone.ts';
 import { greatCircleMatrix, type DistanceMatrix, type Location } from '../tours/distances.ts';
-import { planTours } from '../tours/planner.ts';
+import { planToursInWorker } from '../tours/plan-in-worker.ts';
 import { TruckCapacity } from '../tours/truck-load.ts';
 import { changedFields, createdFields, recordChange, removedFields, type ChangeAuthor } from './audit-log.ts';
 import { orderDelivered, putOrderOnTour, takeOrderOffTour } from './orders.ts';
@@ -195,7 +195,7 @@ export async function proposeTours(
     ],
     routing,
   );
-  const plan = planTours({
+  const plan = await planToursInWorker({
     stops: placed.map((stop) => ({ ...stop, contentType: contentKey(stop.tank) })),
     trucks: fleet,
     distances: distances.matrix,

@@ -1,6 +1,7 @@
 import { mulberry32 } from '@tankportal/shared/random';
 import { describe, expect, it } from 'vitest';
 import { greatCircleMatrix, greatCircleMetres, matrixFromRows, type DistanceMatrix } from './distances.ts';
+import { planToursInWorker } from './plan-in-worker.ts';
 import { planTours, type PlannerStop, type PlannerTruck } from './planner.ts';
 import { TruckCapacity, type Compartment } from './truck-load.ts';
 
@@ -328,5 +329,24 @@ describe('the tour planner', () => {
   it('measures the great circle in metres', () => {
     // Kassel to Frankfurt am Main: about 145 km as the crow flies.
     expect(greatCircleMetres(DEPOT, { lat: 50.1109, lng: 8.6821 }) / 1000).toBeCloseTo(145, 0);
+  });
+});
+
+describe('the planner on its own thread', () => {
+  it('gives the plan the planner gives on the caller’s thread', async () => {
+    const stops = randomStops(21, 60);
+    const trucks: Truck[] = ['a', 'b', 'c'].map((id) => ({
+      id,
+      compartments: [
+        { contentType: null, capacity: 12000 },
+        { contentType: 'diesel', capacity: 8000 },
+      ],
+    }));
+    const input = { stops, trucks, distances: matrixOf(stops), improvementRounds: 20 };
+    const here = planTours(input);
+    const there = await planToursInWorker(input);
+    expect(there).toEqual(here);
+    // The caller's own objects come back.
+    expect(there.tours[0]!.truck).toBe(trucks[0]);
   });
 });
