@@ -2,11 +2,11 @@ import { sql } from 'drizzle-orm';
 import { OPEN_ORDER_STATES } from '@tankportal/shared/schemas/orders';
 import { READING_DOUBTS } from '@tankportal/shared/schemas/tank-health';
 import type { Db, Tx } from '../db/client.ts';
-import { orders } from '../db/schema.ts';
+import { orderEvents, orders } from '../db/schema.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
 import { addDays, type Day } from '../time/days.ts';
 import { germanDay, SCHEDULE_TIME_ZONE } from '../time/zone.ts';
-import { expectedLevelOn, fillQuantity, orderNotice, writeOrderEvent } from './orders.ts';
+import { expectedLevelOn, fillQuantity, orderNotice } from './orders.ts';
 
 /**
  * The orders' step of the intelligence round (docs/product/orders.md, decision 068), after the
@@ -24,6 +24,12 @@ export async function runOrderRound(db: Db, now = new Date()) {
     await outbox.flush(tx, now);
     return { closed, overdue, proposed };
   });
+}
+
+/** The round's history rows, in statements of a thousand (a fleet switched on at once proposes many). */
+async function writeEvents(tx: Tx, events: (typeof orderEvents.$inferInsert)[]) {
+  for (let i = 0; i < events.length; i += 1000)
+    await tx.insert(orderEvents).values(events.slice(i, i + 1000));
 }
 
 const list = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
@@ -83,22 +89,22 @@ async function closeMeasuredOrders(tx: Tx, outbox: NotificationOutbox, now: Date
     WHERE o.id = ANY(${`{${found.rows.map((row) => row.order_id).join(',')}}`}::int[])
       AND d.id = o.delivery_id AND d.ticket_quantity IS NULL AND o.ticket_quantity IS NOT NULL`);
   const byId = new Map(found.rows.map((row) => [Number(row.order_id), row]));
+  const events: (typeof orderEvents.$inferInsert)[] = [];
   for (const order of closed.rows) {
     const match = byId.get(Number(order.id))!;
     const measured = order.measuredQuantity15 ?? order.measuredQuantity!;
-    await writeOrderEvent(
-      tx,
-      order.id,
-      'closed',
-      null,
-      {
+    events.push({
+      orderId: order.id,
+      state: 'closed',
+      userId: null,
+      at: now,
+      detail: {
         deliveryId: Number(match.delivery_id),
         measuredQuantity: measured,
         differenceToOrdered: measured - order.quantity,
         differenceToTicket: order.ticketQuantity === null ? null : measured - order.ticketQuantity,
       },
-      now,
-    );
+    });
     outbox.add(
       { id: order.deviceId, name: match.device_name, active: match.active },
       {
@@ -115,6 +121,7 @@ async function closeMeasuredOrders(tx: Tx, outbox: NotificationOutbox, now: Date
       },
     );
   }
+  await writeEvents(tx, events);
   return closed.rows.length;
 }
 
@@ -129,7 +136,16 @@ async function flagOverdueOrders(tx: Tx, now: Date): Promise<number> {
     WHERE state IN ('requested', 'confirmed', 'on_tour', 'delivered') AND overdue_at IS NULL
       AND GREATEST(latest, coalesce(planned_date, latest)) < ${today}::date
     RETURNING id`);
-  for (const row of flagged.rows) await writeOrderEvent(tx, Number(row.id), 'overdue', null, null, now);
+  await writeEvents(
+    tx,
+    flagged.rows.map((row) => ({
+      orderId: Number(row.id),
+      state: 'overdue',
+      userId: null,
+      at: now,
+      detail: null,
+    })),
+  );
   return flagged.rows.length;
 }
 
@@ -215,13 +231,27 @@ async function proposeReplenishment(tx: Tx, outbox: NotificationOutbox, now: Dat
     });
   }
   if (proposals.length === 0) return 0;
-  const made = await tx
-    .insert(orders)
-    .values(proposals)
-    .onConflictDoNothing({ target: [orders.sensorId, orders.needKey], where: sql`need_key IS NOT NULL` })
-    .returning();
+  // A thousand rows a statement: a parameter per cell stays far below PostgreSQL's 65,535.
+  const made: (typeof orders.$inferSelect)[] = [];
+  for (let i = 0; i < proposals.length; i += 1000)
+    made.push(
+      ...(await tx
+        .insert(orders)
+        .values(proposals.slice(i, i + 1000))
+        .onConflictDoNothing({ target: [orders.sensorId, orders.needKey], where: sql`need_key IS NOT NULL` })
+        .returning()),
+    );
+  await writeEvents(
+    tx,
+    made.map((order) => ({
+      orderId: order.id,
+      state: 'proposed',
+      userId: null,
+      at: now,
+      detail: { quantity: order.quantity },
+    })),
+  );
   for (const order of made) {
-    await writeOrderEvent(tx, order.id, 'proposed', null, { quantity: order.quantity }, now);
     const row = sensorsOf.get(order.sensorId)!;
     outbox.add(
       { id: order.deviceId, name: row.device_name, active: row.active },
