@@ -3,7 +3,7 @@ import { OPEN_ORDER_STATES, type Order } from '@tankportal/shared/schemas/orders
 import type { DispatchResponse } from '@tankportal/shared/schemas/dispatch';
 import { apiResponse } from '../../../lib/api-client.ts';
 import type { JsonOf } from '../../../lib/api/json.ts';
-import { dueWithin, ordersForDay } from '../lib/planning.ts';
+import { dispatchHorizon, dueOn, ordersForDay } from '../lib/planning.ts';
 import { tourKeys } from './keys.ts';
 
 export type OrderView = JsonOf<Order>;
@@ -29,7 +29,7 @@ async function openOrders(signal: AbortSignal): Promise<OrderView[]> {
 
 /**
  * What a day's tours may take: the confirmed orders planned for the day (or whose window holds
- * it), and the tanks the dispatch view sees running empty by then that have no open order.
+ * it), and the tanks the dispatch view sees at their reorder level by then that have no open order.
  */
 export function useCandidates(day: string) {
   return useQuery({
@@ -37,12 +37,12 @@ export function useCandidates(day: string) {
     queryFn: async ({ signal }) => {
       const [orders, dispatch] = await Promise.all([
         openOrders(signal),
-        dueWithin(day) === null
+        dispatchHorizon(day) === null
           ? Promise.resolve([])
           : apiResponse<JsonOf<DispatchResponse>>('GET', '/v2/dispatch', {
-              query: { withinDays: dueWithin(day), deliveryOn: day },
+              query: { withinDays: dispatchHorizon(day), deliveryOn: day },
               signal,
-            }).then(({ data }) => data.rows),
+            }).then(({ data }) => dueOn(data.rows, day)),
       ]);
       const dayOrders = ordersForDay(orders, day);
       const ordered = new Set(orders.map((order) => order.sensorId));

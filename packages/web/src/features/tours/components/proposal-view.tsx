@@ -13,6 +13,7 @@ import { useLocale } from '../../../lib/i18n.ts';
 import { saveBodyOf, useSaveTour } from '../api/tours.ts';
 import type { DepotView, ProposedTour, TourProposal } from '../api/types.ts';
 import { tourColour } from '../lib/tour-colours.ts';
+import { FieldErrorsAlert } from './field-errors-alert.tsx';
 import { StopsTable } from './stops-table.tsx';
 
 // Leaflet is big: the map loads with the first proposal, not with the page.
@@ -167,6 +168,7 @@ function ProposedTourCard({
           {t('tours.proposal.save')}
         </Button>
       </Stack>
+      {save.isError && <FieldErrorsAlert error={save.error} />}
     </Paper>
   );
 }

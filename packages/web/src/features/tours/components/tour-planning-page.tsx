@@ -23,6 +23,7 @@ import { usePlanTours } from '../api/tours.ts';
 import { useTrucks } from '../api/trucks.ts';
 import type { DepotView, TourProposal, TruckView } from '../api/types.ts';
 import { DueTankChoice, OrderChoice } from './candidates.tsx';
+import { FieldErrorsAlert } from './field-errors-alert.tsx';
 import { ProposalView } from './proposal-view.tsx';
 import { SavedTours } from './saved-tours.tsx';
 import { ToursTabs } from './tours-tabs.tsx';
@@ -218,6 +219,7 @@ function Planning({
         >
           {t('tours.planning.plan')}
         </Button>
+        {plan.isError && <FieldErrorsAlert error={plan.error} />}
         {plan.isPending && (
           <Box sx={{ mt: 2 }} role="status">
             <Typography variant="body2">{t('tours.planning.planning')}</Typography>

@@ -1,18 +1,24 @@
-import { differenceInCalendarDays, parseISO } from 'date-fns';
 import { DISPATCH_MAX_DAYS } from '@tankportal/shared/schemas/dispatch';
 import { today } from '../../../lib/format.ts';
 
-/** Tanks due this many days after the tour's day still go along when there is room. */
-export const DUE_AFTER_DAYS = 7;
+/** The German calendar day of a moment (the planner's days are German days). */
+const germanDay = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' });
 
 /**
- * The dispatch view's horizon for a tour on `day`: the tanks forecast to run empty up to a week
- * after it; null for a day already past (the dispatch view looks ahead only).
+ * The dispatch view's horizon for a tour on `day`: a tank reaching its reorder level by then may
+ * run empty much later, so the view looks as far as it can; null for a day already past (tours are
+ * planned from today on).
  */
-export function dueWithin(day: string, now = today()): number | null {
-  const ahead = differenceInCalendarDays(parseISO(day), parseISO(now));
-  if (Number.isNaN(ahead) || ahead < 0) return null;
-  return Math.min(DISPATCH_MAX_DAYS, ahead + DUE_AFTER_DAYS);
+export function dispatchHorizon(day: string, now = today()): number | null {
+  return day < now ? null : DISPATCH_MAX_DAYS;
+}
+
+/**
+ * The tanks due for a tour on `day`, as the planner takes them: the forecast reaches the reorder
+ * level by the end of that day (German calendar).
+ */
+export function dueOn<T extends { reorderAt: string | null }>(rows: readonly T[], day: string): T[] {
+  return rows.filter((row) => row.reorderAt !== null && germanDay.format(new Date(row.reorderAt)) <= day);
 }
 
 interface DayOrder {
