@@ -28,6 +28,7 @@ import { fromLocalDays, germanDayNumber, localDays } from '../time/day-numbers.t
 import {
   FORECAST_RULES,
   medianInPlace,
+  readingsUpTo,
   segmentStartsOfDays,
   type ForecastInput,
   type LevelPoint,
@@ -201,26 +202,10 @@ function cleanSeries(points: readonly LevelPoint[], capacity: number, uNow: numb
 }
 
 function cleanSeriesOf(points: readonly LevelPoint[], capacity: number, uNow: number): CleanSeries | null {
-  const from = uNow - FORECAST_RULES.historyDays;
-  let u = new Float64Array(points.length);
-  let v = new Float64Array(points.length);
-  let n = 0;
-  let ordered = true;
-  for (const point of points) {
-    const at = localDays(point.at);
-    if (!(at <= uNow && at >= from && Number.isFinite(point.volume))) continue;
-    if (n > 0 && at < u[n - 1]) ordered = false;
-    u[n] = at;
-    v[n++] = point.volume;
-  }
-  if (n === 0) return null;
-  u = u.subarray(0, n);
-  v = v.subarray(0, n);
-  if (!ordered) {
-    // Readings normally come in order; a stable sort keeps equal times as they came.
-    const order = Array.from(u.keys()).sort((a, b) => u[a] - u[b]);
-    [u, v] = [Float64Array.from(order, (i) => u[i]), Float64Array.from(order, (i) => v[i])];
-  }
+  const readings = readingsUpTo(points, uNow);
+  if (!readings) return null;
+  const { u, v } = readings;
+  const n = u.length;
   const starts = segmentStartsOfDays(u, v, capacity);
   const segmentOf = new Int32Array(n);
   for (let s = 0; s < starts.length; s++)

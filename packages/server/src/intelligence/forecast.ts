@@ -852,8 +852,14 @@ function levelAtLastReading(series: Series, rates: ConsumptionRates, today: numb
   return medianInPlace(Float64Array.from(carried));
 }
 
-/** Readings at or before now, within the history window, in order, with their noise and refills. */
-function prepareSeries(points: readonly LevelPoint[], capacity: number, uNow: number): Series | null {
+/**
+ * The readings at or before now and within the history window as local days and volumes, in time
+ * order (a stable sort keeps equal times as they came); null without any.
+ */
+export function readingsUpTo(
+  points: readonly LevelPoint[],
+  uNow: number,
+): { u: Float64Array; v: Float64Array } | null {
   const from = uNow - FORECAST_RULES.historyDays;
   let u = new Float64Array(points.length);
   let v = new Float64Array(points.length);
@@ -873,6 +879,14 @@ function prepareSeries(points: readonly LevelPoint[], capacity: number, uNow: nu
     const order = Array.from(u.keys()).sort((a, b) => u[a] - u[b]);
     [u, v] = [Float64Array.from(order, (i) => u[i]), Float64Array.from(order, (i) => v[i])];
   }
+  return { u, v };
+}
+
+/** Readings at or before now, within the history window, in order, with their noise and refills. */
+function prepareSeries(points: readonly LevelPoint[], capacity: number, uNow: number): Series | null {
+  const readings = readingsUpTo(points, uNow);
+  if (!readings) return null;
+  const { u, v } = readings;
   const noise = estimateNoise(u, v, capacity);
   return { u, v, noise, starts: findSegmentStarts(u, v, capacity, noise) };
 }
