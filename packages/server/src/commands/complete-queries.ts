@@ -1,7 +1,15 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { queries } from '../db/schema.ts';
 import type { Tx } from '../db/client.ts';
-import { anyOfIds } from '../db/named-statements.ts';
+import { anyOfIds, builtOnce } from '../db/named-statements.ts';
+
+// Run with every batch of reports: built once, parsed and planned once per connection.
+const completeSent = builtOnce('complete_queries', (tx) =>
+  tx
+    .update(queries)
+    .set({ status: 'processed', processedAt: sql`now()` })
+    .where(and(anyOfIds(queries.deviceId), eq(queries.status, 'sent'), lte(queries.sentAt, sql`now()`))),
+);
 
 /**
  * A manual query is answered by the device's next report, whatever protocol it arrives by:
@@ -11,11 +19,5 @@ import { anyOfIds } from '../db/named-statements.ts';
  */
 export async function completeQueries(tx: Tx, deviceIds: number[]) {
   if (deviceIds.length === 0) return;
-  await tx
-    .update(queries)
-    .set({ status: 'processed', processedAt: sql`now()` })
-    .where(and(anyOfIds(queries.deviceId), eq(queries.status, 'sent'), lte(queries.sentAt, sql`now()`)))
-    // Run with every batch of reports: parsed and planned once per connection.
-    .prepare('complete_queries')
-    .execute({ ids: deviceIds });
+  await completeSent(tx, { ids: deviceIds });
 }

@@ -1,8 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { Db, Tx } from './client.ts';
-import { runNamed } from './named-statements.ts';
+import { namedStatement } from './named-statements.ts';
 
 /**
  * "These devices have new reports", from the transaction that stored them to every server process
@@ -39,16 +38,17 @@ export function parseDeviceReportPayload(payload: string): number[] {
     .filter((id) => Number.isSafeInteger(id) && id > 0);
 }
 
+/** One statement of fixed text for any number of payloads (one JSON parameter). */
+const announce = namedStatement(
+  'announce_device_reports',
+  'SELECT pg_notify($1, p) FROM json_array_elements_text($2::json) AS p',
+);
+
 /** Announces the devices' new reports with the caller's transaction: sent if and when it commits. */
 export async function announceDeviceReports(tx: Tx, deviceIds: Iterable<number>): Promise<void> {
   const payloads = deviceReportPayloads(deviceIds);
   if (payloads.length === 0) return;
-  // One statement of fixed text for any number of payloads (one JSON parameter).
-  await runNamed(
-    tx,
-    'announce_device_reports',
-    sql`SELECT pg_notify(${DEVICE_REPORTS_CHANNEL}, p) FROM json_array_elements_text(${JSON.stringify(payloads)}::json) AS p`,
-  );
+  await announce.run(tx, [DEVICE_REPORTS_CHANNEL, JSON.stringify(payloads)]);
 }
 
 export interface DeviceReportListener {

@@ -1,10 +1,10 @@
-import { and, isNull, sql } from 'drizzle-orm';
+import { and, isNull } from 'drizzle-orm';
 import type { AlarmType } from '@tankportal/shared/devices';
 import type { ReportV1 } from '@tankportal/shared/protocols/report';
 import type { Db, Tx } from '../db/client.ts';
 import { alarms, devices, sensors } from '../db/schema.ts';
 import { completeQueries } from '../commands/complete-queries.ts';
-import { anyOfIds, runNamed } from '../db/named-statements.ts';
+import { anyOfIds, builtOnce, namedStatement } from '../db/named-statements.ts';
 import { announceDeviceReports } from '../db/device-report-channel.ts';
 import { recordReportIn } from '../commands/record-report.ts';
 import { levelOf, severityOf, temperatureOutOfLimit } from '../sensor-logic/reading-rules.ts';
@@ -23,6 +23,103 @@ const iso = (date: Date | null) => (date ? date.toISOString() : null);
 /** Rows as one JSON parameter, unpacked by `json_to_recordset`: one short statement for any count. */
 const asJson = (rows: object[]) => JSON.stringify(rows);
 
+// The statements every batch runs, their SQL written once (no query building per batch) and run
+// by name: parsed and planned once per connection. Values go as parameters, the rows as JSON.
+
+const lockDevices = builtOnce<DeviceRow>('ingest_lock_devices', (tx) =>
+  tx.select().from(devices).where(anyOfIds(devices.id)).orderBy(devices.id).for('update'),
+);
+const sensorsOf = builtOnce<SensorRow>('ingest_sensors', (tx) =>
+  tx.select().from(sensors).where(anyOfIds(sensors.deviceId)),
+);
+const openAlarmsOf = builtOnce<AlarmRow>('ingest_open_alarms', (tx) =>
+  tx
+    .select()
+    .from(alarms)
+    .where(and(anyOfIds(alarms.deviceId), isNull(alarms.closedAt))),
+);
+
+const insertMessages = namedStatement<{ dedup_key: string }>(
+  'ingest_messages',
+  `INSERT INTO messages (device_id, type, direction, mode, status, content, from_ident, from_type, dedup_key, received_at)
+  SELECT m.device_id, m.type, 'in', 'deviceToSystem', 'processed', m.content, m.from_ident, m.from_type, m.dedup_key,
+    $1::timestamptz
+  FROM json_to_recordset($2::json) AS m(device_id int, type text, content text, from_ident text, from_type text, dedup_key text)
+  ON CONFLICT DO NOTHING
+  RETURNING dedup_key`,
+);
+
+const lateStretch = namedStatement<{ sensor_id: number; at: number; value: number | null; counts: boolean }>(
+  'ingest_late_stretch',
+  `SELECT w.sensor_id, round(extract(epoch FROM m.measured_at) * 1000)::float8 AS at, m.value,
+    (m.value IS NOT NULL AND NOT m.hidden) AS counts
+  FROM json_to_recordset($1::json) AS w(sensor_id int, first timestamptz, last timestamptz)
+  CROSS JOIN LATERAL (
+    (SELECT measured_at, value, hidden FROM measurements
+      WHERE sensor_id = w.sensor_id AND measured_at BETWEEN w.first AND w.last)
+    UNION ALL
+    (SELECT measured_at, value, hidden FROM measurements
+      WHERE sensor_id = w.sensor_id AND measured_at < w.first AND value IS NOT NULL AND NOT hidden
+      ORDER BY measured_at DESC LIMIT 1)
+    UNION ALL
+    (SELECT measured_at, value, hidden FROM measurements
+      WHERE sensor_id = w.sensor_id AND measured_at > w.last AND value IS NOT NULL AND NOT hidden
+      ORDER BY measured_at ASC LIMIT 1)
+  ) AS m`,
+);
+
+const insertAlarms = namedStatement(
+  'ingest_new_alarms',
+  `INSERT INTO alarms (device_id, sensor_id, sequence, type, value, scope, severity, opened_at, closed_at)
+  SELECT * FROM json_to_recordset($1::json) AS v(device_id int, sensor_id int, sequence int,
+    type text, value text, scope text, severity text, opened_at timestamptz, closed_at timestamptz)`,
+);
+
+const closeAlarms = namedStatement(
+  'ingest_close_alarms',
+  `UPDATE alarms AS a SET closed_at = v.closed_at
+  FROM json_to_recordset($1::json) AS v(id int, closed_at timestamptz)
+  WHERE a.id = v.id`,
+);
+
+const insertMeasurements = namedStatement(
+  'ingest_measurements',
+  `INSERT INTO measurements (sensor_id, measured_at, value, percent, temperature)
+  SELECT * FROM json_to_recordset($1::json)
+    AS v(sensor_id int, measured_at timestamptz, value float8, percent float8, temperature float8)
+  ON CONFLICT DO NOTHING`,
+);
+
+const addConsumption = namedStatement(
+  'ingest_consumption',
+  `INSERT INTO monthly_consumption (sensor_id, year, month, consumption)
+  SELECT * FROM json_to_recordset($1::json)
+    AS v(sensor_id int, year int, month int, consumption float8)
+  ON CONFLICT (sensor_id, year, month)
+  DO UPDATE SET consumption = monthly_consumption.consumption + excluded.consumption`,
+);
+
+const updateSensors = namedStatement(
+  'ingest_sensor_updates',
+  `UPDATE sensors AS s SET value = v.value, pct = v.pct, net_pct = v.net_pct, net_free_space = v.net_free_space,
+    temperature_value = v.temperature_value, status = v.status, last_measured_at = v.last_measured_at
+  FROM json_to_recordset($1::json) AS v(id int, value float8, pct float8, net_pct float8,
+    net_free_space float8, temperature_value float8, status text, last_measured_at timestamptz)
+  WHERE s.id = v.id`,
+);
+
+const updateDevices = namedStatement(
+  'ingest_device_updates',
+  `UPDATE devices AS d SET last_reported_at = v.last_reported_at, status = v.status,
+    threshold_status = v.threshold_status, threshold_confirmation_status = v.threshold_confirmation_status,
+    sim_credit_qty = v.sim_credit_qty, battery_charge = v.battery_charge, location_lat = v.location_lat,
+    location_lng = v.location_lng, location_updated_at = v.location_updated_at
+  FROM json_to_recordset($1::json) AS v(id int, last_reported_at timestamptz, status text,
+    threshold_status text, threshold_confirmation_status text, sim_credit_qty float8, battery_charge int,
+    location_lat float8, location_lng float8, location_updated_at timestamptz)
+  WHERE d.id = v.id`,
+);
+
 /**
  * Stores a batch of parsed reports in one transaction with set-based statements: one insert of
  * the message log, one of the measurements, one upsert of the consumption steps, one update of the
@@ -40,51 +137,36 @@ const asJson = (rows: object[]) => JSON.stringify(rows);
 export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestResult[]> {
   return db.transaction(async (tx) => {
     const results: IngestResult[] = items.map(() => ({ duplicate: true, stored: 0 }));
-    const keyOf = (item: IngestItem) => reportKey(item.deviceId, item.report);
+    // Once per report: its message key, and its time in milliseconds.
+    const keys = items.map((item) => reportKey(item.deviceId, item.report));
+    const times = items.map((item) => Date.parse(item.report.measuredAt));
     // Locked in id order before anything else: concurrent batches (of this or other processes)
     // cannot deadlock, and a message id's repetitions (same device) wait for each other here.
-    const deviceRows = await tx
-      .select()
-      .from(devices)
-      .where(anyOfIds(devices.id))
-      .orderBy(devices.id)
-      .for('update')
-      .prepare('ingest_lock_devices')
-      .execute({ ids: [...new Set(items.map((item) => item.deviceId))] });
+    const deviceRows = await lockDevices(tx, { ids: [...new Set(items.map((item) => item.deviceId))] });
     const existing = new Set(deviceRows.map((device) => device.id));
-    const present = items.filter((item, index) => {
-      if (existing.has(item.deviceId)) return true;
-      results[index] = { duplicate: false, stored: 0, deviceGone: true };
-      return false;
+    const logRows: object[] = [];
+    items.forEach((item, index) => {
+      if (!existing.has(item.deviceId)) {
+        results[index] = { duplicate: false, stored: 0, deviceGone: true };
+        return;
+      }
+      logRows.push({
+        device_id: item.deviceId,
+        type: item.sender.type,
+        // The raw copy as PostgreSQL can hold it: a NUL or lone surrogate would fail the batch.
+        content: storableText(item.content),
+        from_ident: storableText(item.sender.ident),
+        from_type: item.sender.identType,
+        dedup_key: keys[index],
+      });
     });
-    if (present.length === 0) return results;
-    const receivedAt = new Date().toISOString();
-    const inserted = await runNamed<{ dedup_key: string }>(
-      tx,
-      'ingest_messages',
-      sql`
-      INSERT INTO messages (device_id, type, direction, mode, status, content, from_ident, from_type, dedup_key, received_at)
-      SELECT m.device_id, m.type, 'in', 'deviceToSystem', 'processed', m.content, m.from_ident, m.from_type, m.dedup_key,
-        ${receivedAt}::timestamptz
-      FROM json_to_recordset(${asJson(
-        present.map((item) => ({
-          device_id: item.deviceId,
-          type: item.sender.type,
-          // The raw copy as PostgreSQL can hold it: a NUL or lone surrogate would fail the batch.
-          content: storableText(item.content),
-          from_ident: storableText(item.sender.ident),
-          from_type: item.sender.identType,
-          dedup_key: keyOf(item),
-        })),
-      )}::json) AS m(device_id int, type text, content text, from_ident text, from_type text, dedup_key text)
-      ON CONFLICT DO NOTHING
-      RETURNING dedup_key`,
-    );
+    if (logRows.length === 0) return results;
+    const inserted = await insertMessages.run(tx, [new Date().toISOString(), asJson(logRows)]);
     // A report seen before, or twice in this batch, is a repetition: only its first copy counts.
     const unclaimed = new Set(inserted.rows.map((row) => row.dedup_key));
     const byDevice = new Map<number, number[]>();
     items.forEach((item, index) => {
-      if (results[index].deviceGone || !unclaimed.delete(keyOf(item))) return;
+      if (results[index].deviceGone || !unclaimed.delete(keys[index])) return;
       const indexes = byDevice.get(item.deviceId);
       if (indexes) indexes.push(index);
       else byDevice.set(item.deviceId, [index]);
@@ -92,33 +174,23 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
     if (byDevice.size === 0) return results;
 
     const deviceIds = [...byDevice.keys()].sort((a, b) => a - b);
-    const sensorRows = await tx
-      .select()
-      .from(sensors)
-      .where(anyOfIds(sensors.deviceId))
-      .prepare('ingest_sensors')
-      .execute({ ids: deviceIds });
-    const openAlarms = await tx
-      .select()
-      .from(alarms)
-      .where(and(anyOfIds(alarms.deviceId), isNull(alarms.closedAt)))
-      .prepare('ingest_open_alarms')
-      .execute({ ids: deviceIds });
+    const sensorRows = await sensorsOf(tx, { ids: deviceIds });
+    const openAlarms = await openAlarmsOf(tx, { ids: deviceIds });
 
     const outbox = new NotificationOutbox();
     const plan = new BulkPlan(outbox);
     for (const device of deviceRows) {
       const indexes = byDevice.get(device.id);
       if (!indexes) continue;
-      indexes.sort((a, b) => Date.parse(items[a].report.measuredAt) - Date.parse(items[b].report.measuredAt));
+      indexes.sort((a, b) => times[a] - times[b]);
       const deviceSensors = sensorRows
         .filter((sensor) => sensor.deviceId === device.id)
         .sort((a, b) => a.sequence - b.sequence);
       // Reports older than the device's last one (a backlog arriving out of order) only add
       // measurements and consumption, as on the general path; the newer ones also change state.
       const lastReported = device.lastReportedAt?.getTime() ?? -Infinity;
-      const late = indexes.filter((index) => Date.parse(items[index].report.measuredAt) < lastReported);
-      const fresh = indexes.filter((index) => Date.parse(items[index].report.measuredAt) >= lastReported);
+      const late = indexes.filter((index) => times[index] < lastReported);
+      const fresh = indexes.filter((index) => times[index] >= lastReported);
       const freshReports = fresh.map((index) => items[index].report);
       const lateReports = late.map((index) => items[index].report);
       if (fitsBulkPath(device, deviceSensors, freshReports) && fitsLatePath(deviceSensors, lateReports)) {
@@ -342,31 +414,7 @@ class BulkPlan {
       first: new Date(Math.min(...readings.map((r) => r.at))).toISOString(),
       last: new Date(Math.max(...readings.map((r) => r.at))).toISOString(),
     }));
-    const stretch = await runNamed<{
-      sensor_id: number;
-      at: number;
-      value: number | null;
-      counts: boolean;
-    }>(
-      tx,
-      'ingest_late_stretch',
-      sql`
-      SELECT w.sensor_id, round(extract(epoch FROM m.measured_at) * 1000)::float8 AS at, m.value,
-        (m.value IS NOT NULL AND NOT m.hidden) AS counts
-      FROM json_to_recordset(${asJson(windows)}::json) AS w(sensor_id int, first timestamptz, last timestamptz)
-      CROSS JOIN LATERAL (
-        (SELECT measured_at, value, hidden FROM measurements
-          WHERE sensor_id = w.sensor_id AND measured_at BETWEEN w.first AND w.last)
-        UNION ALL
-        (SELECT measured_at, value, hidden FROM measurements
-          WHERE sensor_id = w.sensor_id AND measured_at < w.first AND value IS NOT NULL AND NOT hidden
-          ORDER BY measured_at DESC LIMIT 1)
-        UNION ALL
-        (SELECT measured_at, value, hidden FROM measurements
-          WHERE sensor_id = w.sensor_id AND measured_at > w.last AND value IS NOT NULL AND NOT hidden
-          ORDER BY measured_at ASC LIMIT 1)
-      ) AS m`,
-    );
+    const stretch = await lateStretch.run(tx, [asJson(windows)]);
     for (const [sensorId, readings] of bySensor) {
       const rows = stretch.rows.filter((row) => Number(row.sensor_id) === sensorId);
       const taken = new Set(rows.map((row) => Number(row.at)));
@@ -504,48 +552,17 @@ class BulkPlan {
         opened_at: iso(alarm.openedAt ?? null),
         closed_at: iso(alarm.closedAt ?? null),
       }));
-      await runNamed(
-        tx,
-        'ingest_new_alarms',
-        sql`
-        INSERT INTO alarms (device_id, sensor_id, sequence, type, value, scope, severity, opened_at, closed_at)
-        SELECT * FROM json_to_recordset(${asJson(rows)}::json) AS v(device_id int, sensor_id int, sequence int,
-          type text, value text, scope text, severity text, opened_at timestamptz, closed_at timestamptz)`,
-      );
+      await insertAlarms.run(tx, [asJson(rows)]);
     }
     if (this.closedAlarms.length > 0) {
       const rows = this.closedAlarms.map((alarm) => ({ id: alarm.id, closed_at: iso(alarm.closedAt) }));
-      await runNamed(
-        tx,
-        'ingest_close_alarms',
-        sql`
-        UPDATE alarms AS a SET closed_at = v.closed_at
-        FROM json_to_recordset(${asJson(rows)}::json) AS v(id int, closed_at timestamptz)
-        WHERE a.id = v.id`,
-      );
+      await closeAlarms.run(tx, [asJson(rows)]);
     }
     if (this.measurementRows.length > 0) {
-      await runNamed(
-        tx,
-        'ingest_measurements',
-        sql`
-        INSERT INTO measurements (sensor_id, measured_at, value, percent, temperature)
-        SELECT * FROM json_to_recordset(${asJson(this.measurementRows)}::json)
-          AS v(sensor_id int, measured_at timestamptz, value float8, percent float8, temperature float8)
-        ON CONFLICT DO NOTHING`,
-      );
+      await insertMeasurements.run(tx, [asJson(this.measurementRows)]);
     }
     if (this.consumption.size > 0) {
-      await runNamed(
-        tx,
-        'ingest_consumption',
-        sql`
-        INSERT INTO monthly_consumption (sensor_id, year, month, consumption)
-        SELECT * FROM json_to_recordset(${asJson([...this.consumption.values()])}::json)
-          AS v(sensor_id int, year int, month int, consumption float8)
-        ON CONFLICT (sensor_id, year, month)
-        DO UPDATE SET consumption = monthly_consumption.consumption + excluded.consumption`,
-      );
+      await addConsumption.run(tx, [asJson([...this.consumption.values()])]);
     }
     if (this.sensorUpdates.size > 0) {
       const rows = [...this.sensorUpdates.values()].map((s) => ({
@@ -558,16 +575,7 @@ class BulkPlan {
         status: s.status,
         last_measured_at: iso(s.lastMeasuredAt),
       }));
-      await runNamed(
-        tx,
-        'ingest_sensor_updates',
-        sql`
-        UPDATE sensors AS s SET value = v.value, pct = v.pct, net_pct = v.net_pct, net_free_space = v.net_free_space,
-          temperature_value = v.temperature_value, status = v.status, last_measured_at = v.last_measured_at
-        FROM json_to_recordset(${asJson(rows)}::json) AS v(id int, value float8, pct float8, net_pct float8,
-          net_free_space float8, temperature_value float8, status text, last_measured_at timestamptz)
-        WHERE s.id = v.id`,
-      );
+      await updateSensors.run(tx, [asJson(rows)]);
     }
     if (this.deviceUpdates.length > 0) {
       const rows = this.deviceUpdates.map((d) => ({
@@ -582,19 +590,7 @@ class BulkPlan {
         location_lng: d.locationLng,
         location_updated_at: iso(d.locationUpdatedAt),
       }));
-      await runNamed(
-        tx,
-        'ingest_device_updates',
-        sql`
-        UPDATE devices AS d SET last_reported_at = v.last_reported_at, status = v.status,
-          threshold_status = v.threshold_status, threshold_confirmation_status = v.threshold_confirmation_status,
-          sim_credit_qty = v.sim_credit_qty, battery_charge = v.battery_charge, location_lat = v.location_lat,
-          location_lng = v.location_lng, location_updated_at = v.location_updated_at
-        FROM json_to_recordset(${asJson(rows)}::json) AS v(id int, last_reported_at timestamptz, status text,
-          threshold_status text, threshold_confirmation_status text, sim_credit_qty float8, battery_charge int,
-          location_lat float8, location_lng float8, location_updated_at timestamptz)
-        WHERE d.id = v.id`,
-      );
+      await updateDevices.run(tx, [asJson(rows)]);
     }
   }
 }

@@ -30,12 +30,13 @@ function offsetWithinBounds(at: string): boolean {
   return !offset || Number(offset[2]) * 60 + Number(offset[3]) <= MAX_OFFSET_MINUTES;
 }
 
+const EARLIEST_MS = Date.parse(EARLIEST_MEASURED_AT);
+const LATEST_MS = Date.parse(LATEST_MEASURED_AT);
+
 /** A time that is no date-time at all is the format check's to report. */
 function timeWithinBounds(at: string): boolean {
   const time = Date.parse(at);
-  return (
-    Number.isNaN(time) || (time >= Date.parse(EARLIEST_MEASURED_AT) && time <= Date.parse(LATEST_MEASURED_AT))
-  );
+  return Number.isNaN(time) || (time >= EARLIEST_MS && time <= LATEST_MS);
 }
 
 const quantity = () => z.number().finite().min(-MAX_QUANTITY).max(MAX_QUANTITY);
