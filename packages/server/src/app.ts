@@ -46,6 +46,7 @@ import { registerSmsDeliveryReports } from './ingest/sms-delivery-reports.ts';
 import { registerSmsWebhooks } from './ingest/sms-webhooks.ts';
 import { lookupRoutes } from './routes/v2/lookups/lookups.ts';
 import { systemNotificationRoutes } from './routes/v2/system-notifications/system-notifications.ts';
+import { systemJobRoutes } from './routes/v2/system-jobs/system-jobs.ts';
 import { whitelabelRoutes } from './routes/v2/whitelabels/whitelabels.ts';
 import { configRoutes } from './routes/v2/config/config.ts';
 import { confirmationRoutes } from './routes/v2/alarms/confirmations.ts';
@@ -105,6 +106,7 @@ const AREAS = [
   whitelabelRoutes,
   lookupRoutes,
   systemNotificationRoutes,
+  systemJobRoutes,
   deviceRoutes,
   deviceDataRoutes,
   queryRoutes,

@@ -1,8 +1,8 @@
 import { Cron } from 'croner';
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Db } from '../db/client.ts';
-import { jobSchedules } from '../db/schema.ts';
+import type { Db, Tx } from '../db/client.ts';
+import { jobSchedules, jobs } from '../db/schema.ts';
 import type { JobDeps } from './deps.ts';
 import type { JobObserver } from '../metrics/metrics.ts';
 import { SCHEDULE_TIME_ZONE } from '../time/zone.ts';
@@ -50,6 +50,10 @@ export interface RecurringJobDefinition {
 /** A recurring job as the process uses it: when it is due, and the queue job that runs it. */
 export interface RecurringJob {
   name: string;
+  /** The cron expression, or null for a schedule computed by a function (the masters' jobs page). */
+  schedule: string | null;
+  /** The zone the expression is read in. */
+  timeZone: string;
   /** The first due time strictly after `after`, or null. */
   next(after: Date): Date | null;
   /** What the queue claims and runs (retries and give-up as for any job). */
@@ -70,6 +74,8 @@ export function recurringJob(definition: RecurringJobDefinition): RecurringJob {
   }
   return {
     name: definition.name,
+    schedule: typeof schedule === 'string' ? schedule : null,
+    timeZone: definition.timeZone ?? SCHEDULE_TIME_ZONE,
     next,
     job: {
       name: definition.name,
@@ -102,6 +108,39 @@ export function latestDue(next: (after: Date) => Date | null, after: Date, now: 
   }
   for (let later = next(found); later && later <= now; later = next(found)) found = later;
   return found;
+}
+
+/** What a master's "run now" did: a run added, one already waiting or running, or the same second's. */
+export type RunNowResult = 'added' | 'busy' | 'duplicate';
+
+/**
+ * Enqueues one run of a recurring job now, as its schedule would (the masters' "run now"): the
+ * payload of an occurrence due now, covering the span since the schedule's last due time. The
+ * schedule's row is locked as a tick locks it, so a tick and a start by hand, or two starts, take
+ * turns; none is added while a run of the job is still waiting or running ('busy'), and a second
+ * start within the same second finds its key taken ('duplicate'). The schedule itself is not moved:
+ * its next occurrence runs as planned.
+ */
+export async function enqueueRunNow(tx: Tx, schedule: RecurringJob, now: Date): Promise<RunNowResult> {
+  await tx.insert(jobSchedules).values({ name: schedule.name, lastDueAt: now }).onConflictDoNothing();
+  const [row] = await tx
+    .select({ lastDueAt: jobSchedules.lastDueAt })
+    .from(jobSchedules)
+    .where(eq(jobSchedules.name, schedule.name))
+    .for('update');
+  const [open] = await tx
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(and(eq(jobs.name, schedule.name), inArray(jobs.status, ['pending', 'running'])))
+    .limit(1);
+  if (open) return 'busy';
+  const second = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const payload = { v: 1 as const, dueAt: second.toISOString(), since: row!.lastDueAt.toISOString() };
+  // `now@` keeps a start by hand apart from the occurrence of the same second (`<name>@<due>`).
+  const added = await enqueueOnce(tx, schedule.job, `${schedule.name}@now@${payload.dueAt}`, payload, {
+    runAt: now,
+  });
+  return added ? 'added' : 'duplicate';
 }
 
 export interface SchedulerOptions {

@@ -75,6 +75,8 @@ const NOT_RECORDED: Record<string, string> = {
   'POST /api/v2/invoicing-runs': 'an invoicing run: its run record keeps who started it and what it made',
   'POST /api/v2/invoices':
     "an invoice's transfer to the accounting service: the invoice's accounting state records it",
+  'POST /api/v2/system/jobs/{name}/run':
+    'starts a run of a recurring job as its schedule does; no setting changes, the queue keeps the run and the log who started it',
   'POST /api/v2/weather-stations/{id}/import':
     "fetches the station's days from the weather service, as the daily job does; no setting changes",
   'DELETE /api/v2/devices/unassigned/{id}':
