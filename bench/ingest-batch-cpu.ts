@@ -5,10 +5,13 @@
 // for block in turns with this one on the same database: on a shared machine both see the same
 // load, and CPU time moves much less with it than rates do. Batches of BATCH reports of the 20 MQTT
 // devices (as the embedded broker's batches hold), every report newer than the last.
-// Usage: node bench/ingest-batch-cpu.ts   (BENCH_BASE_DIR, BENCH_ROUNDS, BENCH_BATCHES, BENCH_BATCH)
+// With BENCH_FULL_INDEXES=1, this tree's store runs twice in turns instead: with the message log's
+// status, type and mode indexes as migrated (partial) and as they were before (over every row).
+// Usage: node bench/ingest-batch-cpu.ts   (BENCH_BASE_DIR, BENCH_FULL_INDEXES, BENCH_ROUNDS, BENCH_BATCHES, BENCH_BATCH)
 import path from 'node:path';
 import { loadavg } from 'node:os';
 import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { demoFleet } from '@tankportal/shared/demo-fleet';
 import { reportV1 } from '@tankportal/shared/protocols/report';
 import { SimulatedDevice } from '../packages/simulator/src/device-model.ts';
@@ -27,7 +30,18 @@ const BATCH = Number(process.env.BENCH_BATCH ?? 200);
 
 type Store = typeof storeBatch;
 // Each variant on a pool of its own: the two trees may name a statement alike with other text.
-const variants: { label: string; store: Store; db?: Db }[] = [{ label: 'this tree', store: storeBatch }];
+const variants: { label: string; store: Store; db?: Db; indexes?: string[] }[] = [
+  { label: 'this tree', store: storeBatch },
+];
+/** The message log's filter indexes over every row, as before migration 0031. */
+const FULL_INDEXES = ['status', 'type', 'mode'].flatMap((column) => [
+  `DROP INDEX messages_${column}_created`,
+  `CREATE INDEX messages_${column}_created ON messages (${column}, created_at)`,
+]);
+if (process.env.BENCH_FULL_INDEXES === '1') {
+  variants[0].label = 'partial filter indexes (as migrated)';
+  variants.push({ label: 'filter indexes over every row', store: storeBatch, indexes: FULL_INDEXES });
+}
 if (process.env.BENCH_BASE_DIR) {
   const module = (await import(
     path.resolve(process.env.BENCH_BASE_DIR, 'packages/server/src/ingest/store-batch.ts')
@@ -82,6 +96,17 @@ try {
       return { deviceId, sender, report: reportV1.parse(JSON.parse(content)), content };
     });
 
+  const definitions = (
+    await db.execute<{ indexdef: string; indexname: string }>(
+      sql`SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'messages' AND indexname ~ '^messages_(status|type|mode)_created$'`,
+    )
+  ).rows;
+  const migratedIndexes = async () => {
+    for (const { indexname, indexdef } of definitions) {
+      await db.execute(sql.raw(`DROP INDEX ${indexname}`));
+      await db.execute(sql.raw(indexdef));
+    }
+  };
   const cpu = new ServerCpu(process.pid, url.toString());
   const totals = new Map(variants.map((v) => [v.label, { node: [] as number[], database: [] as number[] }]));
   // Warm-up: statements prepared, caches and JIT.
@@ -90,12 +115,15 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const variant of variants) {
       const batches = Array.from({ length: BATCHES }, nextBatch);
+      // The variant's indexes for its block, the migrated ones back after it.
+      for (const statement of variant.indexes ?? []) await db.execute(sql.raw(statement));
       const measured = await cpu.start();
       // This process's own clock (microseconds) rather than /proc's ticks of 10 ms.
       const node = process.cpuUsage();
       for (const batch of batches) await variant.store(variant.db!, batch);
       const { user, system } = process.cpuUsage(node);
       const used = { ...(await measured()), node: (user + system) / 1000 };
+      if (variant.indexes) await migratedIndexes();
       const reports = BATCHES * BATCH;
       totals.get(variant.label)!.node.push((used.node * 1000) / reports);
       totals.get(variant.label)!.database.push((used.database * 1000) / reports);
