@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { forecastBaseline } from './baselines.ts';
 import { forecastLevel, type ForecastInput } from './forecast.ts';
 import {
   CHOICE_RULES,
@@ -132,5 +133,119 @@ describe('the per-tank choice of a forecaster', () => {
         );
       }
     }
+  });
+});
+
+describe('the blend of the candidates per horizon', () => {
+  /**
+   * A kept backtest with made-up errors: the model 0.5 days late but 12 days late at every fifth
+   * origin, "the last 30 days" 0.5 days early but 12 early at other origins (every fifth, two
+   * later), "last year" without answers. Each alone is off by 12 days at a fifth of the origins.
+   */
+  function keptBacktest(
+    input: ForecastInput,
+    errorOf: (day: number, k: number, kind: 'model' | 'last_30_days' | 'last_year') => number | null = (
+      _,
+      k,
+      kind,
+    ) =>
+      kind === 'model'
+        ? k % 5 === 0
+          ? 12
+          : 0.5
+        : kind === 'last_30_days'
+          ? k % 5 === 2
+            ? -12
+            : -0.5
+          : null,
+  ) {
+    const now = input.now.getTime();
+    const step = CHOICE_RULES.originEveryDays;
+    const first = Math.max(input.points[0]!.at.getTime(), now - CHOICE_RULES.lookBackDays * DAY_MS);
+    const origins: Record<string, Record<string, (number | null)[]>> = {};
+    let k = 0;
+    for (let day = Math.floor(now / DAY_MS / step) * step; day * DAY_MS >= first; day -= step) {
+      const due = CHOICE_RULES.horizonsDays.filter(
+        (h) => day * DAY_MS + (h + CHOICE_RULES.targetSlackDays) * DAY_MS <= now,
+      ).length;
+      if (due === 0) continue;
+      const kinds = input.heating ? (['model'] as const) : (['model', 'last_30_days', 'last_year'] as const);
+      origins[day] = Object.fromEntries(
+        kinds.map((kind) => [kind, Array.from({ length: due }, () => errorOf(day, k, kind))]),
+      );
+      k++;
+    }
+    return { version: 1, capacity: input.capacity, firstReadingAt: input.points[0]!.at.getTime(), origins };
+  }
+
+  it('weighs two candidates that miss at different times alike, and the blend misses by much less', () => {
+    const input = processTank(31);
+    const kept = keptBacktest(input);
+    const calibration = calibrate(input, kept);
+    const week = calibration.horizons.find((choice) => choice.horizonDays === 7)!;
+    expect(week.weights?.model).toBeCloseTo(0.5, 1);
+    expect(week.weights?.last_30_days).toBeCloseTo(0.5, 1);
+    expect(week.weights?.last_year).toBeUndefined();
+    // Either alone: 12 days off at a fifth of the origins, so 4 in 5 within 0.5 … 12 days; the
+    // blend is off by (12 − 0.5) / 2 there and 0 elsewhere.
+    expect(week.absQ80).toBeLessThan(6);
+    expect((week.q90 - week.q10) * 7).toBeLessThan(12);
+    // The forecast is the blend's: between the two candidates' dates, halfway.
+    const forecast = forecastCalibrated(input, calibration)!;
+    const model = forecastLevel(input)!;
+    const rule = forecastBaseline('last_30_days', input)!;
+    const days = (Date.parse(model.emptyAt) - input.now.getTime()) / DAY_MS;
+    const nearest = [...calibration.horizons].sort(
+      (a, b) => Math.abs(Math.log(a.horizonDays / days)) - Math.abs(Math.log(b.horizonDays / days)),
+    )[0]!;
+    const share = nearest.weights!.model!;
+    expect(Date.parse(forecast.emptyAt)).toBeCloseTo(
+      share * Date.parse(model.emptyAt) + (1 - share) * Date.parse(rule.emptyAt),
+      -4,
+    );
+    expect(forecast.perDay).toBeCloseTo(share * model.perDay + (1 - share) * rule.perDay, 6);
+  });
+
+  it('reads back a calibration of the release before the blend (no weights), and no other shares', () => {
+    const calibration = calibrate(processTank(13));
+    const { weights: _, ...older } = calibration.horizons[0]!;
+    expect(readCalibration({ ...calibration, horizons: [older] })?.horizons[0]).toEqual(older);
+    for (const weights of [{}, { crystal_ball: 1 }, { model: -1 }, { model: 0 }, 'model'])
+      expect(readCalibration({ ...calibration, horizons: [{ ...older, weights }] })).toBeNull();
+  });
+
+  it('gives a heating tank a week ahead the range of its errors at this time of year', () => {
+    // Off by 3 days a week ahead at summer origins (little use: a reading's noise is days of it),
+    // by 0.3 in winter; alternately early and late.
+    const summer = (day: number) => {
+      const month = new Date(day * DAY_MS).getUTCMonth();
+      return month >= 4 && month <= 8;
+    };
+    const errorOf = (day: number, k: number) => (k % 2 === 0 ? 1 : -1) * (summer(day) ? 3 : 0.3);
+    const width = (input: ForecastInput) => {
+      const week = calibrate(input, keptBacktest(input, errorOf)).horizons[0]!;
+      expect(week.horizonDays).toBe(7);
+      return (week.q90 - week.q10) * 7;
+    };
+    const full = heatingTank(3);
+    // The year's errors together would give 6 days either way.
+    expect(width(atDay(full, -200))).toBeLessThan(2); // February
+    expect(width(atDay(full, -60))).toBeGreaterThan(5); // July
+  });
+
+  it('lets "last year" join where it has too few comparisons, by how it did against the model at a shorter horizon', () => {
+    const input = processTank(31);
+    // "Last year" answered only at the latest origins (a year of history before them): due at 7
+    // days, not yet at 90. There it was a quarter as wrong as the model.
+    const kept = keptBacktest(input, (_, k, kind) =>
+      kind === 'model' ? 4 : kind === 'last_30_days' ? 8 : k < 8 ? 1 : null,
+    );
+    const horizons = calibrate(input, kept).horizons;
+    const [week, quarter] = [horizons[0]!, horizons.at(-1)!];
+    expect(quarter.horizonDays).toBe(90);
+    // Weights ∝ (best / own error)²: 1, 1/16 and 1/64 at 7 days, as carried at 90.
+    expect(week.weights?.last_year).toBeCloseTo(64 / 69, 2);
+    expect(quarter.weights?.last_year).toBeCloseTo(64 / 69, 2);
+    expect(quarter.kind).toBe('last_year');
   });
 });
