@@ -204,6 +204,7 @@ const CHECKS: Check[] = [
   { name: 'system: new weather station dialog', path: '/system/weather-stations/new', ready: dialog },
   // The whole record: the set-up's access entries are on it.
   { name: 'system: changes', path: '/system/changes', ready: byId('changes-table') },
+  { name: 'system: jobs', path: '/system/jobs', ready: byId('system-jobs-table') },
   // The users area, on the customer `baeckerei-korn` ({korn}: its id, looked up first).
   { name: 'users tree', path: '/users', ready: (page) => page.getByRole('tree') },
   { name: 'users: new user dialog', path: '/users/new', ready: dialog },

@@ -36,6 +36,7 @@ const SystemBillingPage = lazy(() => import('./routes/system-billing-route.tsx')
 const UnassignedDevicesPage = lazy(() => import('../features/system/components/unassigned-devices-page.tsx'));
 const WeatherStationsPage = lazy(() => import('../features/system/components/weather-stations-page.tsx'));
 const SystemChangesPage = lazy(() => import('../features/system/components/changes-page.tsx'));
+const SystemJobsPage = lazy(() => import('../features/system/components/jobs-page.tsx'));
 const OrdersPage = lazy(() => import('../features/orders/components/orders-page.tsx'));
 const ToursRoutes = lazy(() => import('../features/tours/components/tours-routes.tsx'));
 // The driver's phone page stands outside the signed-in shell: without a connection it shows the
@@ -134,6 +135,11 @@ const router = createBrowserRouter([
           {
             path: '/system/changes',
             element: guarded('ROLE_MASTER', <SystemChangesPage />),
+            errorElement: pageError,
+          },
+          {
+            path: '/system/jobs',
+            element: guarded('ROLE_MASTER', <SystemJobsPage />),
             errorElement: pageError,
           },
           { path: '*', element: <Navigate to="/devices" replace /> },

@@ -7,6 +7,7 @@ const PAGES = [
   { path: '/system/unassigned-devices', label: 'system.unassigned.title' },
   { path: '/system/weather-stations', label: 'weather.title' },
   { path: '/system/changes', label: 'system.changes.tab' },
+  { path: '/system/jobs', label: 'system.jobs.tab' },
 ] as const;
 
 /** The pages of the system area (master), as tabs above each. */
