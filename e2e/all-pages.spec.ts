@@ -205,6 +205,18 @@ const CHECKS: Check[] = [
   // The whole record: the set-up's access entries are on it.
   { name: 'system: changes', path: '/system/changes', ready: byId('changes-table') },
   { name: 'system: jobs', path: '/system/jobs', ready: byId('system-jobs-table') },
+  // The tour planner: a depot, a truck with two compartments and a tour of the day (a due tank,
+  // the master its driver), set up first; the driver's phone page shows the same tour.
+  {
+    name: 'tours: planning',
+    path: '/tours?depot={depot}',
+    ready: (page) => page.getByTestId(/^saved-tour-\d+$/),
+  },
+  { name: 'tours: depots', path: '/tours/depots', ready: byId('depots-table') },
+  { name: 'tours: new depot dialog', path: '/tours/depots/new', ready: dialog },
+  { name: 'tours: trucks', path: '/tours/trucks', ready: byId('trucks-table') },
+  { name: 'tours: truck dialog', path: '/tours/trucks/{truck}', ready: dialog },
+  { name: "driver's tours", path: '/driver', ready: byId('driver-tours') },
   // The users area, on the customer `baeckerei-korn` ({korn}: its id, looked up first).
   { name: 'users tree', path: '/users', ready: (page) => page.getByRole('tree') },
   { name: 'users: new user dialog', path: '/users/new', ready: dialog },
@@ -285,6 +297,9 @@ let refDate = 0;
 let terms = 0;
 let invoice = 0;
 let whitelabel = 0;
+let depot = 0;
+let truck = 0;
+let tour = 0;
 let order = 0;
 const cleanUp: string[] = [];
 test.beforeAll(async ({ baseURL }) => {
@@ -391,6 +406,47 @@ test.beforeAll(async ({ baseURL }) => {
     headers: setUp.headers,
   });
   expect(imported.status()).toBe(200);
+  // A tour of the day from a depot on a truck, its stop a due tank without an order (not the level
+  // device's, which has one), driven by the master.
+  depot = await post('/depots', {
+    name: 'Tanklager Oberhausen-Wilhelmshöhe Nordost',
+    street: 'Industriestraße 117',
+    postal_code: '46047',
+    city: 'Oberhausen',
+    lat: 51.4963,
+    lng: 6.8638,
+  });
+  truck = await post('/trucks', {
+    name: 'Dreikammer-Tankzug Nord',
+    plate: 'OB-TP 2048',
+    depot_id: depot,
+    compartments: [
+      { content_type: null, capacity: 12_000 },
+      { content_type: null, capacity: 8_000 },
+    ],
+  });
+  const due = (await (await setUp.context.get('/api/v2/dispatch?within_days=365')).json()) as {
+    rows: { deviceId: number; sensorId: number }[];
+  };
+  const me = (await (await setUp.context.get('/api/v2/users/me')).json()) as { id: number };
+  const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(new Date());
+  const saved = await setUp.context.post('/api/v2/tours', {
+    headers: setUp.headers,
+    data: {
+      day: today,
+      depot_id: depot,
+      tours: [
+        {
+          truck_id: truck,
+          driver_user_id: me.id,
+          stops: [{ sensor_id: due.rows.find((row) => row.deviceId !== LEVEL)!.sensorId, quantity: 2_500 }],
+        },
+      ],
+    },
+  });
+  expect(saved.status()).toBe(201);
+  tour = ((await saved.json()) as { id: number }[])[0]!.id;
+  cleanUp.push(`/api/v2/tours/${tour}`);
 });
 test.afterAll(async () => {
   const cancelled = await setUp.context.post(`/api/v2/orders/${order}/cancel`, {
@@ -519,8 +575,11 @@ test.describe(`no sideways scrolling at ${VIEWPORTS.map(({ width }) => width).jo
   // Signed in once; each check opens its page in the same tab.
   let page: Page;
   test.beforeAll(async ({ browser }) => {
-    // A context of its own (not `browser.newPage`): axe opens a page of its own in it.
-    page = await (await browser.newContext({ viewport: VIEWPORTS[0] })).newPage();
+    // A context of its own (not `browser.newPage`): axe opens a page of its own in it. In the
+    // installation's time zone, so that "today" of the tour pages is the day the set-up saved.
+    page = await (
+      await browser.newContext({ viewport: VIEWPORTS[0], timezoneId: 'Europe/Berlin' })
+    ).newPage();
     await login(page, 'master');
   });
   test.afterAll(async () => {
@@ -534,7 +593,10 @@ test.describe(`no sideways scrolling at ${VIEWPORTS.map(({ width }) => width).jo
         .replace('{refDate}', String(refDate))
         .replace('{terms}', String(terms))
         .replace('{invoice}', String(invoice))
-        .replace('{whitelabel}', String(whitelabel));
+        .replace('{whitelabel}', String(whitelabel))
+        .replace('{depot}', String(depot))
+        .replace('{truck}', String(truck))
+        .replace('{tour}', String(tour));
       await checkPage(page, check, `${baseURL}${path}`, rotated(index), testInfo);
     });
   });
