@@ -448,6 +448,24 @@ export async function cancelOrder(
   await notify(tx, moved, 'cancelled', side === 'dealer' ? 'customer' : 'dealer', now);
 }
 
+/**
+ * POST /v2/orders/{id}/close: the dealer closes a delivered order by hand, for a tank whose readings
+ * never show the delivery (a broken sensor); else the order stayed open and blocked the tank's next
+ * order and the replenishment. No measured quantity; the customer was told of the delivery already.
+ */
+export async function closeOrder(
+  tx: Tx,
+  author: ChangeAuthor,
+  orderId: number,
+  side: OrderSide,
+  now = new Date(),
+) {
+  const order = await lockOrder(tx, orderId);
+  authorise(order, side, 'close', false);
+  const moved = await moveOrder(tx, order, 'closed', author.actor.user.id, now);
+  await recordStateChange(tx, author, order, moved);
+}
+
 /** PUT /v2/orders/{id}: the dealer changes quantity, window, planned date or note before the delivery. */
 export async function updateOrder(
   tx: Tx,

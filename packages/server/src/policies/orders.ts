@@ -41,6 +41,9 @@ export function orderActions(state: OrderState, side: OrderSide, own: boolean): 
         return ['confirm', 'cancel', 'edit'];
       case 'on_tour':
         return ['cancel', 'edit'];
+      case 'delivered':
+        // A tank that never reports the delivery (a broken sensor) would keep it open for good.
+        return ['close'];
       default:
         return [];
     }

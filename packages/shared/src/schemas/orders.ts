@@ -7,7 +7,8 @@ import { bodyId, isStorableText, queryId, queryInteger, requiredText } from './c
  * proposed (automatic replenishment) → requested | confirmed | rejected;
  * requested (customer or dealer) → confirmed | rejected | cancelled;
  * confirmed (planned date set) → on_tour (a tour stop planned) → delivered (the driver's ticket) →
- * closed (the delivery measured by the tank); any open state → cancelled with a reason.
+ * closed (the delivery measured by the tank, or the dealer's hand where the tank never reports it);
+ * any open state → cancelled with a reason.
  */
 export const ORDER_STATES = [
   'proposed',
@@ -135,7 +136,7 @@ export const orderProposalSchema = z.object({
 export type OrderProposal = z.infer<typeof orderProposalSchema>;
 
 /** What the actor may do with an order now, as the server decides it. */
-export const ORDER_ACTIONS = ['request', 'confirm', 'reject', 'cancel', 'edit'] as const;
+export const ORDER_ACTIONS = ['request', 'confirm', 'reject', 'cancel', 'edit', 'close'] as const;
 export type OrderAction = (typeof ORDER_ACTIONS)[number];
 
 export const orderEventSchema = z.object({

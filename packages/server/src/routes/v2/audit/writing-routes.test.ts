@@ -153,7 +153,7 @@ async function station() {
 }
 
 /** An order for the first sensor of a new device of the demo customer, in `state`. */
-async function orderIn(state: 'proposed' | 'requested' | 'confirmed') {
+async function orderIn(state: 'proposed' | 'requested' | 'confirmed' | 'delivered') {
   const deviceId = await customerDevice();
   const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
   const [row] = await t.database.db
@@ -474,6 +474,11 @@ const RECIPES: Record<string, Recipe> = {
       url: `/api/v2/orders/${await orderIn('requested')}/reject`,
       body: { reason: 'Kein Wagen frei' },
     }),
+  },
+  'POST /api/v2/orders/{id}/close': {
+    as: 'admin',
+    entity: 'order',
+    request: async () => ({ url: `/api/v2/orders/${await orderIn('delivered')}/close` }),
   },
   'POST /api/v2/orders/{id}/cancel': {
     as: 'user',

@@ -309,6 +309,53 @@ describe('orders', () => {
     expect(mails[0]!.text).toContain('4.950 l');
   });
 
+  it('lets the dealer close a delivered order the tank never reports, so that the tank can be ordered for again', async () => {
+    const { device, sensorId } = await tank();
+    const id = (
+      await customer.post(`/api/v2/devices/${device.id}/orders`, order(sensorId, { earliest: today }))
+    ).json().id as number;
+    await dealer.post(`/api/v2/orders/${id}/confirm`, { planned_date: today });
+    // Not before the delivery: a confirmed order is cancelled, not closed.
+    expect((await dealer.post(`/api/v2/orders/${id}/close`)).statusCode).toBe(409);
+    await t.database.db.transaction((tx) =>
+      orderDelivered(tx, id, { ticketQuantity: 4800, at: new Date() }, null),
+    );
+    const delivered = (await dealer.get(`/api/v2/orders/${id}`)).json();
+    expect(delivered.actions).toEqual(['close']);
+    expect((await customer.get(`/api/v2/orders/${id}`)).json().actions).toEqual([]);
+    // Neither the customer nor another dealer closes it, and their refusals change nothing.
+    const before = await rowOf(id);
+    expect((await customer.post(`/api/v2/orders/${id}/close`)).statusCode).toBe(403);
+    expect((await otherDealer.post(`/api/v2/orders/${id}/close`)).statusCode).toBe(404);
+    expect(await rowOf(id)).toEqual(before);
+
+    const closed = await dealer.post(`/api/v2/orders/${id}/close`);
+    expect(closed.statusCode).toBe(200);
+    expect(closed.json()).toMatchObject({
+      state: 'closed',
+      ticketQuantity: 4800,
+      measuredQuantity: null,
+      actions: [],
+    });
+    expect(closed.json().events.at(-1)).toMatchObject({ state: 'closed', user: { id: dealerId } });
+    const [entry] = await t.database.db
+      .select()
+      .from(auditEntries)
+      .where(and(eq(auditEntries.entityType, 'order'), eq(auditEntries.entityId, id)))
+      .orderBy(desc(auditEntries.id))
+      .limit(1);
+    expect(entry).toMatchObject({
+      action: 'update_status',
+      username: 'admin',
+      changes: { state: { old: 'delivered', new: 'closed' } },
+    });
+    // Closed once: again is a 409, and the tank takes its next order.
+    expect((await dealer.post(`/api/v2/orders/${id}/close`)).statusCode).toBe(409);
+    expect((await customer.post(`/api/v2/devices/${device.id}/orders`, order(sensorId))).statusCode).toBe(
+      201,
+    );
+  });
+
   it('flags an order whose window passed without a recognised delivery, once', async () => {
     const { device, sensorId } = await tank();
     const id = (await customer.post(`/api/v2/devices/${device.id}/orders`, order(sensorId))).json()

@@ -18,6 +18,7 @@ import type { Tx } from '../../../db/client.ts';
 import type { UserRow } from '../../../db/schema.ts';
 import {
   cancelOrder,
+  closeOrder,
   confirmOrder,
   createOrder,
   orderProposal,
@@ -262,6 +263,28 @@ export function orderRoutes(app: Api, { db }: AppContext) {
       const actor = actorOf(request).user;
       const side = await sideFor(tx, actor, request.params.id);
       await cancelOrder(tx, authorOf(request), request.params.id, side, request.body.reason);
+      return detail(tx, actor, request.params.id, side);
+    },
+  );
+
+  app.post(
+    '/orders/:id/close',
+    {
+      config: { role: 'ROLE_ADMIN', transaction: true },
+      schema: {
+        tags: ['orders'],
+        summary:
+          "The dealer closes a delivered order by hand, where the tank's readings never show the delivery " +
+          '(e.g. a broken sensor)',
+        params: orderIdParams,
+        response: changeAnswers,
+      },
+    },
+    async (request) => {
+      const tx = txOf(request);
+      const actor = actorOf(request).user;
+      const side = await sideFor(tx, actor, request.params.id);
+      await closeOrder(tx, authorOf(request), request.params.id, side);
       return detail(tx, actor, request.params.id, side);
     },
   );

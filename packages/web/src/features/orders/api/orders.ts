@@ -102,7 +102,7 @@ export function useOrder(id: number | null) {
 }
 
 export type OrderChange =
-  | { action: 'request' }
+  | { action: 'request' | 'close' }
   | { action: 'confirm'; plannedDate: string }
   | { action: 'reject' | 'cancel'; reason: string }
   | {
@@ -123,7 +123,7 @@ export function useChangeOrder(id: number) {
       return action === 'edit'
         ? api<OrderDetailView>('PUT', `/v2/orders/${id}`, { body })
         : api<OrderDetailView>('POST', `/v2/orders/${id}/${action}`, {
-            body: action === 'request' ? undefined : body,
+            body: action === 'request' || action === 'close' ? undefined : body,
           });
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: orderKeys.all }),

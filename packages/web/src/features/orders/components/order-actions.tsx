@@ -142,6 +142,7 @@ export function OrderActions({ order, onDone }: { order: OrderView; onDone?: (te
       )}
       {open === 'request' && <RequestDialog order={order} onClose={close} onDone={done} />}
       {open === 'edit' && <EditOrderDialog order={order} onClose={close} onDone={done} />}
+      {open === 'close' && <CloseOrderDialog order={order} onClose={close} onDone={done} />}
       {open === 'history' && <HistoryDialog id={order.id} onClose={close} />}
     </Stack>
   );
@@ -242,6 +243,27 @@ function RequestDialog({ order, onClose, onDone }: StepProps) {
           window: orderWindow(order, locale),
         })}
       </Typography>
+    </FormDialog>
+  );
+}
+
+/** A delivered order the tank never reports, closed by the dealer's hand. */
+function CloseOrderDialog({ order, onClose, onDone }: StepProps) {
+  const { t } = useTranslation();
+  const change = useChangeOrder(order.id);
+  const { failure, take } = useFailure();
+  return (
+    <FormDialog
+      title={t('orders.actions.closeTitle', { id: order.id })}
+      maxWidth="xs"
+      onSubmit={() => change.mutate({ action: 'close' }, { onSuccess: onDone, onError: take })}
+      onClose={onClose}
+      saveLabel={t('orders.actions.close')}
+      saveDisabled={change.isPending}
+      summary={failure.text && <Alert severity="error">{failure.text}</Alert>}
+      testId="order-close"
+    >
+      <Typography>{t('orders.actions.closeText')}</Typography>
     </FormDialog>
   );
 }
@@ -352,7 +374,10 @@ function HistoryDialog({ id, onClose }: { id: number; onClose: () => void }) {
             {data.events.map((event, index) => (
               <ListItem key={index} disableGutters>
                 <ListItemText
-                  primary={t(`orders.events.${event.state}`)}
+                  primary={t(
+                    // A close with a user is the dealer's by hand; the portal's is the measured delivery.
+                    `orders.events.${event.state === 'closed' && event.user ? 'closedByHand' : event.state}`,
+                  )}
                   secondary={[
                     formatDateTime(event.at, locale),
                     event.user?.username ?? t('orders.system'),
