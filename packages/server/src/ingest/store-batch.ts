@@ -68,62 +68,56 @@ const lateStretch = namedStatement<{ sensor_id: number; at: number; value: numbe
   ) AS m`,
 );
 
-const insertAlarms = namedStatement(
-  'ingest_new_alarms',
-  `INSERT INTO alarms (device_id, sensor_id, sequence, type, value, scope, severity, opened_at, closed_at)
-  SELECT * FROM json_to_recordset($1::json) AS v(device_id int, sensor_id int, sequence int,
-    type text, value text, scope text, severity text, opened_at timestamptz, closed_at timestamptz)`,
-);
-
-const closeAlarms = namedStatement(
-  'ingest_close_alarms',
-  `UPDATE alarms AS a SET closed_at = v.closed_at
-  FROM json_to_recordset($1::json) AS v(id int, closed_at timestamptz)
-  WHERE a.id = v.id`,
-);
-
-const insertMeasurements = namedStatement(
-  'ingest_measurements',
-  `INSERT INTO measurements (sensor_id, measured_at, value, percent, temperature)
-  SELECT * FROM json_to_recordset($1::json)
-    AS v(sensor_id int, measured_at timestamptz, value float8, percent float8, temperature float8)
-  ON CONFLICT DO NOTHING`,
-);
-
-const addConsumption = namedStatement(
-  'ingest_consumption',
-  `INSERT INTO monthly_consumption (sensor_id, year, month, consumption)
-  SELECT * FROM json_to_recordset($1::json)
-    AS v(sensor_id int, year int, month int, consumption float8)
-  ON CONFLICT (sensor_id, year, month)
-  DO UPDATE SET consumption = monthly_consumption.consumption + excluded.consumption`,
-);
-
-const updateSensors = namedStatement(
-  'ingest_sensor_updates',
-  `UPDATE sensors AS s SET value = v.value, pct = v.pct, net_pct = v.net_pct, net_free_space = v.net_free_space,
-    temperature_value = v.temperature_value, status = v.status, last_measured_at = v.last_measured_at
-  FROM json_to_recordset($1::json) AS v(id int, value float8, pct float8, net_pct float8,
-    net_free_space float8, temperature_value float8, status text, last_measured_at timestamptz)
-  WHERE s.id = v.id`,
-);
-
-const updateDevices = namedStatement(
-  'ingest_device_updates',
-  `UPDATE devices AS d SET last_reported_at = v.last_reported_at, status = v.status,
-    threshold_status = v.threshold_status, threshold_confirmation_status = v.threshold_confirmation_status,
-    sim_credit_qty = v.sim_credit_qty, battery_charge = v.battery_charge, location_lat = v.location_lat,
-    location_lng = v.location_lng, location_updated_at = v.location_updated_at
-  FROM json_to_recordset($1::json) AS v(id int, last_reported_at timestamptz, status text,
-    threshold_status text, threshold_confirmation_status text, sim_credit_qty float8, battery_charge int,
-    location_lat float8, location_lng float8, location_updated_at timestamptz)
-  WHERE d.id = v.id`,
+/**
+ * Everything the bulk path writes, in one statement of data-modifying parts (one round trip instead
+ * of one per table): the new alarms and those closed, the measurements, the consumption steps, the
+ * sensors' and the devices' new state. Each part takes its rows as one JSON parameter, `[]` when it
+ * has none; the parts touch different tables, or different rows of one (alarms), and PostgreSQL
+ * runs each part to its end whether or not the statement reads its output.
+ */
+const writePlan = namedStatement(
+  'ingest_write',
+  `WITH new_alarms AS (
+    INSERT INTO alarms (device_id, sensor_id, sequence, type, value, scope, severity, opened_at, closed_at)
+    SELECT * FROM json_to_recordset($1::json) AS v(device_id int, sensor_id int, sequence int,
+      type text, value text, scope text, severity text, opened_at timestamptz, closed_at timestamptz)
+  ), closed_alarms AS (
+    UPDATE alarms AS a SET closed_at = v.closed_at
+    FROM json_to_recordset($2::json) AS v(id int, closed_at timestamptz)
+    WHERE a.id = v.id
+  ), new_measurements AS (
+    INSERT INTO measurements (sensor_id, measured_at, value, percent, temperature)
+    SELECT * FROM json_to_recordset($3::json)
+      AS v(sensor_id int, measured_at timestamptz, value float8, percent float8, temperature float8)
+    ON CONFLICT DO NOTHING
+  ), consumption AS (
+    INSERT INTO monthly_consumption (sensor_id, year, month, consumption)
+    SELECT * FROM json_to_recordset($4::json) AS v(sensor_id int, year int, month int, consumption float8)
+    ON CONFLICT (sensor_id, year, month)
+    DO UPDATE SET consumption = monthly_consumption.consumption + excluded.consumption
+  ), sensor_state AS (
+    UPDATE sensors AS s SET value = v.value, pct = v.pct, net_pct = v.net_pct, net_free_space = v.net_free_space,
+      temperature_value = v.temperature_value, status = v.status, last_measured_at = v.last_measured_at
+    FROM json_to_recordset($5::json) AS v(id int, value float8, pct float8, net_pct float8,
+      net_free_space float8, temperature_value float8, status text, last_measured_at timestamptz)
+    WHERE s.id = v.id
+  ), device_state AS (
+    UPDATE devices AS d SET last_reported_at = v.last_reported_at, status = v.status,
+      threshold_status = v.threshold_status, threshold_confirmation_status = v.threshold_confirmation_status,
+      sim_credit_qty = v.sim_credit_qty, battery_charge = v.battery_charge, location_lat = v.location_lat,
+      location_lng = v.location_lng, location_updated_at = v.location_updated_at
+    FROM json_to_recordset($6::json) AS v(id int, last_reported_at timestamptz, status text,
+      threshold_status text, threshold_confirmation_status text, sim_credit_qty float8, battery_charge int,
+      location_lat float8, location_lng float8, location_updated_at timestamptz)
+    WHERE d.id = v.id
+  )
+  SELECT 1`,
 );
 
 /**
  * Stores a batch of parsed reports in one transaction with set-based statements: one insert of
- * the message log, one of the measurements, one upsert of the consumption steps, one update of the
- * sensors and one of the devices, whatever the batch's size. That covers the common cases: reports
+ * the message log, and one statement for the measurements, the consumption steps, the alarms and
+ * the sensors' and devices' new state, whatever the batch's size. That covers the common cases: reports
  * newer than everything their device has reported (device alarm codes and sensor temperature alarms
  * open and close as on the general path), and a backlog arriving out of order (reports older than
  * their sensors' last measurement, which only add measurements and consumption).
@@ -540,8 +534,8 @@ class BulkPlan {
 
   async write(tx: Tx) {
     if (this.late.length > 0) await this.resolveLate(tx);
-    if (this.newAlarms.length > 0) {
-      const rows = this.newAlarms.map((alarm) => ({
+    const parts = [
+      this.newAlarms.map((alarm) => ({
         device_id: alarm.deviceId,
         sensor_id: alarm.sensorId,
         sequence: alarm.sequence ?? null,
@@ -551,21 +545,11 @@ class BulkPlan {
         severity: alarm.severity,
         opened_at: iso(alarm.openedAt ?? null),
         closed_at: iso(alarm.closedAt ?? null),
-      }));
-      await insertAlarms.run(tx, [asJson(rows)]);
-    }
-    if (this.closedAlarms.length > 0) {
-      const rows = this.closedAlarms.map((alarm) => ({ id: alarm.id, closed_at: iso(alarm.closedAt) }));
-      await closeAlarms.run(tx, [asJson(rows)]);
-    }
-    if (this.measurementRows.length > 0) {
-      await insertMeasurements.run(tx, [asJson(this.measurementRows)]);
-    }
-    if (this.consumption.size > 0) {
-      await addConsumption.run(tx, [asJson([...this.consumption.values()])]);
-    }
-    if (this.sensorUpdates.size > 0) {
-      const rows = [...this.sensorUpdates.values()].map((s) => ({
+      })),
+      this.closedAlarms.map((alarm) => ({ id: alarm.id, closed_at: iso(alarm.closedAt) })),
+      this.measurementRows,
+      [...this.consumption.values()],
+      [...this.sensorUpdates.values()].map((s) => ({
         id: s.id,
         value: s.value,
         pct: s.pct,
@@ -574,11 +558,8 @@ class BulkPlan {
         temperature_value: s.temperatureValue,
         status: s.status,
         last_measured_at: iso(s.lastMeasuredAt),
-      }));
-      await updateSensors.run(tx, [asJson(rows)]);
-    }
-    if (this.deviceUpdates.length > 0) {
-      const rows = this.deviceUpdates.map((d) => ({
+      })),
+      this.deviceUpdates.map((d) => ({
         id: d.id,
         last_reported_at: iso(d.lastReportedAt),
         status: d.status,
@@ -589,9 +570,10 @@ class BulkPlan {
         location_lat: d.locationLat,
         location_lng: d.locationLng,
         location_updated_at: iso(d.locationUpdatedAt),
-      }));
-      await updateDevices.run(tx, [asJson(rows)]);
-    }
+      })),
+    ];
+    if (parts.every((rows) => rows.length === 0)) return;
+    await writePlan.run(tx, parts.map(asJson));
   }
 }
 
