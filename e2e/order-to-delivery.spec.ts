@@ -1,0 +1,250 @@
+import { expect, test, type Page } from '@playwright/test';
+import { apiSession, login } from './helpers.ts';
+
+// The whole loop of an order (docs/product/orders.md, tours.md): the demo customer `heizung-meier`
+// orders a delivery for its net device's tank on a phone; its dealer `admin` confirms it for today,
+// plans it into a tour of its own truck and saves the tour with the demo `user` as driver; the
+// driver marks the stop delivered on a phone with the ticket's quantity; the tank reports the
+// refill over the real net ingest; a master starts the intelligence round (`forecasts`) on the
+// system area's jobs page; and the dealer's orders page shows the order closed with the measured
+// quantity and its differences to the order and the ticket.
+
+test.use({ timezoneId: 'Europe/Berlin' });
+// Five people, many pages, and the intelligence round over the demo fleet: minutes on a busy 2-core machine.
+test.describe.configure({ timeout: 240_000 });
+
+const PHONE = { width: 390, height: 844 };
+const ORDERED = 2000;
+const TICKET = 1950;
+const today = () => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin' }).format(new Date());
+const german = (day: string) => day.split('-').reverse().join('.');
+const litres = (value: number) => `${new Intl.NumberFormat('de-DE').format(value)} l`;
+const signed = (value: number) => `${value > 0 ? '+' : ''}${litres(value)}`;
+
+interface Device {
+  id: number;
+  type: string;
+  identCode: string | null;
+  sensors: {
+    id: number;
+    sequence: number;
+    type: string;
+    unit: string;
+    capacity: number | null;
+    value: number | null;
+  }[];
+}
+interface Order {
+  id: number;
+  state: string;
+  actions: string[];
+  measuredQuantity: number | null;
+  measuredQuantity15: number | null;
+  ticketQuantity: number | null;
+  differenceToOrdered: number | null;
+  differenceToTicket: number | null;
+}
+
+const noSidewaysScroll = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+test('an order goes from the customer’s phone over a tour and the driver to its measured delivery', async ({
+  browser,
+  baseURL,
+}) => {
+  const day = today();
+  const dealer = await apiSession(baseURL!, 'admin');
+  const master = await apiSession(baseURL!, 'master');
+  const customerApi = await apiSession(baseURL!, 'heizung-meier');
+  const cleanUp: (() => Promise<unknown>)[] = [];
+  try {
+    // The customer's net device with a litre tank large enough for the order.
+    const ids = (await (await customerApi.context.get('/api/v2/devices/ids')).json()) as number[];
+    let device: Device | undefined;
+    for (const id of ids) {
+      const candidate = (await (await customerApi.context.get(`/api/v2/devices/${id}`)).json()) as Device;
+      const probe = candidate.sensors.find((sensor) => sensor.type === 'probe');
+      if (candidate.type === 'net' && probe?.unit === 'l' && (probe.capacity ?? 0) >= ORDERED * 2.5) {
+        device = candidate;
+        break;
+      }
+    }
+    expect(device, 'a net device of heizung-meier with a litre tank for the order').toBeDefined();
+    const tank = device!.sensors.find((sensor) => sensor.type === 'probe')!;
+    const capacity = tank.capacity!;
+    // Room for the order: the tank as it is, or (the journey run again on the same server) a lower
+    // level far enough from the last one that the refill is not read as a dip coming back.
+    const now = tank.value ?? 0;
+    const level = [now, Math.round(capacity * 0.1), Math.round(capacity * 0.4)].find(
+      (candidate) =>
+        candidate + ORDERED <= capacity * 0.9 &&
+        (candidate === now || Math.abs(candidate + ORDERED - now) > capacity * 0.1),
+    )!;
+    // The device reports where it stands (GPS), so that the tour planner can place it; its position
+    // is taken away again at the end.
+    const report = (messageId: string, value: number, extra: object = {}) =>
+      dealer.context.post('/ingest/net/v1', {
+        data: {
+          identCode: device!.identCode,
+          secret: 'tankportal',
+          messageId,
+          measuredAt: new Date().toISOString(),
+          sensors: [{ sequence: tank.sequence, value }],
+          ...extra,
+        },
+      });
+    const stamp = Date.now();
+    expect(
+      (await report(`e2e-loop-${stamp}-place`, level, { location: { lat: 51.34, lng: 12.38 } })).ok(),
+    ).toBe(true);
+    cleanUp.push(() =>
+      master.context.post(`/api/v2/devices/${device!.id}/reset-gps-data`, { headers: master.headers }),
+    );
+    // The dealer's depot and truck (the tour planner's pages have a journey of their own).
+    const post = async (path: string, data: object) => {
+      const created = await dealer.context.post(`/api/v2${path}`, { headers: dealer.headers, data });
+      expect(created.status(), await created.text()).toBe(201);
+      return ((await created.json()) as { id: number }).id;
+    };
+    const depot = await post('/depots', {
+      name: `Tanklager Schleife ${stamp}`,
+      city: 'Leipzig',
+      lat: 51.3397,
+      lng: 12.3731,
+    });
+    const truckName = `Schleifenzug ${stamp}`;
+    await post('/trucks', {
+      name: truckName,
+      plate: 'L-TP 77',
+      depot_id: depot,
+      compartments: [{ content_type: null, capacity: 20_000 }],
+    });
+
+    // 1. The customer orders on its phone; wrong input is told on its field.
+    const customer = await (await browser.newContext({ viewport: PHONE })).newPage();
+    await login(customer, 'heizung-meier', `/devices/${device!.id}`);
+    const section = customer.getByTestId('device-orders');
+    await section.getByTestId('order-button').click();
+    const form = customer.getByRole('dialog', { name: 'Lieferung bestellen' });
+    const quantity = form.getByTestId('order-quantity');
+    // The quantity comes from the forecast's proposal for the earliest day.
+    await expect(quantity).not.toHaveValue('');
+    await noSidewaysScroll(customer);
+    await quantity.fill('0');
+    await form.getByTestId('order-save').click();
+    await expect(
+      form.getByText('Dieser Wert ist ungültig. Bitte überprüfen Sie Ihre Eingabe.'),
+    ).toBeVisible();
+    await quantity.fill(String(ORDERED));
+    await form.getByTestId('order-note').fill('Einfahrt hinter dem Haus');
+    await form.getByTestId('order-save').click();
+    await expect(form).toBeHidden();
+    await expect(section.getByTestId('order-saved')).toContainText('Ihre Bestellung ist eingegangen');
+    const mine = section.getByTestId('device-order').first();
+    await expect(mine.getByTestId('order-state')).toHaveText('Bestellt');
+    const [order] = (await (
+      await dealer.context.get(`/api/v2/devices/${device!.id}/orders`)
+    ).json()) as Order[];
+    expect(order!.state).toBe('requested');
+    cleanUp.push(async () => {
+      const now = (await (await dealer.context.get(`/api/v2/orders/${order!.id}`)).json()) as Order;
+      if (now.actions.includes('cancel'))
+        await dealer.context.post(`/api/v2/orders/${order!.id}/cancel`, {
+          headers: dealer.headers,
+          data: { reason: 'e2e' },
+        });
+      else if (now.actions.includes('close'))
+        await dealer.context.post(`/api/v2/orders/${order!.id}/close`, { headers: dealer.headers });
+    });
+
+    // 2. The dealer confirms it for today on its orders page and plans it into a tour of its truck.
+    const office = await (await browser.newContext()).newPage();
+    await login(office, 'admin', '/orders');
+    const row = office.locator(`[data-testid="orders-row"][data-order-id="${order!.id}"]`);
+    await expect(row).toContainText('Heizungsbau Meier');
+    await row.getByTestId('order-confirm').click();
+    const confirm = office.getByRole('dialog', { name: `Bestellung ${order!.id} bestätigen` });
+    await confirm.getByTestId('order-planned-date').fill(german(day));
+    await confirm.getByTestId('order-confirm-save').click();
+    await expect(confirm).toBeHidden();
+    await expect(row.getByTestId('order-state')).toHaveText('Bestätigt');
+    await expect(row).toContainText(`Liefertermin ${german(day)}`);
+    // The customer reads the date on its device's page.
+    await customer.reload();
+    await expect(mine.getByTestId('order-state')).toHaveText('Bestätigt');
+    await expect(mine).toContainText(`Liefertermin ${german(day)}`);
+    await expect(mine.getByTestId('order-cancel')).toHaveCount(0);
+
+    await office.goto(`/tours?day=${day}&depot=${depot}`);
+    const planned = office.getByTestId(`tour-order-${order!.id}`);
+    await expect(planned).toBeVisible();
+    await office.getByRole('checkbox', { name: 'Alle Bestellungen' }).uncheck();
+    await planned.getByRole('checkbox').check();
+    await office.getByTestId('plan-tours').click();
+    const proposal = office.getByTestId('tour-proposal');
+    await expect(proposal.getByTestId('tour-stop')).toHaveCount(1);
+    await expect(proposal.getByTestId('tour-stop')).toContainText(litres(ORDERED));
+    await proposal.getByLabel('Fahrer').fill('user');
+    await office
+      .getByRole('option', { name: /^user\b/ })
+      .first()
+      .click();
+    await proposal.getByTestId('save-tour').click();
+    await expect(office.getByText('Alle Touren des Vorschlags sind gespeichert.')).toBeVisible();
+
+    // 3. The driver marks the stop delivered on its phone, with the ticket's quantity.
+    const driver = await (await browser.newContext({ viewport: PHONE })).newPage();
+    await login(driver, 'user', '/driver');
+    const stop = driver.getByRole('region', { name: new RegExp(truckName) }).getByRole('listitem');
+    await expect(stop).toContainText(`Menge: ${litres(ORDERED)}`);
+    await stop.getByLabel(/^Menge laut Lieferschein/).fill(String(TICKET));
+    await stop.getByTestId('driver-delivered').click();
+    await expect(stop.getByTestId('driver-stop-sent')).toContainText(litres(TICKET));
+    await noSidewaysScroll(driver);
+
+    // 4. The tank reports the refill over the real ingest.
+    expect((await report(`e2e-loop-${stamp}-refill`, level + ORDERED - 10)).ok()).toBe(true);
+
+    // 5. A master starts the intelligence round now, on the system area's jobs page.
+    const system = await (await browser.newContext()).newPage();
+    await login(system, 'master', '/system/jobs');
+    const round = system.getByTestId('system-job-forecasts');
+    const runNow = round.getByTestId('system-job-run-now');
+    // A scheduled round may be on its way: the next one starts after it.
+    await expect(runNow).toBeEnabled({ timeout: 120_000 });
+    await runNow.click();
+    await system
+      .getByRole('dialog', { name: 'Job jetzt ausführen?' })
+      .getByRole('button', { name: 'Jetzt ausführen' })
+      .click();
+    await expect(system.getByText(/ist gestartet\.$/)).toBeVisible();
+    const orderNow = async () =>
+      (await (await dealer.context.get(`/api/v2/orders/${order!.id}`)).json()) as Order;
+    await expect.poll(async () => (await orderNow()).state, { timeout: 180_000 }).toBe('closed');
+    await expect(round.getByTestId('system-job-state')).toHaveText('Erledigt');
+
+    // 6. The dealer's orders page shows the order closed with what the tank measured.
+    const closed = await orderNow();
+    const measured = closed.measuredQuantity15 ?? closed.measuredQuantity!;
+    expect(Math.abs(measured - ORDERED)).toBeLessThan(ORDERED * 0.05);
+    expect(closed.ticketQuantity).toBe(TICKET);
+    await office.goto('/orders?state=closed');
+    await expect(row.getByTestId('order-state')).toHaveText('Abgeschlossen');
+    await expect(row.getByTestId('order-measured')).toHaveText(
+      `Gemessen ${litres(measured)} (${signed(closed.differenceToOrdered!)} zur Bestellung)`,
+    );
+    await expect(row).toContainText(
+      `Lieferschein ${litres(TICKET)} (${signed(closed.differenceToTicket!)} gemessen zum Lieferschein)`,
+    );
+    // Its history: who ordered, who confirmed, the tour, the driver's delivery and the portal's close.
+    await row.getByTestId('order-history').click();
+    const history = office.getByRole('dialog', { name: `Verlauf von Bestellung ${order!.id}` });
+    const events = history.getByTestId('order-events');
+    await expect(events).toContainText('heizung-meier');
+    await expect(events).toContainText('admin');
+    await expect(events).toContainText('Lieferung gemessen, abgeschlossen');
+  } finally {
+    for (const step of cleanUp.reverse()) await step();
+    await Promise.all([dealer.context.dispose(), master.context.dispose(), customerApi.context.dispose()]);
+  }
+});
