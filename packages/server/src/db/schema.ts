@@ -767,7 +767,7 @@ export const messages = pgTable(
     // devices otherwise reads most of the log backwards to fill a page of a rare status or type.
     // Without the rows of the values every report of a net or MQTT device has: the log's common
     // values, which the created_at index finds at once (bench/results/message-log-plans.md), and
-    // ingest spares an index entry per report and index (decision 070).
+    // ingest spares an index entry per report and index (decision 072).
     index('messages_status_created')
       .on(t.status, t.createdAt)
       .where(sql`status <> 'processed'`),
