@@ -184,6 +184,7 @@ test('an order goes from the customer’s phone over a tour and the driver to it
     const proposal = office.getByTestId('tour-proposal');
     await expect(proposal.getByTestId('tour-stop')).toHaveCount(1);
     await expect(proposal.getByTestId('tour-stop')).toContainText(litres(ORDERED));
+    await expect(office.getByTestId('tour-map').locator('.tp-tour-stop')).toHaveCount(1);
     await proposal.getByLabel('Fahrer').fill('user');
     await office
       .getByRole('option', { name: /^user\b/ })
@@ -191,6 +192,14 @@ test('an order goes from the customer’s phone over a tour and the driver to it
       .click();
     await proposal.getByTestId('save-tour').click();
     await expect(office.getByText('Alle Touren des Vorschlags sind gespeichert.')).toBeVisible();
+    const saved = office.getByTestId('saved-tours').locator('[data-testid^="saved-tour-"]');
+    await expect(saved).toContainText('user');
+    const tourId = Number((await saved.getAttribute('data-testid'))!.replace('saved-tour-', ''));
+    await saved.getByRole('button', { name: new RegExp(truckName) }).click();
+    await expect(saved.getByTestId('tour-export-pdf')).toHaveAttribute(
+      'href',
+      `/api/v2/tours/${tourId}/export.pdf?locale=de`,
+    );
 
     // 3. The driver marks the stop delivered on its phone, with the ticket's quantity.
     const driver = await (await browser.newContext({ viewport: PHONE })).newPage();
