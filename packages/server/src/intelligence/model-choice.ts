@@ -26,6 +26,7 @@ import {
 import { germanDayNumber } from '../time/day-numbers.ts';
 import {
   FORECAST_RULES,
+  consumptionBetween,
   forecastLevel,
   learnConsumption,
   segmentStarts,
@@ -104,6 +105,18 @@ export const CHOICE_RULES = {
   seasonFloor: 0.05,
   /** A reading counts as "h days later" within this many days after origin + h. */
   targetSlackDays: 2,
+  /**
+   * "Last year" judged with too few comparisons (a little over a year of history: a car wash in
+   * spring) counts as this share of the model's error where the model has no season of its own,
+   * last year's same days use `lastYearDiffers` times more (or less) over the horizon than the model
+   * expects, and the last 30 days used about what last year's same 30 days did (within
+   * `lastYearSameLevel` times: a season, not a change of use in between). Measured on the
+   * development worlds' process tanks: share 1 or no level check left a change-of-use world behind
+   * "the last 30 days".
+   */
+  lastYearShare: 0.5,
+  lastYearDiffers: 1.3,
+  lastYearSameLevel: 1.25,
 } as const;
 
 const DAY_MS = 86_400_000;
@@ -314,6 +327,45 @@ export function calibrate(input: ForecastInput, previous: unknown = null): Calib
   const entries = Object.entries(state?.origins ?? {});
   const today = Math.floor(input.now.getTime() / DAY_MS);
   const outerShare = input.heating ? CHOICE_RULES.outerShare.heating : CHOICE_RULES.outerShare.other;
+  // Learnt only where "last year" lacks comparisons somewhere.
+  let seasonless: { model: ConsumptionModel; lastYear: BaselineModel } | null | undefined;
+  const lastYearDiffers = (horizonDays: number) => {
+    if (seasonless === undefined) {
+      const model = input.heating ? null : learnConsumption(input);
+      const lastYear = model && !model.season ? learnBaseline('last_year', input) : null;
+      seasonless = model && lastYear ? { model, lastYear } : null;
+      // A season, not a change of use: this year's last 30 days at last year's same days' level.
+      if (seasonless) {
+        const then = new Date(input.now.getTime() - 365 * DAY_MS);
+        const recent = learnBaseline('last_30_days', input)?.useOnDay(germanDayNumber(input.now)) ?? 0;
+        const lastYear =
+          learnBaseline('last_30_days', {
+            ...input,
+            now: then,
+            points: input.points.filter((point) => point.at <= then),
+          })?.useOnDay(germanDayNumber(then)) ?? 0;
+        if (
+          !(recent > 0 && lastYear > 0) ||
+          Math.abs(Math.log(recent / lastYear)) >= Math.log(CHOICE_RULES.lastYearSameLevel)
+        )
+          seasonless = null;
+      }
+    }
+    if (!seasonless) return false;
+    const day = germanDayNumber(input.now);
+    let lastYear = 0;
+    for (let k = 0; k < horizonDays; k++) lastYear += seasonless.lastYear.useOnDay(day + k);
+    const model = consumptionBetween(
+      seasonless.model,
+      input.now,
+      new Date(input.now.getTime() + horizonDays * DAY_MS),
+    );
+    return (
+      model > 0 &&
+      lastYear > 0 &&
+      Math.abs(Math.log(lastYear / model)) >= Math.log(CHOICE_RULES.lastYearDiffers)
+    );
+  };
   CHOICE_RULES.horizonsDays.forEach((horizonDays, h) => {
     const scores = new Map<CandidateKind, number>();
     for (const [kind, lists] of errors) {
@@ -330,6 +382,8 @@ export function calibrate(input: ForecastInput, previous: unknown = null): Calib
       if (kind !== 'model' && !scores.has(kind)) {
         const ratio = carriedRatio(entries, kind, h);
         if (ratio !== null) scores.set(kind, ratio * model);
+        if (kind === 'last_year' && lastYearDiffers(horizonDays))
+          scores.set(kind, Math.min(scores.get(kind) ?? Infinity, CHOICE_RULES.lastYearShare * model));
       }
     const best = Math.max(1e-6, Math.min(...scores.values()));
     const raw = [...scores].map(
