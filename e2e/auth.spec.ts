@@ -138,7 +138,13 @@ test.describe('route guards', () => {
   test('top bar entries follow the role', async ({ page }) => {
     await login(page, 'admin');
     const nav = page.getByRole('navigation', { name: 'main' });
-    await expect(nav.getByRole('link')).toHaveText(['Geräte', 'Benutzer', 'Nachrichten']);
+    await expect(nav.getByRole('link')).toHaveText([
+      'Geräte',
+      'Benutzer',
+      'Nachrichten',
+      'Bestellungen',
+      'Touren',
+    ]);
     await expect(page.getByRole('link', { name: 'Einstellungen' })).toBeVisible();
   });
 });

@@ -100,6 +100,7 @@ test.describe('device configuration', () => {
       'Benachrichtigungen',
       'Zugriff',
       'Änderungen',
+      'Nachbestellung',
     ]);
     await expect(page.getByRole('tab', { name: 'Konfiguration' })).toHaveAttribute('aria-selected', 'true');
     const view = page.getByTestId('configuration-view');
