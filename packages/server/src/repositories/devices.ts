@@ -152,6 +152,31 @@ function ordering(query: DeviceListQuery): SQL[] {
 }
 
 /**
+ * The page's ids of an order that starts with the owner's username (grouped by user, or sorted by
+ * user), without sorting every matching device: the matching devices are counted per owner (an
+ * aggregate, for the master an index-only scan of devices_user), the owners placed in username
+ * order with the devices before each, and only the devices of the owners the page falls into are
+ * sorted (docs/decisions/073-device-list-owner-orders-paged-per-owner.md). Usernames are unique,
+ * so an owner's devices stand together in the order and the page is exactly the full order's.
+ */
+function ownerPageIds(condition: SQL, query: DeviceListQuery): SQL {
+  const start = (query.page - 1) * query.perPage;
+  const end = start + query.perPage;
+  const ownerDirection = !query.grouped && query.sort.endsWith(':desc') ? sql`DESC` : sql`ASC`;
+  return sql`(WITH placed AS (
+      SELECT c.owner, c.n, (coalesce(sum(c.n) OVER (ORDER BY u.username ${ownerDirection}
+        ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))::int AS before
+      FROM (SELECT ${devices.userId} AS owner, count(*)::int AS n FROM ${devices} WHERE ${condition}
+        GROUP BY ${devices.userId}) c
+      JOIN ${users} u ON u.id = c.owner
+    ), paged AS (SELECT owner, before FROM placed WHERE before < ${end}::int AND before + n > ${start}::int)
+    SELECT ${devices.id} FROM ${devices} JOIN ${users} ON ${users.id} = ${devices.userId}
+    WHERE ${condition} AND ${devices.userId} IN (SELECT owner FROM paged)
+    ORDER BY ${sql.join(ordering(query), sql`, `)}
+    LIMIT ${query.perPage}::int OFFSET (SELECT ${start}::int - min(before) FROM paged))`;
+}
+
+/**
  * The list's queries for one request, unexecuted (bench/device-list-plans.ts explains them):
  * the page's rows, and the count and footer totals over every matching device. The page does not
  * depend on the totals: `GET /v2/devices` runs the page alone unless asked for the totals too.
@@ -159,17 +184,18 @@ function ordering(query: DeviceListQuery): SQL[] {
 export function deviceListQueries(db: Executor, actor: UserRow, query: DeviceListQuery) {
   const conditions = listConditions(actor, query);
   const pageCondition = and(...conditions, query.locationEnabledOnly ? located : undefined);
-  // The page's ids first: sorting narrow rows, or reading a sort index, instead of whole devices.
-  // The owners are joined only where the order needs their usernames: without the join, a sort
-  // with an index reads the page's ids from it at any depth (an index-only scan) instead of
-  // sorting every device from the 50th page on.
+  // The page's ids first: reading a sort index instead of sorting whole devices. The owners are
+  // joined only where the order starts with their usernames, and those orders are paged per owner.
   const byOwner = query.grouped || query.sort.startsWith('username:');
-  const ids = db.select({ id: devices.id }).from(devices);
-  const pageIds = (byOwner ? ids.innerJoin(users, eq(users.id, devices.userId)) : ids)
-    .where(pageCondition)
-    .orderBy(...ordering(query))
-    .limit(query.perPage)
-    .offset((query.page - 1) * query.perPage);
+  const pageIds = byOwner
+    ? ownerPageIds(pageCondition!, query)
+    : db
+        .select({ id: devices.id })
+        .from(devices)
+        .where(pageCondition)
+        .orderBy(...ordering(query))
+        .limit(query.perPage)
+        .offset((query.page - 1) * query.perPage);
   return {
     page: db
       .select({ device: listedDevice, owner })
