@@ -853,6 +853,19 @@ function levelAtLastReading(series: Series, rates: ConsumptionRates, today: numb
 }
 
 /**
+ * Local days already worked out for a list of readings (`withLocalDays`): a backtest learns at
+ * about fifty origins from the first readings of one series, and each of its candidates would
+ * otherwise turn every reading's time into local days again.
+ */
+const knownLocalDays = new WeakMap<readonly LevelPoint[], Float64Array>();
+
+/** `points` with `localDays` of each reading's time given (the same values `localDays` gives). */
+export function withLocalDays<T extends readonly LevelPoint[]>(points: T, days: Float64Array): T {
+  knownLocalDays.set(points, days);
+  return points;
+}
+
+/**
  * The readings at or before now and within the history window as local days and volumes, in time
  * order (a stable sort keeps equal times as they came); null without any.
  */
@@ -861,12 +874,14 @@ export function readingsUpTo(
   uNow: number,
 ): { u: Float64Array; v: Float64Array } | null {
   const from = uNow - FORECAST_RULES.historyDays;
+  const known = knownLocalDays.get(points);
   let u = new Float64Array(points.length);
   let v = new Float64Array(points.length);
   let n = 0;
   let ordered = true;
-  for (const point of points) {
-    const at = localDays(point.at);
+  for (let index = 0; index < points.length; index++) {
+    const point = points[index];
+    const at = known ? known[index] : localDays(point.at);
     if (!(at <= uNow && at >= from && Number.isFinite(point.volume))) continue;
     if (n > 0 && at < u[n - 1]) ordered = false;
     u[n] = at;
@@ -941,7 +956,7 @@ function findSegmentStarts(u: Float64Array, v: Float64Array, capacity: number, n
 
 /** Index of the first reading of each segment between refills, for callers outside (backtest). */
 export function segmentStarts(points: readonly LevelPoint[], capacity: number): number[] {
-  const u = Float64Array.from(points, (point) => localDays(point.at));
+  const u = knownLocalDays.get(points) ?? Float64Array.from(points, (point) => localDays(point.at));
   const v = Float64Array.from(points, (point) => point.volume);
   return segmentStartsOfDays(u, v, capacity);
 }
@@ -1068,6 +1083,7 @@ function fitLevels(
 ): LevelFit {
   const n = v.length;
   const p = columns.length;
+  const [column0, column1] = columns;
   const weights = Float64Array.from(baseWeights);
   const residuals = new Float64Array(n);
   const meanX = new Float64Array(p);
@@ -1091,6 +1107,10 @@ function fitLevels(
       if (to - from < 2 || total <= 0) return null;
       meanV /= total;
       for (let j = 0; j < p; j++) meanX[j] /= total;
+      if (p <= 2) {
+        accumulateSmall(v, columns, weights, from, to, meanV, meanX, matrix, rhs);
+        return { meanV, meanX: Float64Array.from(meanX) };
+      }
       for (let i = from; i < to; i++) {
         const w = weights[i];
         const y = v[i] - meanV;
@@ -1114,6 +1134,7 @@ function fitLevels(
     const absolute = new Float64Array(n);
     let count = 0;
     rss = 0;
+    const [beta0 = 0, beta1 = 0] = beta;
     forEachSegment(starts, n, (from, to, s) => {
       const means = segmentMeans[s];
       for (let i = from; i < to; i++) {
@@ -1122,7 +1143,11 @@ function fitLevels(
           continue;
         }
         let r = v[i] - means.meanV;
-        for (let j = 0; j < p; j++) r += beta[j] * (columns[j][i] - means.meanX[j]);
+        if (p === 2) {
+          r += beta0 * (column0[i] - means.meanX[0]);
+          r += beta1 * (column1[i] - means.meanX[1]);
+        } else if (p === 1) r += beta0 * (column0[i] - means.meanX[0]);
+        else for (let j = 0; j < p; j++) r += beta[j] * (columns[j][i] - means.meanX[j]);
         residuals[i] = r;
         rss += weights[i] * r * r;
         if (baseWeights[i] > 0.01) absolute[count++] = Math.abs(r);
@@ -1138,6 +1163,60 @@ function fitLevels(
     }
   }
   return { beta, residuals, weights, scale, rss };
+}
+
+/**
+ * `fitLevels`'s sums of one segment for one or two clocks (the daily rate's flat fit, heating's
+ * base and degree days: most fits), in locals: the same products added in the same order as the
+ * general loop, so the same numbers, without its inner loops.
+ */
+function accumulateSmall(
+  v: Float64Array,
+  columns: Float64Array[],
+  weights: Float64Array,
+  from: number,
+  to: number,
+  meanV: number,
+  meanX: Float64Array,
+  matrix: Float64Array,
+  rhs: Float64Array,
+) {
+  const column0 = columns[0];
+  const mean0 = meanX[0];
+  let rhs0 = rhs[0];
+  let m00 = matrix[0];
+  if (columns.length === 1) {
+    for (let i = from; i < to; i++) {
+      const w = weights[i];
+      const x0 = column0[i] - mean0;
+      rhs0 -= w * x0 * (v[i] - meanV);
+      m00 += w * x0 * x0;
+    }
+    rhs[0] = rhs0;
+    matrix[0] = m00;
+    return;
+  }
+  const column1 = columns[1];
+  const mean1 = meanX[1];
+  let rhs1 = rhs[1];
+  let m10 = matrix[2];
+  let m11 = matrix[3];
+  for (let i = from; i < to; i++) {
+    const w = weights[i];
+    const y = v[i] - meanV;
+    const x0 = column0[i] - mean0;
+    const x1 = column1[i] - mean1;
+    rhs0 -= w * x0 * y;
+    m00 += w * x0 * x0;
+    rhs1 -= w * x1 * y;
+    m10 += w * x1 * x0;
+    m11 += w * x1 * x1;
+  }
+  rhs[0] = rhs0;
+  rhs[1] = rhs1;
+  matrix[0] = m00;
+  matrix[2] = m10;
+  matrix[3] = m11;
 }
 
 /** Calls `visit` with each segment's index range [from, to) and number. */

@@ -23,7 +23,7 @@ import {
   type BaselineKind,
   type BaselineModel,
 } from './baselines.ts';
-import { germanDayNumber } from '../time/day-numbers.ts';
+import { germanDayNumber, localDays } from '../time/day-numbers.ts';
 import {
   FORECAST_RULES,
   consumptionBetween,
@@ -35,6 +35,7 @@ import {
   type Forecast,
   type ForecastInput,
   type LevelPoint,
+  withLocalDays,
 } from './forecast.ts';
 
 export type CandidateKind = 'model' | BaselineKind;
@@ -239,6 +240,9 @@ export function backtestCandidates(input: ForecastInput, previous: unknown = nul
   const errors = new Map(kinds.map((kind) => [kind, horizons.map(() => [] as number[])] as const));
   const known = points.filter((point) => point.at.getTime() <= now);
   if (known.length < 2 || capacity <= 0) return { errors, state: null, learntOrigins: 0 };
+  // Each reading's local day once: every origin's candidates read the first readings of the same series.
+  const days = Float64Array.from(known, (point) => localDays(point.at));
+  withLocalDays(known, days);
   // What the tank had used by each reading: the falls between readings, refills left out (the
   // first reading after a refill starts from the same count), so a horizon may span refills.
   const used = new Float64Array(known.length);
@@ -263,7 +267,11 @@ export function backtestCandidates(input: ForecastInput, previous: unknown = nul
         .slice(settled, due)
         .map((h) => targetAfter(known, used, upTo - 1, origin + h * DAY_MS));
       const history: ForecastInput | null = targets.some(Boolean)
-        ? { ...input, points: known.slice(0, upTo), now: new Date(origin) }
+        ? {
+            ...input,
+            points: withLocalDays(known.slice(0, upTo), days.subarray(0, upTo)),
+            now: new Date(origin),
+          }
         : null;
       if (history) learntOrigins++;
       for (const kind of kinds) {
