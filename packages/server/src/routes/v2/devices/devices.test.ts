@@ -375,6 +375,7 @@ describe('GET /v2/devices/totals beside the pages it counts', () => {
     for (const username of ['master', 'admin', 'user'])
       for (const query of [
         'sort=username:asc',
+        'sort=username:desc',
         'sort=username:desc&grouped=1',
         'sort=name:desc&grouped=1',
         'sort=simCredit:desc&grouped=1',
