@@ -454,7 +454,8 @@ export const devices = pgTable(
     // The list's sort columns, each with the id that breaks ties: a page of the list is read in
     // index order instead of sorting every device. Names sort naturally ("Bielefeld 5" before
     // "Bielefeld 17"): the ICU collation of migration 0009, the same expression the list orders by
-    // (repositories/devices.ts, naturalName).
+    // (repositories/devices.ts, naturalName). Migration 0032 adds INCLUDE (user_id), which drizzle
+    // cannot express: an admin's page is checked for visibility in the index alone.
     index('devices_sort_name').on(sql`${t.name} COLLATE "natural"`, t.id),
     index('devices_sort_project').on(t.project, t.id),
     index('devices_sort_country_code').on(t.countryCode, t.id),
