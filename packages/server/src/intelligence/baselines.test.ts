@@ -8,7 +8,8 @@ import {
 } from './baselines.ts';
 import { heatingDegreeDays, normalDegreeDays } from './degree-days.ts';
 import { dayKey, germanDayNumber, localDays } from '../time/day-numbers.ts';
-import type { ForecastInput, LevelPoint } from './forecast.ts';
+import { withLocalDays, type ForecastInput, type LevelPoint } from './forecast.ts';
+import { mulberry32 } from '@tankportal/shared/random';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -139,6 +140,36 @@ describe('baselines', () => {
     for (let day = today; day < today + 30; day++) expected += 4 + 1.5 * normalDegreeDays(day);
     expect(forecast.perDay).toBeGreaterThan((0.95 * expected) / 30);
     expect(forecast.perDay).toBeLessThan((1.05 * expected) / 30);
+  });
+
+  it('a backtest’s origins, each with the first readings of one series, clean them as each alone would', () => {
+    // Noise, refills and strays (some near an origin's last readings, whose neighbours differ by origin).
+    const random = mulberry32(3);
+    const points = tank({
+      days: 420,
+      start: 9_000,
+      perDay: () => 35,
+      refillBelow: 2_500,
+      refillTo: 9_200,
+    }).map((point) => ({ ...point, volume: point.volume + (random() - 0.5) * 40 }));
+    for (let i = 40; i < points.length; i += 97)
+      points[i] = { ...points[i]!, volume: points[i]!.volume + 900 };
+    const days = Float64Array.from(points, (point) => localDays(point.at));
+    const today = germanDayNumber(NOW);
+    for (let origin = NOW.getTime(); origin > NOW.getTime() - 200 * DAY; origin -= 7 * DAY + 5 * HOUR) {
+      const upTo = points.filter((point) => point.at.getTime() <= origin).length;
+      const at = (given: LevelPoint[]) => ({ ...input(given), now: new Date(origin) });
+      for (const kind of ['last_30_days', 'last_year'] as BaselineKind[]) {
+        // As the backtest gives them (the later origins first), and a copy on its own.
+        const reused = learnBaseline(kind, at(withLocalDays(points.slice(0, upTo), days.subarray(0, upTo))));
+        const alone = learnBaseline(kind, at(points.slice(0, upTo)));
+        expect(reused === null, kind).toBe(alone === null);
+        if (!reused || !alone) continue;
+        expect([reused.level, reused.basis], kind).toEqual([alone.level, alone.basis]);
+        for (let day = today - 420; day < today + 60; day += 11)
+          expect(reused.useOnDay(day), kind).toBe(alone.useOnDay(day));
+      }
+    }
   });
 
   it('too little data: null', () => {

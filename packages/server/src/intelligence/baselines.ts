@@ -27,6 +27,7 @@ import { degreeDaysOfDay, normalDegreeDays } from './degree-days.ts';
 import { fromLocalDays, germanDayNumber, localDays } from '../time/day-numbers.ts';
 import {
   FORECAST_RULES,
+  givenLocalDays,
   medianInPlace,
   readingsUpTo,
   segmentStartsOfDays,
@@ -201,6 +202,46 @@ function cleanSeries(points: readonly LevelPoint[], capacity: number, uNow: numb
   return series;
 }
 
+/**
+ * The stray test's answers of one backtest's readings, by their index in the whole series (the
+ * buffer of the local days the backtest gave with each origin's readings: `withLocalDays`). A
+ * reading's answer rests on its own and its twelve nearest readings and on which of them share its
+ * segment (`neighbours`, a bit each): an origin whose readings have a reading's neighbourhood as
+ * an earlier origin had takes that origin's answer instead of working it out again.
+ */
+interface StrayAnswers {
+  capacity: number;
+  /** Per reading of the whole series: its neighbours as last asked, + 1 (0: not asked yet). */
+  neighbours: Int32Array;
+  kept: Uint8Array;
+}
+const strayAnswers = new WeakMap<ArrayBufferLike, StrayAnswers>();
+
+/**
+ * The answers of the whole series `points` is the first readings of, and the index there of the
+ * first of `u` (readings before it fell out of the history window); null where `u` and `v` are not
+ * exactly those readings in order.
+ */
+function strayAnswersOf(
+  points: readonly LevelPoint[],
+  u: Float64Array,
+  v: Float64Array,
+  capacity: number,
+): { answers: StrayAnswers; offset: number } | null {
+  const days = givenLocalDays(points);
+  const offset = points.length - u.length;
+  if (!days || days.byteOffset !== 0 || offset < 0) return null;
+  for (let i = 0; i < u.length; i++)
+    if (u[i] !== days[offset + i] || v[i] !== points[offset + i].volume) return null;
+  let answers = strayAnswers.get(days.buffer);
+  if (!answers || answers.capacity !== capacity) {
+    const length = days.buffer.byteLength / Float64Array.BYTES_PER_ELEMENT;
+    answers = { capacity, neighbours: new Int32Array(length), kept: new Uint8Array(length) };
+    strayAnswers.set(days.buffer, answers);
+  }
+  return { answers, offset };
+}
+
 function cleanSeriesOf(points: readonly LevelPoint[], capacity: number, uNow: number): CleanSeries | null {
   const readings = readingsUpTo(points, uNow);
   if (!readings) return null;
@@ -215,32 +256,59 @@ function cleanSeriesOf(points: readonly LevelPoint[], capacity: number, uNow: nu
   const around = new Int32Array(6);
   const slopes = new Float64Array(15);
   const expected = new Float64Array(6);
+  const earlier = strayAnswersOf(points, u, v, capacity);
   for (let i = 0; i < n; i++) {
     // The six nearest readings of the segment (three each side where there are), with their
     // Theil–Sen slope: a fast use over a few days is no stray, and one stray among them moves
     // neither the slope nor the median. (A pair counts only in the order found: nearer first.)
     let count = 0;
+    let neighbours = 0;
     for (let step = 1; count < 6 && step <= 6; step++)
       for (let side = 0; side < 2 && count < 6; side++) {
         const j = side === 0 ? i - step : i + step;
-        if (j >= 0 && j < n && segmentOf[j] === segmentOf[i]) around[count++] = j;
-      }
-    if (count >= 4) {
-      let slopeCount = 0;
-      for (let a = 0; a < count; a++)
-        for (let b = a + 1; b < count; b++) {
-          const span = u[around[b]] - u[around[a]];
-          if (span > 0) slopes[slopeCount++] = (v[around[b]] - v[around[a]]) / span;
+        if (j >= 0 && j < n && segmentOf[j] === segmentOf[i]) {
+          around[count++] = j;
+          neighbours |= 1 << (2 * (step - 1) + side);
         }
-      const slope = slopeCount > 0 ? medianInPlace(slopes.subarray(0, slopeCount)) : 0;
-      for (let k = 0; k < count; k++) expected[k] = v[around[k]] + slope * (u[i] - u[around[k]]);
-      if (Math.abs(v[i] - medianInPlace(expected.subarray(0, count))) > limit) continue;
-    }
+      }
+    if (earlier) {
+      const { answers, offset } = earlier;
+      if (answers.neighbours[offset + i] !== neighbours + 1) {
+        answers.neighbours[offset + i] = neighbours + 1;
+        answers.kept[offset + i] = strayTest(u, v, i, around, count, limit, slopes, expected) ? 1 : 0;
+      }
+      if (answers.kept[offset + i] === 0) continue;
+    } else if (!strayTest(u, v, i, around, count, limit, slopes, expected)) continue;
     series.u.push(u[i]);
     series.v.push(v[i]);
     series.segment.push(segmentOf[i]);
   }
   return series.u.length > 0 ? series : null;
+}
+
+/** Whether reading `i` stays: fewer than four neighbours, or near what they say (`cleanSeriesOf`). */
+function strayTest(
+  u: Float64Array,
+  v: Float64Array,
+  i: number,
+  around: Int32Array,
+  count: number,
+  limit: number,
+  slopes: Float64Array,
+  expected: Float64Array,
+): boolean {
+  if (count >= 4) {
+    let slopeCount = 0;
+    for (let a = 0; a < count; a++)
+      for (let b = a + 1; b < count; b++) {
+        const span = u[around[b]] - u[around[a]];
+        if (span > 0) slopes[slopeCount++] = (v[around[b]] - v[around[a]]) / span;
+      }
+    const slope = slopeCount > 0 ? medianInPlace(slopes.subarray(0, slopeCount)) : 0;
+    for (let k = 0; k < count; k++) expected[k] = v[around[k]] + slope * (u[i] - u[around[k]]);
+    if (Math.abs(v[i] - medianInPlace(expected.subarray(0, count))) > limit) return false;
+  }
+  return true;
 }
 
 /**

@@ -822,19 +822,37 @@ function medianWeeklyRate(
   firstDay: number,
 ): number | null {
   const { u, v, starts } = series;
+  const n = u.length;
   const totals = runningTotals(paceDays);
-  const stretches: { ratio: number; weight: number }[] = [];
-  forEachSegment(starts, u.length, (from, to) => {
+  // The pace clock at each reading once (a stretch reads it at both ends), and the stretches as
+  // numbers: a backtest asks this at every origin of thousands of readings.
+  const clock = new Float64Array(n);
+  for (let i = 0; i < n; i++) clock[i] = readClock(totals, paceDays, firstDay, u[i]);
+  const ratios = new Float64Array(n);
+  const stretchWeights = new Float64Array(n);
+  let count = 0;
+  forEachSegment(starts, n, (from, to) => {
     for (let i = from, j = from; i < to; i++) {
       while (j < to && u[j] - u[i] < 7) j++;
       if (j >= to) break;
-      const paced = readClock(totals, paceDays, firstDay, u[j]) - readClock(totals, paceDays, firstDay, u[i]);
-      if (paced > 0) stretches.push({ ratio: (v[i] - v[j]) / paced, weight: weights[i] });
+      const paced = clock[j] - clock[i];
+      if (paced > 0) {
+        ratios[count] = (v[i] - v[j]) / paced;
+        stretchWeights[count++] = weights[i];
+      }
     }
   });
-  if (stretches.length < 3) return null;
-  stretches.sort((a, b) => a.ratio - b.ratio);
-  return weightedQuantiles(stretches, [0.5])[0];
+  if (count < 3) return null;
+  // Ascending ratios, equal ones in the order found (as a stable sort of the stretches).
+  const order = Array.from({ length: count }, (_, k) => k).sort((a, b) => ratios[a] - ratios[b] || a - b);
+  let total = 0;
+  for (const k of order) total += stretchWeights[k];
+  let running = 0;
+  for (const k of order) {
+    running += stretchWeights[k];
+    if (running >= 0.5 * total) return ratios[k];
+  }
+  return ratios[order[count - 1]];
 }
 
 /**
@@ -864,6 +882,10 @@ export function withLocalDays<T extends readonly LevelPoint[]>(points: T, days: 
   knownLocalDays.set(points, days);
   return points;
 }
+
+/** The local days given with `points` (`withLocalDays`), if any. */
+export const givenLocalDays = (points: readonly LevelPoint[]): Float64Array | undefined =>
+  knownLocalDays.get(points);
 
 /**
  * The readings at or before now and within the history window as local days and volumes, in time

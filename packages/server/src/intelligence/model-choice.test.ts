@@ -60,6 +60,8 @@ describe('the per-tank choice of a forecaster', () => {
       const fresh = backtestCandidates(input);
       // The same errors in the same order: kept answers do not change once due.
       expect(continued.errors).toEqual(fresh.errors);
+      // And so the same calibration: the blend, its ranges and what the next day goes on from.
+      if (day === 0) expect(calibrate(input, state)).toEqual(calibrate(input));
       learnt.push(continued.learntOrigins);
       expect(fresh.learntOrigins).toBeGreaterThan(40);
       state = continued.state;
