@@ -7,6 +7,7 @@
 // devices report once, then one round; and one round without any new report. Per round: wall time,
 // CPU (Node, PostgreSQL backends), rows written and the SQL statements the Db's pool ran.
 // The rounds run on a copy of the fleet database (dropped at the end): the fleet stays as it was.
+// BENCH_OUTPUT writes the report elsewhere (the results file has a section recorded by hand).
 import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -193,6 +194,8 @@ interface Round {
   checkCounts: Counts;
   /** The forecasts' part of the forecasts phase (before measureErrors): wall, Node CPU, statements. */
   forecastPart: { ms: number; nodeCpuMs: number; statements: number; readings: number };
+  /** The rest of the forecasts phase (measureErrors: the backtests), when it got there. */
+  backtestPart: { ms: number; nodeCpuMs: number } | null;
   after: State;
 }
 
@@ -222,6 +225,9 @@ async function round(label: string): Promise<Round> {
         statements: forecastCounts.statements,
         readings: forecastCounts.readings,
       };
+  const backtestPart = split
+    ? { ms: t1 - split.at, nodeCpuMs: (partCpu.user + partCpu.system) / 1000 - forecastPart.nodeCpuMs }
+    : null;
   counts = zero();
   const checksBudgetMs = Math.max(CHECKS_MIN_MS, BUDGET_MS - (Date.now() - started));
   const checks = await runSensorChecks(db, { budgetMs: checksBudgetMs });
@@ -256,6 +262,7 @@ async function round(label: string): Promise<Round> {
     forecastCounts,
     checkCounts,
     forecastPart,
+    backtestPart,
     after: await state(),
   };
   log(
@@ -263,7 +270,11 @@ async function round(label: string): Promise<Round> {
       `CPU node ${(result.nodeCpuMs / 1000).toFixed(1)} s db ${(databaseCpuMs / 1000).toFixed(1)} s, ` +
       `${forecasts} forecasts, ${result.backtests} backtests, ${result.checkedSensors} checks (${result.checkedWithForecast} with the forecasts, +${checks.devices} devices), ` +
       `statements ${forecastCounts.statements} + ${checkCounts.statements}; forecasts part ${(forecastPart.ms / 1000).toFixed(1)} s, ` +
-      `${forecastPart.statements} statements, longest backtest ${(forecastCounts.longestBacktestMs / 1000).toFixed(1)} s; ` +
+      `${forecastPart.statements} statements, longest backtest ${(forecastCounts.longestBacktestMs / 1000).toFixed(1)} s` +
+      (backtestPart && result.backtests > 0
+        ? ` (backtests ${(backtestPart.ms / 1000).toFixed(1)} s, Node CPU ${(backtestPart.nodeCpuMs / result.backtests).toFixed(0)} ms each)`
+        : '') +
+      '; ' +
       `now ${result.after.forecasts}/${levelSensors} forecasts, ${result.after.backtestsMissing} backtests missing, ${result.after.checked} checked`,
   );
   return result;
@@ -390,13 +401,19 @@ let extrapolation = '';
 if (last && allBacktestsAt === null) {
   const recent = fresh.slice(-3);
   const forecastRate = recent.reduce((sum, r) => sum + r.forecasts, 0) / recent.length;
-  const backtestRate = recent.reduce((sum, r) => sum + r.backtests, 0) / recent.length;
+  // The backtests' own rate: per second of the phases that got to them, for a round whose budget
+  // goes to backtests alone (a first round that only forecast does not halve it).
+  const phases = fresh.filter((r) => r.backtestPart && r.backtests > 0);
+  const phaseMs = phases.reduce((sum, r) => sum + r.backtestPart!.ms, 0);
+  const phaseBacktests = phases.reduce((sum, r) => sum + r.backtests, 0);
+  const phaseCpuMs = phases.reduce((sum, r) => sum + r.backtestPart!.nodeCpuMs, 0);
+  const backtestRate = phaseMs > 0 ? (phaseBacktests / phaseMs) * BUDGET_MS : 0;
   const forecastsLeft = levelSensors - last.after.forecasts;
   // Forecasts still to come also need their backtests (those with an empty date, as so far).
   const emptyShare = last.after.forecasts > 0 ? last.after.withEmptyAt / last.after.forecasts : 1;
   const backtestsLeft = last.after.backtestsMissing + forecastsLeft * emptyShare;
   const more = backtestRate > 0 ? Math.ceil(backtestsLeft / backtestRate) : Infinity;
-  extrapolation = `\n**Capped** at BENCH_MAX_ROUNDS = ${MAX_ROUNDS}: after ${fresh.length} rounds ${last.after.forecasts} of ${levelSensors} forecasts and ${last.after.backtested} backtests exist, ${Math.round(backtestsLeft)} backtests to go. **Extrapolated** (not measured) at the last three rounds' rate (${forecastRate.toFixed(0)} forecasts, ${backtestRate.toFixed(0)} backtests per round): about ${more} more rounds, i.e. all backtests after about ${fresh.length + more} rounds = ${((fresh.length + more) * 10).toFixed(0)} minutes at one round per 10 min.\n`;
+  extrapolation = `\n**Capped** at BENCH_MAX_ROUNDS = ${MAX_ROUNDS}: after ${fresh.length} rounds ${last.after.forecasts} of ${levelSensors} forecasts and ${last.after.backtested} backtests exist, ${Math.round(backtestsLeft)} backtests to go. **Extrapolated** (not measured) at the last three rounds' rate of forecasts (${forecastRate.toFixed(0)} per round) and the backtests' own rate (${phaseBacktests} backtests in ${(phaseMs / 1000).toFixed(1)} s of backtest phases, Node CPU ${phaseBacktests > 0 ? (phaseCpuMs / phaseBacktests).toFixed(0) : '–'} ms each: ${backtestRate.toFixed(0)} in a round of ${(BUDGET_MS / 1000).toFixed(0)} s): about ${more} more rounds, i.e. all backtests after about ${fresh.length + more} rounds = ${((fresh.length + more) * 10).toFixed(0)} minutes at one round per 10 min.\n`;
 }
 const stateRow = (label: string, r: Round | null) =>
   r
@@ -478,6 +495,6 @@ checks' max(${s(CHECKS_MIN_MS)} s, what the forecasts left).
 
 Rounds over their budget by more than 5 s: ${overruns.length === 0 ? 'none' : overruns.map((r) => `${r.label} (forecasts ${s(r.forecastMs)} s, checks ${s(r.checksMs)} s of ${s(r.checksBudgetMs)} s)`).join('; ')}.
 `;
-writeFileSync(path.join(ROOT, 'bench/results/forecast-round.md'), report);
+writeFileSync(process.env.BENCH_OUTPUT ?? path.join(ROOT, 'bench/results/forecast-round.md'), report);
 console.log(report);
 if (runError) process.exitCode = 1;
