@@ -3,8 +3,9 @@ import { apiSession, login } from './helpers.ts';
 
 // The whole loop of an order (docs/product/orders.md, tours.md): the demo customer `heizung-meier`
 // orders a delivery for its net device's tank on a phone; its dealer `admin` confirms it for today,
-// plans it into a tour of its own truck and saves the tour with the demo `user` as driver; the
-// driver marks the stop delivered on a phone with the ticket's quantity; the tank reports the
+// makes a depot and a truck, plans the order into a tour of that truck and saves the tour with the
+// demo `user` as driver; the driver marks the stop delivered on a phone with the ticket's quantity,
+// offline for a while, and the entry is recorded once when the phone is back; the tank reports the
 // refill over the real net ingest; a master starts the intelligence round (`forecasts`) on the
 // system area's jobs page; and the dealer's orders page shows the order closed with the measured
 // quantity and its differences to the order and the ticket.
@@ -34,6 +35,10 @@ interface Device {
     value: number | null;
   }[];
 }
+interface TourStop {
+  delivered: boolean;
+  ticketQuantity: number | null;
+}
 interface Order {
   id: number;
   state: string;
@@ -56,6 +61,7 @@ test('an order goes from the customer’s phone over a tour and the driver to it
   const dealer = await apiSession(baseURL!, 'admin');
   const master = await apiSession(baseURL!, 'master');
   const customerApi = await apiSession(baseURL!, 'heizung-meier');
+  const driverApi = await apiSession(baseURL!, 'user');
   const cleanUp: (() => Promise<unknown>)[] = [];
   try {
     // The customer's net device with a litre tank large enough for the order.
@@ -94,32 +100,14 @@ test('an order goes from the customer’s phone over a tour and the driver to it
         },
       });
     const stamp = Date.now();
+    const depotName = `Tanklager Schleife ${stamp}`;
+    const truckName = `Schleifenzug ${stamp}`;
     expect(
       (await report(`e2e-loop-${stamp}-place`, level, { location: { lat: 51.34, lng: 12.38 } })).ok(),
     ).toBe(true);
     cleanUp.push(() =>
       master.context.post(`/api/v2/devices/${device!.id}/reset-gps-data`, { headers: master.headers }),
     );
-    // The dealer's depot and truck (the tour planner's pages have a journey of their own).
-    const post = async (path: string, data: object) => {
-      const created = await dealer.context.post(`/api/v2${path}`, { headers: dealer.headers, data });
-      expect(created.status(), await created.text()).toBe(201);
-      return ((await created.json()) as { id: number }).id;
-    };
-    const depot = await post('/depots', {
-      name: `Tanklager Schleife ${stamp}`,
-      city: 'Leipzig',
-      lat: 51.3397,
-      lng: 12.3731,
-    });
-    const truckName = `Schleifenzug ${stamp}`;
-    await post('/trucks', {
-      name: truckName,
-      plate: 'L-TP 77',
-      depot_id: depot,
-      compartments: [{ content_type: null, capacity: 20_000 }],
-    });
-
     // 1. The customer orders on its phone; wrong input is told on its field.
     const customer = await (await browser.newContext({ viewport: PHONE })).newPage();
     await login(customer, 'heizung-meier', `/devices/${device!.id}`);
@@ -175,6 +163,28 @@ test('an order goes from the customer’s phone over a tour and the driver to it
     await expect(mine).toContainText(`Liefertermin ${german(day)}`);
     await expect(mine.getByTestId('order-cancel')).toHaveCount(0);
 
+    // The dealer's depot and truck, made in the portal.
+    await office.goto('/tours/depots');
+    await office.getByRole('button', { name: 'Depot anlegen' }).click();
+    const depotForm = office.getByTestId('depot-form');
+    await depotForm.getByLabel('Name').fill(depotName);
+    await depotForm.getByLabel('Breitengrad').fill('51,3397');
+    await depotForm.getByLabel('Längengrad').fill('12,3731');
+    await office.getByTestId('depot-save').click();
+    const depotRow = office.getByRole('row', { name: new RegExp(depotName) });
+    await expect(depotRow).toBeVisible();
+    const depot = Number((await depotRow.getAttribute('data-testid'))!.replace('depot-', ''));
+    await office.getByRole('tab', { name: 'Fahrzeuge' }).click();
+    await office.getByRole('button', { name: 'Fahrzeug anlegen' }).click();
+    const truckForm = office.getByTestId('truck-form');
+    await truckForm.getByLabel('Name').fill(truckName);
+    await truckForm.getByLabel('Kennzeichen').fill('L-TP 77');
+    await truckForm.getByRole('combobox', { name: 'Depot' }).click();
+    await office.getByRole('option', { name: depotName }).click();
+    await truckForm.getByLabel('Liter Kammer 1').fill('20000');
+    await office.getByTestId('truck-save').click();
+    await expect(office.getByRole('row', { name: new RegExp(truckName) })).toBeVisible();
+
     await office.goto(`/tours?day=${day}&depot=${depot}`);
     const planned = office.getByTestId(`tour-order-${order!.id}`);
     await expect(planned).toBeVisible();
@@ -201,15 +211,52 @@ test('an order goes from the customer’s phone over a tour and the driver to it
       `/api/v2/tours/${tourId}/export.pdf?locale=de`,
     );
 
-    // 3. The driver marks the stop delivered on its phone, with the ticket's quantity.
-    const driver = await (await browser.newContext({ viewport: PHONE })).newPage();
+    // 3. The driver marks the stop delivered on its phone with the ticket's quantity, without a
+    // connection for a while: the entry waits on the phone and is recorded once when it is back.
+    const phone = await browser.newContext({ viewport: PHONE });
+    const driver = await phone.newPage();
     await login(driver, 'user', '/driver');
     const stop = driver.getByRole('region', { name: new RegExp(truckName) }).getByRole('listitem');
     await expect(stop).toContainText(`Menge: ${litres(ORDERED)}`);
+    await expect(stop.getByRole('link', { name: /^Navigation zu/ })).toHaveAttribute(
+      'href',
+      /destination=|geo:|daddr=/,
+    );
+    // The page keeps its code for a reload without a connection once its worker has kept it.
+    await driver.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      while (!(await caches.match('/driver'))) await new Promise((resolve) => setTimeout(resolve, 100));
+    });
+    await phone.setOffline(true);
+    await driver.reload();
+    await expect(driver.getByTestId('driver-stored')).toBeVisible();
     await stop.getByLabel(/^Menge laut Lieferschein/).fill(String(TICKET));
     await stop.getByTestId('driver-delivered').click();
+    await expect(stop.getByTestId('driver-stop-waiting')).toContainText(litres(TICKET));
+    await expect(driver.getByTestId('driver-waiting')).toBeVisible();
+    await phone.setOffline(false);
     await expect(stop.getByTestId('driver-stop-sent')).toContainText(litres(TICKET));
+    await expect(driver.getByTestId('driver-waiting')).toBeHidden();
     await noSidewaysScroll(driver);
+    // The server has the delivery once: the same entry sent again changes nothing.
+    const [entry] = (await driver.evaluate(() =>
+      JSON.parse(localStorage.getItem('tp-driver-deliveries') ?? '[]'),
+    )) as { clientEntryId: string; stopId: number; deliveredAt: string }[];
+    const stopOf = async () =>
+      ((await (await dealer.context.get(`/api/v2/tours/${tourId}`)).json()) as { stops: TourStop[] })
+        .stops[0]!;
+    const delivered = await stopOf();
+    expect(delivered).toMatchObject({ delivered: true, ticketQuantity: TICKET });
+    const again = await driverApi.context.post(`/api/v2/driver/stops/${entry!.stopId}/delivered`, {
+      headers: driverApi.headers,
+      data: {
+        ticket_quantity: TICKET,
+        delivered_at: entry!.deliveredAt,
+        client_entry_id: entry!.clientEntryId,
+      },
+    });
+    expect(again.status()).toBe(200);
+    expect(await stopOf()).toEqual(delivered);
 
     // 4. The tank reports the refill over the real ingest.
     expect((await report(`e2e-loop-${stamp}-refill`, level + ORDERED - 10)).ok()).toBe(true);
@@ -254,6 +301,6 @@ test('an order goes from the customer’s phone over a tour and the driver to it
     await expect(events).toContainText('Lieferung gemessen, abgeschlossen');
   } finally {
     for (const step of cleanUp.reverse()) await step();
-    await Promise.all([dealer.context.dispose(), master.context.dispose(), customerApi.context.dispose()]);
+    await Promise.all([dealer, master, customerApi, driverApi].map((session) => session.context.dispose()));
   }
 });
