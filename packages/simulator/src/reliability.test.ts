@@ -1,16 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { DemoDevice } from '@tankportal/shared/demo-fleet';
 import { openDatabase } from '../../server/src/db/client.ts';
 import { startPortal, stopProcess } from '../../server/src/testing/server-process.ts';
+import { migratedDataDir } from '../../server/src/testing/test-database.ts';
 import { simulate } from './simulator.ts';
 import type { SimulatedReport } from './device-model.ts';
 
 const PORT = 3950;
-const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-reliability-'));
+// The run's migrated database, seeded with the demo data by the server's first start.
+const { dataDir, remove } = await migratedDataDir('tp-reliability-');
 const env = {
   ...process.env,
   DATA_DIR: dataDir,
@@ -23,7 +22,7 @@ const env = {
 
 const startServer = () => startPortal(PORT, { ...env, MQTT_PORT: String(PORT + 1) });
 
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+afterAll(remove);
 
 describe('reliability', () => {
   it('stores every acknowledged report exactly once although the server is killed (SIGKILL) and restarted', async () => {

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { withAdmin } from '../testing/test-database.ts';
+import { migratedDataDir, withAdmin } from '../testing/test-database.ts';
 import { freePort } from '../testing/free-port.ts';
 import { mosquittoInstalled, TestMosquitto } from '../testing/mosquitto.ts';
 import { READY_BODY, startPortal, stopProcess } from '../testing/server-process.ts';
@@ -33,8 +30,8 @@ async function freshDatabase(): Promise<NodeJS.ProcessEnv> {
     url.pathname = `/${name}`;
     return { DATABASE_URL: url.toString() };
   }
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-health-'));
-  cleanUps.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+  const { dataDir, remove } = await migratedDataDir('tp-health-');
+  cleanUps.push(async () => remove());
   return { DATA_DIR: dataDir };
 }
 

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import pg from 'pg';
@@ -23,6 +20,7 @@ import {
 } from '../testing/mqtt-devices.ts';
 import { startPortal, stopProcess } from '../testing/server-process.ts';
 import { createTestApp } from '../testing/test-app.ts';
+import { migratedDataDir } from '../testing/test-database.ts';
 import { subscribeExternalBroker } from './mqtt-external.ts';
 
 /**
@@ -57,9 +55,9 @@ beforeAll(async () => {
     location = { url: url.toString() };
     cleanUp = () => adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   } else {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-mqtt-faults-'));
+    const { dataDir, remove } = await migratedDataDir('tp-mqtt-faults-');
     location = { dataDir };
-    cleanUp = async () => rmSync(dataDir, { recursive: true, force: true });
+    cleanUp = async () => remove();
   }
   openStore = () => openDatabase({ ...location, onConnectionError: () => {} });
   // The devices of every scenario, known to the portal before it starts.

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
+import { restoreDataDir } from '../db/pglite-backup.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -37,6 +40,19 @@ export async function openTestDatabase(): Promise<{ database: Database; drop(): 
     database,
     drop: () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
   };
+}
+
+/**
+ * A new embedded data directory for a server process of a test, holding the run's migrated
+ * database (global-setup.ts) when there is one: the server opens it instead of creating and
+ * migrating a database (about a second of processor time instead of six to nine). `remove` deletes it.
+ */
+export async function migratedDataDir(prefix: string): Promise<{ dataDir: string; remove(): void }> {
+  const directory = mkdtempSync(path.join(tmpdir(), prefix));
+  const dataDir = path.join(directory, 'data');
+  const snapshot = inject('pgliteSnapshot');
+  if (snapshot) await restoreDataDir(dataDir, snapshot);
+  return { dataDir, remove: () => rmSync(directory, { recursive: true, force: true }) };
 }
 
 /**
