@@ -253,6 +253,27 @@ describe('the blend of the candidates per horizon', () => {
     expect(quarter.weights?.last_year).toBeCloseTo(64 / 69, 2);
     expect(quarter.kind).toBe('last_year');
   });
+
+  it('gives a process tank two and three months ahead a range that reaches further into its past errors', () => {
+    const input = processTank(31);
+    // The model alone, its errors spread evenly (shuffled over the origins), the same at every horizon.
+    const kept = keptBacktest(input, (_, k, kind) => (kind === 'model' ? ((k * 37) % 101) / 10 - 5 : null));
+    const horizons = calibrate(input, kept).horizons;
+    const inside = (days: number) => {
+      const choice = horizons.find((candidate) => candidate.horizonDays === days)!;
+      const errors = Object.values(kept.origins)
+        .map((entry) => entry.model![CHOICE_RULES.horizonsDays.indexOf(days)])
+        .filter((error): error is number => typeof error === 'number')
+        .map((error) => error / days);
+      expect(errors).toHaveLength(choice.n);
+      return errors.filter((error) => error >= choice.q10 && error <= choice.q90).length / errors.length;
+    };
+    // A month ahead the ⌈(n + 1) · 0.88⌉-th error from each end: about 80 % of the past errors inside.
+    expect(inside(30)).toBeLessThan(0.82);
+    // Further ahead a year of errors is only a few independent ones: 0.9 and 0.92.
+    expect(inside(60)).toBeGreaterThan(inside(30));
+    expect(inside(90)).toBeGreaterThanOrEqual(0.84);
+  });
 });
 
 describe('a seasonal business with a little over a year of history', () => {

@@ -95,6 +95,13 @@ export const CHOICE_RULES = {
    */
   outerShare: { heating: 0.9, other: 0.88 },
   /**
+   * Process tanks from two months ahead, instead of `outerShare.other` (horizon in days → share).
+   * A 60- or 90-day error spans eight or thirteen of the weekly origins, so a year of them is only a
+   * few independent ones, and a change of use still to come is in none: at 0.88 the ranges held
+   * 73–79 % 60–90 days ahead on the development worlds (changes of use: 73 %).
+   */
+  outerShareAhead: { 60: 0.9, 90: 0.92 } as Partial<Record<number, number>>,
+  /**
    * Heating up to this many days ahead: the range from the errors of origins at this time of year
    * (Gaussian weights on the distance in days of the year, `seasonDays`, plus `seasonFloor` for every
    * origin). A week ahead in summer, when little is used, a reading's noise is days of use; in
@@ -334,7 +341,6 @@ export function calibrate(input: ForecastInput, previous: unknown = null): Calib
   const horizons: HorizonChoice[] = [];
   const entries = Object.entries(state?.origins ?? {});
   const today = Math.floor(input.now.getTime() / DAY_MS);
-  const outerShare = input.heating ? CHOICE_RULES.outerShare.heating : CHOICE_RULES.outerShare.other;
   // Learnt only where "last year" lacks comparisons somewhere.
   let seasonless: { model: ConsumptionModel; lastYear: BaselineModel } | null | undefined;
   const lastYearDiffers = (horizonDays: number) => {
@@ -375,6 +381,9 @@ export function calibrate(input: ForecastInput, previous: unknown = null): Calib
     );
   };
   CHOICE_RULES.horizonsDays.forEach((horizonDays, h) => {
+    const outerShare = input.heating
+      ? CHOICE_RULES.outerShare.heating
+      : (CHOICE_RULES.outerShareAhead[horizonDays] ?? CHOICE_RULES.outerShare.other);
     const scores = new Map<CandidateKind, number>();
     for (const [kind, lists] of errors) {
       const list = lists[h];
