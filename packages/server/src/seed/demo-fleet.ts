@@ -5,7 +5,6 @@ import {
   alarms,
   contacts,
   devices,
-  measurements,
   monthlyConsumption as consumptionTable,
   notificationRecipients,
   sensors,
@@ -393,17 +392,19 @@ async function seedSensors(db: Db, deviceId: number, plans: SensorPlan[], option
     const series = simulateSeries(plan, options);
     if (index === 0 && options.anomaly && plan.type === 'probe')
       applyAnomaly(series, options.anomaly, plan.capacity, options.end);
-    for (let i = 0; i < series.length; i += 2_000) {
-      await db.insert(measurements).values(
-        series.slice(i, i + 2_000).map((point) => ({
-          sensorId: sensor.id,
-          measuredAt: point.at,
-          value: point.value,
-          percent: plan.type === 'probe' ? levelFromValue(sensor, point.value).pct : null,
-          temperature: point.temperature,
-        })),
-      );
-    }
+    // The sensor's two years as one JSON parameter: the query builder spent more processor time
+    // writing thousands of rows' placeholders than the database spent storing them.
+    const rows = series.map((point) => ({
+      measured_at: point.at.toISOString(),
+      value: point.value,
+      percent: plan.type === 'probe' ? levelFromValue(sensor, point.value).pct : null,
+      temperature: point.temperature,
+    }));
+    await db.execute(sql`
+      INSERT INTO measurements (sensor_id, measured_at, value, percent, temperature)
+      SELECT ${sensor.id}::int, measured_at, value, percent, temperature
+      FROM json_to_recordset(${JSON.stringify(rows)}::json)
+        AS v(measured_at timestamptz, value float8, percent float8, temperature float8)`);
     const months = monthlyConsumption(series, plan.type);
     if (months.length)
       await db.insert(consumptionTable).values(months.map((row) => ({ sensorId: sensor.id, ...row })));
