@@ -71,14 +71,39 @@ function shapeOf(lines: string[]): string[] {
   return nodes;
 }
 
-/** Where a page's ids come in order from: the node under the plan's Limit, e.g. an index scan or a sort. */
-function orderSource(plan: Plan): string {
-  const limit = plan.shape.findIndex((line) => /\bLimit\b/.test(line));
-  const node = plan.shape[limit + 1] ?? '';
-  return node
+const nodeName = (node: string) =>
+  node
     .replace(/^\s*->\s*/, '')
     .replace(/\s*\[.*$/, '')
     .replace(/ on \w+( \w+)?$/, '');
+
+const arrowAt = (line: string) => line.indexOf('->');
+
+/**
+ * Where a page's ids come in order from: the Limit's input, e.g. an index scan or a sort; for an
+ * order paged per owner (a window over the owners, in a CTE beside that input), the scan the
+ * devices are counted per owner from.
+ */
+function orderSource(plan: Plan): string {
+  const limit = plan.shape.findIndex((line) => /\bLimit\b/.test(line));
+  if (!perOwner(plan)) return nodeName(plan.shape[limit + 1] ?? '');
+  const counted = plan.shape.find((line) =>
+    /\b(Seq|Index Only|Index) Scan\b.* on devices devices_\d/.test(line),
+  );
+  return `per owner: counted from ${nodeName(counted ?? '')}`;
+}
+
+const perOwner = (plan: Plan) => plan.shape.some((line) => /\bWindowAgg\b/.test(line));
+
+/** For an order paged per owner: how many devices of the page's owners were sorted (the sort's input). */
+function ownersDevicesSorted(plan: Plan): string {
+  const limit = plan.shape.findIndex((line) => /\bLimit\b/.test(line));
+  // The Limit's own input is one level deeper than the Limit; a CTE's or InitPlan's nodes deeper still.
+  const childOf = (from: number) =>
+    plan.shape.slice(from + 1).find((line) => arrowAt(line) === arrowAt(plan.shape[from]) + 6);
+  const sort = childOf(limit);
+  const input = sort === undefined ? undefined : childOf(plan.shape.indexOf(sort));
+  return /\[(\d+) rows/.exec(input ?? '')?.[1] ?? '?';
 }
 
 async function explain(client: pg.ClientBase, query: { sql: string; params: unknown[] }): Promise<Plan> {
@@ -236,7 +261,10 @@ try {
       };
       const times = Object.values(plans).map((plan) => plan.ms.toFixed(1));
       const page = (plan: Plan) => `${plan.ms.toFixed(1)} (${plan.buffers})`;
-      const orderFrom = [...new Set([orderSource(firstPage), orderSource(finalPage)])].join('; ');
+      const sorted = perOwner(finalPage)
+        ? `, the page's owners' ${ownersDevicesSorted(firstPage)} / ${ownersDevicesSorted(finalPage)} devices sorted`
+        : '';
+      const orderFrom = [...new Set([orderSource(firstPage), orderSource(finalPage)])].join('; ') + sorted;
       summary.push(
         `| ${username} | ${scenario.label} | ${matching} | ${page(firstPage)} | ${page(finalPage)} | ${orderFrom} | ${countPlan.ms.toFixed(1)} | ${totalsPlan.ms.toFixed(1)} |`,
       );
@@ -275,7 +303,9 @@ query is what \`GET /api/v2/devices\` runs for a page; the count and sensor tota
 
 Page times with the shared buffers (8 kB pages, cached or read) the page's query touched in
 parentheses; "order from": the plan node the page's ids come from in order (an index scan, read
-only to the page's end, or a sort of every matching device) at page 1 and at the last page.
+only to the page's end, or a sort of every matching device; for the orders that start with the owner,
+paged per owner, the scan the matching devices are counted per owner from and the number of the
+page's owners' devices sorted) at page 1 and at the last page.
 
 | user | query | matching | page 1 ms (buffers) | last page ms (buffers) | order from | count ms | sensor totals ms |
 |---|---|---|---|---|---|---|---|

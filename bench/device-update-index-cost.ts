@@ -8,7 +8,8 @@
 // fleet database, bench/fleet-database.ts), WRITERS connections update batches of BATCH devices with
 // the ingest's own statement, each batch its own transaction (4 in flight, as the ingest batcher
 // keeps on PostgreSQL), first with every index, then without the list's report-updated indexes one
-// at a time and all together. The variants take turns for ROUNDS rounds; each reports its median
+// at a time and all together, then with the list's other six sort indexes without the owner's id
+// they carry since migration 0032. The variants take turns for ROUNDS rounds; each reports its median
 // time and PostgreSQL CPU time (of the writers' backends, from /proc: it hardly moves with the load
 // of a shared machine) per device update, its share of HOT updates, and how many bytes the table
 // and its indexes grew per update.
@@ -27,10 +28,20 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 /** The list's sort indexes on columns a report updates (migration 0024). */
 const REPORT_UPDATED = ['devices_sort_last_reported_at', 'devices_sort_sim_credit', 'devices_sort_status'];
-const variants: { label: string; drop: string[] }[] = [
+/** The list's other sort indexes, which carry the owner's id since migration 0032. */
+const WITH_OWNER = ['name', 'project', 'country_code', 'postal_code', 'city', 'street'].map(
+  (c) => `devices_sort_${c}`,
+);
+/** A variant drops indexes, or narrows them (the same index without INCLUDE), for its runs. */
+const variants: { label: string; drop: string[]; narrow?: string[] }[] = [
   { label: 'every index (as migrated)', drop: [] },
   ...REPORT_UPDATED.map((index) => ({ label: `without ${index}`, drop: [index] })),
   { label: 'without the three (as before migration 0024)', drop: REPORT_UPDATED },
+  {
+    label: 'the other six sort indexes without the owner (as before migration 0032)',
+    drop: [],
+    narrow: WITH_OWNER,
+  },
 ];
 
 // The ingest's statement (ingest/store-batch.ts, `ingest_device_updates`), rows as one JSON parameter.
@@ -94,7 +105,8 @@ try {
       )
     ).rows.map((row) => [row.indexname, row.indexdef]),
   );
-  for (const index of REPORT_UPDATED) if (!definitions.has(index)) throw new Error(`no index ${index}`);
+  for (const index of [...REPORT_UPDATED, ...WITH_OWNER])
+    if (!definitions.has(index)) throw new Error(`no index ${index}`);
   /** The table's and every index's size, and its updates so far (HOT among them). */
   const tableState = async () => {
     await setup.query('SELECT pg_stat_clear_snapshot()');
@@ -173,6 +185,10 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const variant of variants) {
       for (const index of variant.drop) await setup.query(`DROP INDEX ${index}`);
+      for (const index of variant.narrow ?? [])
+        await setup.query(
+          `DROP INDEX ${index}; ${definitions.get(index)!.replace(/ INCLUDE \(user_id\)$/, '')}`,
+        );
       const before = await tableState();
       const { microseconds, cpuMicroseconds } = await updateDevices();
       times.get(variant.label)!.push(microseconds);
@@ -182,6 +198,8 @@ try {
       hotShare.get(variant.label)!.push((after.hot - before.hot) / updates);
       growth.get(variant.label)!.push((after.bytes - before.bytes) / updates);
       for (const index of variant.drop) await setup.query(definitions.get(index)!);
+      for (const index of variant.narrow ?? [])
+        await setup.query(`DROP INDEX ${index}; ${definitions.get(index)!}`);
       await setup.query('VACUUM ANALYZE devices');
     }
   }
@@ -204,7 +222,7 @@ try {
     const [value, cpuValue] = [median(values), median(cpuValues)];
     const runs = (list: number[]) => list.map((v) => v.toFixed(1)).join(', ');
     console.log(
-      `| ${variant.label} | ${value.toFixed(1)} | ${runs(values)} | ${variant.drop.length ? saved(value, base.time) : '—'} | ${cpuValue.toFixed(1)} | ${runs(cpuValues)} | ${variant.drop.length ? saved(cpuValue, base.cpu) : '—'} | ${(median(hotShare.get(variant.label)!) * 100).toFixed(0)} % | ${median(growth.get(variant.label)!).toFixed(0)} |`,
+      `| ${variant.label} | ${value.toFixed(1)} | ${runs(values)} | ${variant.drop.length || variant.narrow ? saved(value, base.time) : '—'} | ${cpuValue.toFixed(1)} | ${runs(cpuValues)} | ${variant.drop.length || variant.narrow ? saved(cpuValue, base.cpu) : '—'} | ${(median(hotShare.get(variant.label)!) * 100).toFixed(0)} % | ${median(growth.get(variant.label)!).toFixed(0)} |`,
     );
   }
   const load = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
