@@ -254,12 +254,48 @@ describe('the blend of the candidates per horizon', () => {
     expect(quarter.kind).toBe('last_year');
   });
 
+  it('does not carry "last year"’s record to longer horizons after a change of use', () => {
+    // A diesel tank with 15 months of readings every 12 hours, 100 a day; with a second truck
+    // (140 a day) from seven weeks before now, or without. Refilled below 2 000.
+    const tank = (raised: number): ForecastInput => {
+      const now = Date.parse('2025-06-01T00:00:00Z');
+      const days = 456;
+      const points: LevelPoint[] = [];
+      const random = mulberry32(7);
+      let level = 9_000;
+      for (let u = 0; u <= days; u += 0.5) {
+        if (u > 0) level -= 0.5 * (u > days - 49 ? raised : 100);
+        if (level < 2_000) level = 9_500;
+        points.push({ at: new Date(now - (days - u) * DAY_MS), volume: level + 10 * (random() - 0.5) });
+      }
+      return {
+        points,
+        capacity: 10_000,
+        reorderPct: 20,
+        heating: false,
+        temperatures: new Map(),
+        now: new Date(now),
+      };
+    };
+    // "Last year" answered only at the latest origins, a quarter as wrong as the model: before the
+    // change, its comparisons at 90 days not yet due.
+    const errorOf = (_: number, k: number, kind: string) =>
+      kind === 'model' ? 4 : kind === 'last_30_days' ? 8 : k < 8 ? 1 : null;
+    const quarter = (input: ForecastInput) => calibrate(input, keptBacktest(input, errorOf)).horizons.at(-1)!;
+    expect(quarter(tank(100)).horizonDays).toBe(90);
+    expect(quarter(tank(100)).weights?.last_year).toBeCloseTo(64 / 69, 2);
+    // The last 30 days use 1.4 times what last year's same 30 days did: its record is from before.
+    const changed = quarter(tank(140));
+    expect(changed.weights?.last_year).toBeUndefined();
+    expect(changed.kind).toBe('model');
+  });
+
   it('gives a process tank two and three months ahead a range that reaches further into its past errors', () => {
     const input = processTank(31);
     // The model alone, its errors spread evenly (shuffled over the origins), the same at every horizon.
     const kept = keptBacktest(input, (_, k, kind) => (kind === 'model' ? ((k * 37) % 101) / 10 - 5 : null));
     const horizons = calibrate(input, kept).horizons;
-    const inside = (days: number) => {
+    const inside = (days: (typeof CHOICE_RULES.horizonsDays)[number]) => {
       const choice = horizons.find((candidate) => candidate.horizonDays === days)!;
       const errors = Object.values(kept.origins)
         .map((entry) => entry.model![CHOICE_RULES.horizonsDays.indexOf(days)])

@@ -120,7 +120,8 @@ export const CHOICE_RULES = {
    * expects, and the last 30 days used about what last year's same 30 days did (within
    * `lastYearSameLevel` times: a season, not a change of use in between). Measured on the
    * development worlds' process tanks: share 1 or no level check left a change-of-use world behind
-   * "the last 30 days".
+   * "the last 30 days". Off that level, "last year" is not judged by a shorter horizon's record
+   * either: its few comparisons come from before the change (a second truck a month ago).
    */
   lastYearShare: 0.5,
   lastYearDiffers: 1.3,
@@ -341,7 +342,27 @@ export function calibrate(input: ForecastInput, previous: unknown = null): Calib
   const horizons: HorizonChoice[] = [];
   const entries = Object.entries(state?.origins ?? {});
   const today = Math.floor(input.now.getTime() / DAY_MS);
-  // Learnt only where "last year" lacks comparisons somewhere.
+  // Learnt only where "last year" lacks comparisons somewhere: this year's last 30 days against
+  // last year's same 30 days (the ratio of their use per day; null where either is unknown).
+  let levelSinceLastYear: number | null | undefined;
+  const sinceLastYear = () => {
+    if (levelSinceLastYear === undefined) {
+      const then = new Date(input.now.getTime() - 365 * DAY_MS);
+      const recent = learnBaseline('last_30_days', input)?.useOnDay(germanDayNumber(input.now)) ?? 0;
+      const lastYear =
+        learnBaseline('last_30_days', {
+          ...input,
+          now: then,
+          points: input.points.filter((point) => point.at <= then),
+        })?.useOnDay(germanDayNumber(then)) ?? 0;
+      levelSinceLastYear = recent > 0 && lastYear > 0 ? recent / lastYear : null;
+    }
+    return levelSinceLastYear;
+  };
+  const changedSinceLastYear = () => {
+    const ratio = sinceLastYear();
+    return ratio !== null && Math.abs(Math.log(ratio)) >= Math.log(CHOICE_RULES.lastYearSameLevel);
+  };
   let seasonless: { model: ConsumptionModel; lastYear: BaselineModel } | null | undefined;
   const lastYearDiffers = (horizonDays: number) => {
     if (seasonless === undefined) {
@@ -349,21 +370,7 @@ export function calibrate(input: ForecastInput, previous: unknown = null): Calib
       const lastYear = model && !model.season ? learnBaseline('last_year', input) : null;
       seasonless = model && lastYear ? { model, lastYear } : null;
       // A season, not a change of use: this year's last 30 days at last year's same days' level.
-      if (seasonless) {
-        const then = new Date(input.now.getTime() - 365 * DAY_MS);
-        const recent = learnBaseline('last_30_days', input)?.useOnDay(germanDayNumber(input.now)) ?? 0;
-        const lastYear =
-          learnBaseline('last_30_days', {
-            ...input,
-            now: then,
-            points: input.points.filter((point) => point.at <= then),
-          })?.useOnDay(germanDayNumber(then)) ?? 0;
-        if (
-          !(recent > 0 && lastYear > 0) ||
-          Math.abs(Math.log(recent / lastYear)) >= Math.log(CHOICE_RULES.lastYearSameLevel)
-        )
-          seasonless = null;
-      }
+      if (seasonless && (sinceLastYear() === null || changedSinceLastYear())) seasonless = null;
     }
     if (!seasonless) return false;
     const day = germanDayNumber(input.now);
@@ -397,7 +404,9 @@ export function calibrate(input: ForecastInput, previous: unknown = null): Calib
     // it did against the model at the longest shorter horizon where it has enough.
     for (const kind of errors.keys())
       if (kind !== 'model' && !scores.has(kind)) {
-        const ratio = carriedRatio(entries, kind, h);
+        // Not "last year" where the tank's use changed since (its last 30 days off last year's same 30
+        // days): its few comparisons then come from before the change.
+        const ratio = kind === 'last_year' && changedSinceLastYear() ? null : carriedRatio(entries, kind, h);
         if (ratio !== null) scores.set(kind, ratio * model);
         if (kind === 'last_year' && lastYearDiffers(horizonDays))
           scores.set(kind, Math.min(scores.get(kind) ?? Infinity, CHOICE_RULES.lastYearShare * model));
