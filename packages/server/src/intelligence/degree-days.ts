@@ -72,11 +72,24 @@ const MONTH_MIDDLE_VALUES: readonly number[] = (() => {
   return knots;
 })();
 
+/** `normalTemperature`'s values, worked out once per day (a backtest asks for them at every origin). */
+const normalTemperatureCache = new Float64Array(CACHE_DAYS).fill(Number.NaN);
+
 /**
  * The normal mean temperature of a day: linear between the middles of the months, so that the
  * normal moves a little every day instead of jumping at the first of a month.
  */
 export function normalTemperature(day: number): number {
+  if (!Number.isInteger(day) || day < 0 || day >= CACHE_DAYS) return normalTemperatureOf(day);
+  let value = normalTemperatureCache[day];
+  if (Number.isNaN(value)) {
+    value = normalTemperatureOf(day);
+    normalTemperatureCache[day] = value;
+  }
+  return value;
+}
+
+function normalTemperatureOf(day: number): number {
   const date = new Date(day * DAY_MS);
   const month = date.getUTCMonth();
   const daysInMonth = new Date(Date.UTC(date.getUTCFullYear(), month + 1, 0)).getUTCDate();
@@ -255,6 +268,9 @@ export function siteNormalTemperature(day: number, site: SiteNormals | null): nu
   return normal + site.a + site.b * Math.cos(angle) + site.c * Math.sin(angle);
 }
 
+/** Expected degree days of Germany's normals per heating shape (limit/base) and day, as worked out once. */
+const nationalShapeCache = new Map<string, Float64Array>();
+
 /**
  * A heating forecast's degree days: a site's normals (Germany's without) and a building's shape,
  * measured where a day's mean is known, expected from the normals otherwise. Keeps the expected
@@ -275,6 +291,18 @@ export class DegreeDayBasis {
   /** Degree days to expect of a day when nothing is measured. */
   expected(day: number): number {
     if (this.national) return normalDegreeDays(day);
+    if (this.site === null && Number.isInteger(day) && day >= 0 && day < CACHE_DAYS) {
+      // Germany's normals with another heating limit: the same for every sensor and origin.
+      const key = `${this.shape.limitC}/${this.shape.baseC}`;
+      let days = nationalShapeCache.get(key);
+      if (!days) nationalShapeCache.set(key, (days = new Float64Array(CACHE_DAYS).fill(Number.NaN)));
+      let value = days[day];
+      if (Number.isNaN(value)) {
+        value = expectedDegreeDays(normalTemperature(day), this.shape);
+        days[day] = value;
+      }
+      return value;
+    }
     let value = this.expectedByDay.get(day);
     if (value === undefined) {
       value = expectedDegreeDays(siteNormalTemperature(day, this.site), this.shape);
