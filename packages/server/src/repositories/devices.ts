@@ -171,7 +171,7 @@ function ownerPageIds(condition: SQL, query: DeviceListQuery): SQL {
       JOIN ${users} u ON u.id = c.owner
     ), paged AS (SELECT owner, before FROM placed WHERE before < ${end}::int AND before + n > ${start}::int)
     SELECT ${devices.id} FROM ${devices} JOIN ${users} ON ${users.id} = ${devices.userId}
-    WHERE ${condition} AND ${devices.userId} IN (SELECT owner FROM paged)
+    WHERE ${devices.userId} = ANY(ARRAY(SELECT owner FROM paged)) AND ${condition}
     ORDER BY ${sql.join(ordering(query), sql`, `)}
     LIMIT ${query.perPage}::int OFFSET (SELECT ${start}::int - min(before) FROM paged))`;
 }
