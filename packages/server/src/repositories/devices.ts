@@ -156,8 +156,10 @@ function ordering(query: DeviceListQuery): SQL[] {
  * user), without sorting every matching device: the matching devices are counted per owner (an
  * aggregate, for the master an index-only scan of devices_user), the owners placed in username
  * order with the devices before each, and only the devices of the owners the page falls into are
- * sorted (docs/decisions/073-device-list-owner-orders-paged-per-owner.md). Usernames are unique,
- * so an owner's devices stand together in the order and the page is exactly the full order's.
+ * read (by devices_user: the owners as an array, which the planner does not take for a join over
+ * every matching device) and sorted (docs/decisions/073-device-list-owner-orders-paged-per-owner.md).
+ * Usernames are unique, so an owner's devices stand together in the order and the page is exactly
+ * the full order's.
  */
 function ownerPageIds(condition: SQL, query: DeviceListQuery): SQL {
   const start = (query.page - 1) * query.perPage;
