@@ -1,23 +1,13 @@
-import { and, eq, lte, sql } from 'drizzle-orm';
-import { queries } from '../db/schema.ts';
-import type { Tx } from '../db/client.ts';
-import { anyOfIds, builtOnce } from '../db/named-statements.ts';
-
-// Run with every batch of reports: built once, parsed and planned once per connection.
-const completeSent = builtOnce('complete_queries', (tx) =>
-  tx
-    .update(queries)
-    .set({ status: 'processed', processedAt: sql`now()` })
-    .where(and(anyOfIds(queries.deviceId), eq(queries.status, 'sent'), lte(queries.sentAt, sql`now()`))),
-);
-
 /**
- * A manual query is answered by the device's next report, whatever protocol it arrives by:
- * called by the store path with the devices that reported something new, in the
- * transaction that stores the reports, so "processed" and the new reading commit together.
- * Only queries sent before this transaction began count: an earlier report is no answer.
+ * A manual query is answered by the device's next report, whatever protocol it arrives by: the
+ * store path completes the sent queries of the devices that reported something new, in the
+ * transaction that stores the reports, so "processed" and the new reading commit together. Only
+ * queries sent before this transaction began count (`now()` is the transaction's start): an
+ * earlier report is no answer.
+ *
+ * Written as one part of a statement of data-modifying parts (the batch store's write, one round
+ * trip for the whole batch), with the devices' ids as the integer array parameter `idsParam` (`$7`).
  */
-export async function completeQueries(tx: Tx, deviceIds: number[]) {
-  if (deviceIds.length === 0) return;
-  await completeSent(tx, { ids: deviceIds });
-}
+export const completeSentQueriesPart = (idsParam: string) =>
+  `UPDATE queries SET status = 'processed', processed_at = now()
+    WHERE device_id = ANY(${idsParam}::int[]) AND status = 'sent' AND sent_at <= now()`;

@@ -38,17 +38,21 @@ export function parseDeviceReportPayload(payload: string): number[] {
     .filter((id) => Number.isSafeInteger(id) && id > 0);
 }
 
+/**
+ * The announcement as the query of a statement that does more (the batch store's write), with the
+ * payloads (`deviceReportPayloads`) as the JSON array parameter `payloadsParam`.
+ */
+export const announceQuery = (payloadsParam: string) =>
+  `SELECT count(pg_notify('${DEVICE_REPORTS_CHANNEL}', p)) FROM json_array_elements_text(${payloadsParam}::json) AS p`;
+
 /** One statement of fixed text for any number of payloads (one JSON parameter). */
-const announce = namedStatement(
-  'announce_device_reports',
-  'SELECT pg_notify($1, p) FROM json_array_elements_text($2::json) AS p',
-);
+const announce = namedStatement('announce_device_reports', announceQuery('$1'));
 
 /** Announces the devices' new reports with the caller's transaction: sent if and when it commits. */
 export async function announceDeviceReports(tx: Tx, deviceIds: Iterable<number>): Promise<void> {
   const payloads = deviceReportPayloads(deviceIds);
   if (payloads.length === 0) return;
-  await announce.run(tx, [DEVICE_REPORTS_CHANNEL, JSON.stringify(payloads)]);
+  await announce.run(tx, [JSON.stringify(payloads)]);
 }
 
 export interface DeviceReportListener {

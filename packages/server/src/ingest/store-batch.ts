@@ -3,9 +3,9 @@ import type { AlarmType } from '@tankportal/shared/devices';
 import type { ReportV1 } from '@tankportal/shared/protocols/report';
 import type { Db, Tx } from '../db/client.ts';
 import { alarms, devices, sensors } from '../db/schema.ts';
-import { completeQueries } from '../commands/complete-queries.ts';
+import { completeSentQueriesPart } from '../commands/complete-queries.ts';
 import { anyOfIds, builtOnce, namedStatement } from '../db/named-statements.ts';
-import { announceDeviceReports } from '../db/device-report-channel.ts';
+import { announceQuery, deviceReportPayloads } from '../db/device-report-channel.ts';
 import { recordReportIn } from '../commands/record-report.ts';
 import { levelOf, severityOf, temperatureOutOfLimit } from '../sensor-logic/reading-rules.ts';
 import { monthlyConsumption } from '../sensor-logic/consumption.ts';
@@ -71,7 +71,9 @@ const lateStretch = namedStatement<{ sensor_id: number; at: number; value: numbe
 /**
  * Everything the bulk path writes, in one statement of data-modifying parts (one round trip instead
  * of one per table): the new alarms and those closed, the measurements, the consumption steps, the
- * sensors' and the devices' new state. Each part takes its rows as one JSON parameter, `[]` when it
+ * sensors' and the devices' new state; and for the whole batch, the manual queries its reports
+ * answer (`$7`, the devices with a new report) and the announcement of the devices whose reports
+ * were stored (`$8`, the payloads), which open pages hear once the transaction commits. Each part takes its rows as one JSON parameter, `[]` when it
  * has none; the parts touch different tables, or different rows of one (alarms), and PostgreSQL
  * runs each part to its end whether or not the statement reads its output.
  */
@@ -110,8 +112,10 @@ const writePlan = namedStatement(
       threshold_status text, threshold_confirmation_status text, sim_credit_qty float8, battery_charge int,
       location_lat float8, location_lng float8, location_updated_at timestamptz)
     WHERE d.id = v.id
+  ), answered_queries AS (
+    ${completeSentQueriesPart('$7')}
   )
-  SELECT 1`,
+  ${announceQuery('$8')}`,
 );
 
 /**
@@ -210,15 +214,13 @@ export async function storeBatch(db: Db, items: IngestItem[]): Promise<IngestRes
         }
       }
     }
-    await plan.write(tx);
+    // A new report answers the device's sent manual queries, committed with the report; open pages
+    // of the devices with stored reports load them again once this commits (live updates).
+    await plan.write(tx, {
+      answering: deviceIds,
+      announced: items.filter((_, index) => results[index].stored > 0).map((item) => item.deviceId),
+    });
     await outbox.flush(tx);
-    // A new report answers the device's sent manual queries, committed with the report.
-    await completeQueries(tx, deviceIds);
-    // Open pages of these devices load them again once this commits (live updates, decision 045).
-    await announceDeviceReports(
-      tx,
-      items.filter((_, index) => results[index].stored > 0).map((item) => item.deviceId),
-    );
     return results;
   });
 }
@@ -532,7 +534,8 @@ class BulkPlan {
     this.deviceUpdates.push(device);
   }
 
-  async write(tx: Tx) {
+  /** Writes the plan with the batch's answered queries and announcement (see `writePlan`). */
+  async write(tx: Tx, batch: { answering: number[]; announced: number[] }) {
     if (this.late.length > 0) await this.resolveLate(tx);
     const parts = [
       this.newAlarms.map((alarm) => ({
@@ -572,8 +575,11 @@ class BulkPlan {
         location_updated_at: iso(d.locationUpdatedAt),
       })),
     ];
-    if (parts.every((rows) => rows.length === 0)) return;
-    await writePlan.run(tx, parts.map(asJson));
+    await writePlan.run(tx, [
+      ...parts.map(asJson),
+      batch.answering,
+      JSON.stringify(deviceReportPayloads(batch.announced)),
+    ]);
   }
 }
 
