@@ -336,20 +336,23 @@ function learnHeating(
   // The building's heating shape: GTZ 20/15, or linear below its own heating limit, whichever the
   // readings follow best (the spread of the residuals of a plain fit, without the robust rounds,
   // which only the chosen shape gets).
-  const clocksFor = (basis: DegreeDayBasis) =>
-    clockColumns(series.u, firstDay, [
-      constantDays(days),
-      fillDays(firstDay, days, (day) => basis.ofDay(day, temperatures)),
-    ]);
-  let best: { scale: number; basis: DegreeDayBasis; columns: Float64Array[] } | null = null;
+  // The base's clock is the same for every shape: read at the readings once.
+  const [baseColumn] = clockColumns(series.u, firstDay, [constantDays(days)]);
+  const clocksFor = (basis: DegreeDayBasis) => [
+    baseColumn,
+    ...clockColumns(series.u, firstDay, [fillDays(firstDay, days, (day) => basis.ofDay(day, temperatures))]),
+  ];
+  let best: { scale: number; basis: DegreeDayBasis; columns: Float64Array[]; plain: LevelFit } | null = null;
   for (const shape of HEATING_SHAPES) {
     const basis = new DegreeDayBasis(site, shape);
     const columns = clocksFor(basis);
-    const { scale } = fitLevels(series.v, columns, series.starts, weights, HEATING_PRIOR, 0);
-    if (!best || scale < best.scale * SHAPE_MIN_GAIN) best = { scale, basis, columns };
+    const plain = fitLevels(series.v, columns, series.starts, weights, HEATING_PRIOR, 0);
+    if (!best || plain.scale < best.scale * SHAPE_MIN_GAIN)
+      best = { scale: plain.scale, basis, columns, plain };
   }
-  const { basis, columns } = best!;
-  const fit = fitLevels(series.v, columns, series.starts, weights, HEATING_PRIOR);
+  const { basis, columns, plain } = best!;
+  // The chosen shape's plain fit is the robust fit's first round.
+  const fit = fitLevels(series.v, columns, series.starts, weights, HEATING_PRIOR, ROBUST_ROUNDS, plain);
   const [basePerDay, perDegreeDay] = fit.beta;
   if (!(basePerDay > 0 || perDegreeDay > 0)) return null;
   return {
@@ -457,12 +460,15 @@ function learnDailyRate(
   const change = lastingChange(daily, paceDays, firstDay, Math.floor(u[n - 1]));
   // A season of its own replaces last year's weeks in the weights: the pace is the recent weeks'.
   // After a lasting change only the weeks since count.
-  const paceWeights =
-    season || change !== null
-      ? Float64Array.from(u, (at, i) =>
-          change !== null && at < change ? 0 : season ? Math.exp(-(today + 1 - at) / 45) : weights[i],
-        )
-      : weights;
+  let paceWeights = weights;
+  if (season || change !== null) {
+    paceWeights = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const at = u[i];
+      paceWeights[i] =
+        change !== null && at < change ? 0 : season ? Math.exp(-(today + 1 - at) / 45) : weights[i];
+    }
+  }
   const basePerDay = medianWeeklyRate(series, paceWeights, paceDays, firstDay) ?? flat.beta[0];
   if (!(basePerDay > 0)) return null;
   return {
@@ -711,7 +717,8 @@ function seasonOf(
   if (today - firstDay < SEASON_DAYS + SEASON_RULES.blockDays * SEASON_RULES.minPairs) return null;
   const days = today - firstDay;
   const { use } = daily;
-  const paced = Float64Array.from(daily.covered.subarray(0, days), (covered, i) => covered * paceDays[i]);
+  const paced = new Float64Array(days);
+  for (let i = 0; i < days; i++) paced[i] = daily.covered[i] * paceDays[i];
   const rateOver = (from: number, to: number) => {
     let used = 0;
     let pace = 0;
@@ -843,16 +850,34 @@ function medianWeeklyRate(
     }
   });
   if (count < 3) return null;
-  // Ascending ratios, equal ones in the order found (as a stable sort of the stretches).
-  const order = Array.from({ length: count }, (_, k) => k).sort((a, b) => ratios[a] - ratios[b] || a - b);
-  let total = 0;
-  for (const k of order) total += stretchWeights[k];
-  let running = 0;
-  for (const k of order) {
-    running += stretchWeights[k];
-    if (running >= 0.5 * total) return ratios[k];
+  // Ascending ratios, equal ones in the order found (as a stable sort of the stretches): each
+  // stretch's place is the first place of its ratio among the ratios sorted as numbers, after the
+  // equal ones found before it. No comparison function: a backtest asks this at every origin.
+  const sorted = ratios.slice(0, count).sort();
+  const placedRatios = new Float64Array(count);
+  const placedWeights = new Float64Array(count);
+  const taken = new Int32Array(count);
+  for (let k = 0; k < count; k++) {
+    const ratio = ratios[k];
+    let low = 0;
+    let high = count;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (sorted[middle] < ratio) low = middle + 1;
+      else high = middle;
+    }
+    const place = low + taken[low]++;
+    placedRatios[place] = ratio;
+    placedWeights[place] = stretchWeights[k];
   }
-  return ratios[order[count - 1]];
+  let total = 0;
+  for (let k = 0; k < count; k++) total += placedWeights[k];
+  let running = 0;
+  for (let k = 0; k < count; k++) {
+    running += placedWeights[k];
+    if (running >= 0.5 * total) return placedRatios[k];
+  }
+  return placedRatios[count - 1];
 }
 
 /**
@@ -1102,12 +1127,15 @@ function fitLevels(
   baseWeights: Float64Array,
   prior: Prior | null,
   robustRounds = ROBUST_ROUNDS,
+  firstRound: LevelFit | null = null,
 ): LevelFit {
   const n = v.length;
   const p = columns.length;
   const [column0, column1] = columns;
-  const weights = Float64Array.from(baseWeights);
+  const weights = baseWeights.slice();
   const residuals = new Float64Array(n);
+  // The residuals' sizes whose median is the scale, refilled each round.
+  const absolute = new Float64Array(n);
   const meanX = new Float64Array(p);
   // One reading's clocks less their segment's means, made once per reading rather than per pair.
   const centred = new Float64Array(p);
@@ -1115,82 +1143,87 @@ function fitLevels(
   let scale: number;
   let rss: number;
   for (let round = 0; ; round++) {
-    const matrix = new Float64Array(p * p);
-    const rhs = new Float64Array(p);
-    const segmentMeans = forEachSegment(starts, n, (from, to) => {
-      let total = 0;
-      let meanV = 0;
-      meanX.fill(0);
-      if (p === 1 || p === 2) {
-        // In locals (the same sums in the same order): most fits have one or two clocks.
-        let sum0 = 0;
-        let sum1 = 0;
+    if (round === 0 && firstRound) {
+      // Made already with the same weights: a plain fit's answer is this fit's first round.
+      ({ beta, scale, rss } = firstRound);
+      residuals.set(firstRound.residuals);
+    } else {
+      const matrix = new Float64Array(p * p);
+      const rhs = new Float64Array(p);
+      const segmentMeans = forEachSegment(starts, n, (from, to) => {
+        let total = 0;
+        let meanV = 0;
+        meanX.fill(0);
+        if (p === 1 || p === 2) {
+          // In locals (the same sums in the same order): most fits have one or two clocks.
+          let sum0 = 0;
+          let sum1 = 0;
+          for (let i = from; i < to; i++) {
+            const w = weights[i];
+            total += w;
+            meanV += w * v[i];
+            sum0 += w * column0[i];
+            if (p === 2) sum1 += w * column1[i];
+          }
+          meanX[0] = sum0;
+          if (p === 2) meanX[1] = sum1;
+        } else
+          for (let i = from; i < to; i++) {
+            total += weights[i];
+            meanV += weights[i] * v[i];
+            for (let j = 0; j < p; j++) meanX[j] += weights[i] * columns[j][i];
+          }
+        if (to - from < 2 || total <= 0) return null;
+        meanV /= total;
+        for (let j = 0; j < p; j++) meanX[j] /= total;
+        if (p === 1 || p === 2) {
+          accumulateSmall(v, columns, weights, from, to, meanV, meanX, matrix, rhs);
+          return { meanV, meanX: meanX.slice() };
+        }
         for (let i = from; i < to; i++) {
           const w = weights[i];
-          total += w;
-          meanV += w * v[i];
-          sum0 += w * column0[i];
-          if (p === 2) sum1 += w * column1[i];
+          const y = v[i] - meanV;
+          for (let j = 0; j < p; j++) centred[j] = columns[j][i] - meanX[j];
+          for (let j = 0; j < p; j++) {
+            const xj = centred[j];
+            rhs[j] -= w * xj * y;
+            for (let k = 0; k <= j; k++) matrix[j * p + k] += w * xj * centred[k];
+          }
         }
-        meanX[0] = sum0;
-        if (p === 2) meanX[1] = sum1;
-      } else
-        for (let i = from; i < to; i++) {
-          total += weights[i];
-          meanV += weights[i] * v[i];
-          for (let j = 0; j < p; j++) meanX[j] += weights[i] * columns[j][i];
-        }
-      if (to - from < 2 || total <= 0) return null;
-      meanV /= total;
-      for (let j = 0; j < p; j++) meanX[j] /= total;
-      if (p === 1 || p === 2) {
-        accumulateSmall(v, columns, weights, from, to, meanV, meanX, matrix, rhs);
-        return { meanV, meanX: Float64Array.from(meanX) };
+        return { meanV, meanX: meanX.slice() };
+      });
+      for (let j = 0; j < p; j++) for (let k = 0; k < j; k++) matrix[k * p + j] = matrix[j * p + k];
+      if (prior) {
+        const lambda = prior.strength * matrix[0];
+        for (let j = 0; j < p; j++)
+          for (let k = 0; k < p; k++) matrix[j * p + k] += lambda * prior.direction[j] * prior.direction[k];
       }
-      for (let i = from; i < to; i++) {
-        const w = weights[i];
-        const y = v[i] - meanV;
-        for (let j = 0; j < p; j++) centred[j] = columns[j][i] - meanX[j];
-        for (let j = 0; j < p; j++) {
-          const xj = centred[j];
-          rhs[j] -= w * xj * y;
-          for (let k = 0; k <= j; k++) matrix[j * p + k] += w * xj * centred[k];
-        }
-      }
-      return { meanV, meanX: Float64Array.from(meanX) };
-    });
-    for (let j = 0; j < p; j++) for (let k = 0; k < j; k++) matrix[k * p + j] = matrix[j * p + k];
-    if (prior) {
-      const lambda = prior.strength * matrix[0];
-      for (let j = 0; j < p; j++)
-        for (let k = 0; k < p; k++) matrix[j * p + k] += lambda * prior.direction[j] * prior.direction[k];
-    }
-    beta = solveNonNegative(matrix, rhs, p);
+      beta = solveNonNegative(matrix, rhs, p);
 
-    const absolute = new Float64Array(n);
-    let count = 0;
-    rss = 0;
-    const [beta0 = 0, beta1 = 0] = beta;
-    forEachSegment(starts, n, (from, to, s) => {
-      const means = segmentMeans[s];
-      for (let i = from; i < to; i++) {
-        if (!means) {
-          residuals[i] = 0;
-          continue;
+      let count = 0;
+      rss = 0;
+      const [beta0 = 0, beta1 = 0] = beta;
+      forEachSegment(starts, n, (from, to, s) => {
+        const means = segmentMeans[s];
+        for (let i = from; i < to; i++) {
+          if (!means) {
+            residuals[i] = 0;
+            continue;
+          }
+          let r = v[i] - means.meanV;
+          if (p === 2) {
+            r += beta0 * (column0[i] - means.meanX[0]);
+            r += beta1 * (column1[i] - means.meanX[1]);
+          } else if (p === 1) r += beta0 * (column0[i] - means.meanX[0]);
+          else for (let j = 0; j < p; j++) r += beta[j] * (columns[j][i] - means.meanX[j]);
+          residuals[i] = r;
+          rss += weights[i] * r * r;
+          if (baseWeights[i] > 0.01) absolute[count++] = Math.abs(r);
         }
-        let r = v[i] - means.meanV;
-        if (p === 2) {
-          r += beta0 * (column0[i] - means.meanX[0]);
-          r += beta1 * (column1[i] - means.meanX[1]);
-        } else if (p === 1) r += beta0 * (column0[i] - means.meanX[0]);
-        else for (let j = 0; j < p; j++) r += beta[j] * (columns[j][i] - means.meanX[j]);
-        residuals[i] = r;
-        rss += weights[i] * r * r;
-        if (baseWeights[i] > 0.01) absolute[count++] = Math.abs(r);
-      }
-      return null;
-    });
-    scale = 1.4826 * medianInPlace(absolute.subarray(0, count));
+        return null;
+      });
+      scale = 1.4826 * medianInPlace(absolute.subarray(0, count));
+    }
     if (round >= robustRounds || scale <= 0) break;
     const limit = HUBER_K * scale;
     for (let i = 0; i < n; i++) {
