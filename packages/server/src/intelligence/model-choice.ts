@@ -143,6 +143,67 @@ function learn(kind: CandidateKind, input: ForecastInput): Reacher | null {
 }
 
 /**
+ * The model and the simple rules learnt from one input, for the day's calibration and the forecast
+ * that follows it with the same input (refresh-forecasts.ts): the calibration asks the model and
+ * "last year" whether last year differs, and the forecast would learn them again. Kept with the
+ * input object while it says the same (the same readings array, as long, the same now and
+ * settings): inputs are not changed in place, as `withLocalDays` assumes too.
+ */
+interface LearntFromInput {
+  points: readonly LevelPoint[];
+  count: number;
+  now: number;
+  capacity: number;
+  heating: boolean;
+  temperatures: ReadonlyMap<string, number>;
+  holidayState: ForecastInput['holidayState'];
+  model?: ConsumptionModel | null;
+  rules: Map<BaselineKind, BaselineModel | null>;
+}
+const learntFromInput = new WeakMap<ForecastInput, LearntFromInput>();
+
+function learntFrom(input: ForecastInput): LearntFromInput {
+  const known = learntFromInput.get(input);
+  if (
+    known &&
+    known.points === input.points &&
+    known.count === input.points.length &&
+    known.now === input.now.getTime() &&
+    known.capacity === input.capacity &&
+    known.heating === input.heating &&
+    known.temperatures === input.temperatures &&
+    known.holidayState === input.holidayState
+  )
+    return known;
+  const learnt: LearntFromInput = {
+    points: input.points,
+    count: input.points.length,
+    now: input.now.getTime(),
+    capacity: input.capacity,
+    heating: input.heating,
+    temperatures: input.temperatures,
+    holidayState: input.holidayState,
+    rules: new Map(),
+  };
+  learntFromInput.set(input, learnt);
+  return learnt;
+}
+
+/** `learnConsumption(input)`, learnt once per input (`learntFrom`). */
+function modelOf(input: ForecastInput): ConsumptionModel | null {
+  const learnt = learntFrom(input);
+  if (learnt.model === undefined) learnt.model = learnConsumption(input);
+  return learnt.model;
+}
+
+/** `learnBaseline(kind, input)`, learnt once per input (`learntFrom`). */
+function ruleOf(kind: BaselineKind, input: ForecastInput): BaselineModel | null {
+  const { rules } = learntFrom(input);
+  if (!rules.has(kind)) rules.set(kind, learnBaseline(kind, input));
+  return rules.get(kind)!;
+}
+
+/**
  * Who may forecast a tank. Heating: the model alone — on the bench's worlds a heating tank's year
  * of backtest (summers and winters mixed) chose a simple rule more often wrongly than rightly.
  */
@@ -348,7 +409,7 @@ export function calibrate(input: ForecastInput, previous: unknown = null): Calib
   const sinceLastYear = () => {
     if (levelSinceLastYear === undefined) {
       const then = new Date(input.now.getTime() - 365 * DAY_MS);
-      const recent = learnBaseline('last_30_days', input)?.useOnDay(germanDayNumber(input.now)) ?? 0;
+      const recent = ruleOf('last_30_days', input)?.useOnDay(germanDayNumber(input.now)) ?? 0;
       const lastYear =
         learnBaseline('last_30_days', {
           ...input,
@@ -366,8 +427,8 @@ export function calibrate(input: ForecastInput, previous: unknown = null): Calib
   let seasonless: { model: ConsumptionModel; lastYear: BaselineModel } | null | undefined;
   const lastYearDiffers = (horizonDays: number) => {
     if (seasonless === undefined) {
-      const model = input.heating ? null : learnConsumption(input);
-      const lastYear = model && !model.season ? learnBaseline('last_year', input) : null;
+      const model = input.heating ? null : modelOf(input);
+      const lastYear = model && !model.season ? ruleOf('last_year', input) : null;
       seasonless = model && lastYear ? { model, lastYear } : null;
       // A season, not a change of use: this year's last 30 days at last year's same days' level.
       if (seasonless && (sinceLastYear() === null || changedSinceLastYear())) seasonless = null;
@@ -610,7 +671,7 @@ export interface CalibratedReach {
 export function calibratedReacher(
   input: ForecastInput,
   calibration: Calibration | null,
-  model: ConsumptionModel | null = learnConsumption(input),
+  model: ConsumptionModel | null = modelOf(input),
   rules: Map<BaselineKind, BaselineModel | null> = new Map(),
 ): ((volume: number) => CalibratedReach | null) | null {
   const now = input.now.getTime();
@@ -622,7 +683,7 @@ export function calibratedReacher(
   const reacherOf = (kind: CandidateKind) => {
     if (!learnt.has(kind)) {
       if (!rules.has(kind as BaselineKind))
-        rules.set(kind as BaselineKind, learnBaseline(kind as BaselineKind, input));
+        rules.set(kind as BaselineKind, ruleOf(kind as BaselineKind, input));
       const rule = rules.get(kind as BaselineKind)!;
       learnt.set(kind, rule && ((volume: number) => baselineTimeToReach(rule, volume)));
     }
@@ -705,8 +766,8 @@ export function forecastCalibrated(
   input: ForecastInput,
   calibration: Calibration | null,
 ): CalibratedForecast | null {
-  // The model learns once, for its own forecast and for the choice.
-  const model = learnConsumption(input);
+  // The model learns once, for its own forecast and for the choice (and the day's calibration).
+  const model = modelOf(input);
   const modelled = forecastLevel(input, model);
   if (!calibration) return modelled;
   const rules = new Map<BaselineKind, BaselineModel | null>();
