@@ -141,6 +141,21 @@ describe('the per-tank choice of a forecaster', () => {
   });
 });
 
+describe('the model and rules learnt once per input', () => {
+  it('gives the forecast after the calibration what a fresh input gives, and learns again after the readings changed', () => {
+    const input = processTank(25);
+    const calibration = calibrate(input);
+    expect(forecastCalibrated(input, calibration)).toEqual(forecastCalibrated({ ...input }, calibration));
+    // The same object with a month fewer readings (and its now): learnt from those, not kept.
+    const earlier = atDay(input, -30);
+    Object.assign(input, { points: earlier.points, now: earlier.now });
+    expect(forecastCalibrated(input, calibration)).toEqual(forecastCalibrated({ ...earlier }, calibration));
+    expect(forecastCalibrated(input, calibration)).not.toEqual(
+      forecastCalibrated(processTank(25), calibration),
+    );
+  });
+});
+
 describe('the blend of the candidates per horizon', () => {
   /**
    * A kept backtest with made-up errors: the model 0.5 days late but 12 days late at every fifth
