@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { unzipSync } from 'fflate';
-import { apiSession, login } from './helpers.ts';
+import { apiSession, login, expectNoSidewaysScroll } from './helpers.ts';
 
 // Long journey: on a busy 2-core machine it outlasts the default 30 s.
 test.describe.configure({ timeout: 120_000 });
@@ -125,10 +125,7 @@ test('a master enters the DATEV numbers and downloads the month for the tax advi
     // On a phone the tab fits the screen.
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(form).toBeVisible();
-    // Once the page has been laid out again at the new width (the resize is not drawn at once).
-    await expect
-      .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth))
-      .toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page);
   } finally {
     expect(
       (await api.context.delete(`/api/v2/billing-terms/${termsId}`, { headers: api.headers })).status(),

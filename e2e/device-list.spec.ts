@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { login } from './helpers.ts';
+import { login, expectNoSidewaysScroll } from './helpers.ts';
 
 // A route handler still fetching when its journey ends would fail the next journey of the worker.
 test.afterEach(async ({ page }) => {
@@ -294,9 +294,6 @@ async function withChosenSensors(page: Page) {
   });
 }
 
-const noSidewaysScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
-
 test.describe('device list: totals, layout and phone cards', () => {
   test('the footer gives the totals of the whole filtered list, as the server counts them', async ({
     page,
@@ -351,7 +348,7 @@ test.describe('device list: totals, layout and phone cards', () => {
       });
       expect(measured.tableFits, `${width} px`).toBe(true);
       expect(measured.idVisible, `${width} px`).toBe(true);
-      expect(await noSidewaysScroll(page), `${width} px`).toBe(true);
+      await expectNoSidewaysScroll(page, `${width} px`);
       const [p78, p81, p100] = measured.bars;
       for (const bar of measured.bars) {
         expect(bar.barRight, `${width} px`).toBeLessThanOrEqual(bar.cellRight);
@@ -388,7 +385,7 @@ test.describe('device list: totals, layout and phone cards', () => {
     expect(await top('td.cell-sensors')).toBeLessThan(await top('td.cell-city'));
     // The other cells keep their column's name.
     await expect(card.locator('td.cell-city')).toHaveAttribute('data-label', 'Ort');
-    expect(await noSidewaysScroll(page)).toBe(true);
+    await expectNoSidewaysScroll(page);
     // Filter and actions stay on the screen and work.
     for (const control of [
       page.getByLabel('Filter'),
@@ -400,7 +397,7 @@ test.describe('device list: totals, layout and phone cards', () => {
     }
     await page.getByLabel('Filter').fill('Winterdienst');
     await expect(summary(page)).toHaveText('15 Geräte');
-    expect(await noSidewaysScroll(page)).toBe(true);
+    await expectNoSidewaysScroll(page);
   });
 
   test('a sort header focused by keyboard shows a clear ring', async ({ page }) => {
@@ -459,6 +456,6 @@ test.describe('status page facts', () => {
     });
     await page.goto(`/devices/${id}`);
     await expect(page.getByTestId('device-comment')).toContainText('xxxx');
-    expect(await noSidewaysScroll(page)).toBe(true);
+    await expectNoSidewaysScroll(page);
   });
 });

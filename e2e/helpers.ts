@@ -108,3 +108,12 @@ export async function withAccess(
     expect(removed.status()).toBe(204);
   }
 }
+
+/**
+ * Nothing on the page scrolls sideways. Polled: after a resize the page is laid out again only on
+ * the next frames (a table becomes cards), and one reading straight after could see the old layout.
+ */
+export const expectNoSidewaysScroll = (page: Page, message?: string) =>
+  expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), { message })
+    .toBeLessThanOrEqual(0);

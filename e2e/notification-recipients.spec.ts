@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { apiSession, login } from './helpers.ts';
+import { apiSession, login, expectNoSidewaysScroll } from './helpers.ts';
 
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 60_000 });
@@ -189,7 +189,7 @@ test.describe('notification recipients', () => {
     // On a phone the recipients are cards: nothing sticks out sideways.
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByRole('row').filter({ hasText: owners })).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expectNoSidewaysScroll(page);
   });
 
   test('without EDIT the list is read-only', async ({ page }) => {

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { apiSession, login } from './helpers.ts';
+import { expect, test } from '@playwright/test';
+import { apiSession, login, expectNoSidewaysScroll } from './helpers.ts';
 
 // The whole loop of an order (docs/product/orders.md, tours.md): the demo customer `heizung-meier`
 // orders a delivery for its net device's tank on a phone; its dealer `admin` confirms it for today,
@@ -49,9 +49,6 @@ interface Order {
   differenceToOrdered: number | null;
   differenceToTicket: number | null;
 }
-
-const noSidewaysScroll = async (page: Page) =>
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
 test('an order goes from the customer’s phone over a tour and the driver to its measured delivery', async ({
   browser,
@@ -117,7 +114,7 @@ test('an order goes from the customer’s phone over a tour and the driver to it
     const quantity = form.getByTestId('order-quantity');
     // The quantity comes from the forecast's proposal for the earliest day.
     await expect(quantity).not.toHaveValue('');
-    await noSidewaysScroll(customer);
+    await expectNoSidewaysScroll(customer);
     await quantity.fill('0');
     await form.getByTestId('order-save').click();
     await expect(
@@ -237,7 +234,7 @@ test('an order goes from the customer’s phone over a tour and the driver to it
     await phone.setOffline(false);
     await expect(stop.getByTestId('driver-stop-sent')).toContainText(litres(TICKET));
     await expect(driver.getByTestId('driver-waiting')).toBeHidden();
-    await noSidewaysScroll(driver);
+    await expectNoSidewaysScroll(driver);
     // The server has the delivery once: the same entry sent again changes nothing.
     const [entry] = (await driver.evaluate(() =>
       JSON.parse(localStorage.getItem('tp-driver-deliveries') ?? '[]'),

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { login, loginWithForm, PASSWORD } from './helpers.ts';
+import { login, loginWithForm, PASSWORD, expectNoSidewaysScroll } from './helpers.ts';
 
 // A route handler still fetching when its journey ends would fail the next journey of the worker.
 test.afterEach(async ({ page }) => {
@@ -18,9 +18,6 @@ async function setLocale(page: Page, locale: 'de' | 'en') {
 }
 const useEnglish = (page: Page) => setLocale(page, 'en');
 
-const noSidewaysScroll = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
-
 test.describe('compact top bar', () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
@@ -29,7 +26,7 @@ test.describe('compact top bar', () => {
     const header = page.getByRole('banner');
     const bar = (await header.boundingBox())!;
     expect(bar.height).toBeLessThan(72);
-    expect(await noSidewaysScroll(page)).toBe(true);
+    await expectNoSidewaysScroll(page);
     // The desktop entries are in the menu, not in the bar.
     await expect(header.getByRole('link', { name: 'Benutzer' })).toHaveCount(0);
 
@@ -46,12 +43,12 @@ test.describe('compact top bar', () => {
     await menu.getByRole('link', { name: 'Benutzer' }).click();
     await expect(page).toHaveURL(/\/users$/);
     await expect(menu).toBeHidden();
-    expect(await noSidewaysScroll(page)).toBe(true);
+    await expectNoSidewaysScroll(page);
 
     await menuButton.click();
     await menu.getByRole('link', { name: 'Einstellungen' }).click();
     await expect(page).toHaveURL(/\/settings$/);
-    expect(await noSidewaysScroll(page)).toBe(true);
+    await expectNoSidewaysScroll(page);
 
     // The search in the menu jumps to a device and closes the menu.
     await menuButton.click();

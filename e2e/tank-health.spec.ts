@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { healthLabel, healthReason } from '@tankportal/shared/health-texts';
-import { apiSession, login } from './helpers.ts';
+import { apiSession, login, expectNoSidewaysScroll } from './helpers.ts';
 
 // Long journeys (several pages, a dialog, a reload): on a busy 2-core machine they outlast 30 s.
 test.describe.configure({ timeout: 60_000 });
@@ -146,8 +146,7 @@ test.describe('sensor health', () => {
       const box = (await section.boundingBox())!;
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(390);
-      const scroll = await page.evaluate(() => document.documentElement.scrollWidth);
-      expect(scroll).toBeLessThanOrEqual(390);
+      await expectNoSidewaysScroll(page);
     });
   });
 });

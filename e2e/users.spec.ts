@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { login } from './helpers.ts';
+import { login, expectNoSidewaysScroll } from './helpers.ts';
 
 // Demo tree (packages/server/src/seed): master > admin > user > demo, and the admin's customers
 // heizung-meier, baeckerei-korn and spedition-nord.
@@ -49,11 +49,7 @@ test.describe('users tree', () => {
     await login(page, 'admin', '/users');
     await page.getByRole('button', { name: 'Unterbenutzer von user anzeigen' }).click();
     await expect(page.getByRole('treeitem', { name: 'demo, Demo Zugang' })).toBeVisible();
-    const { scroll, width } = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      width: window.innerWidth,
-    }));
-    expect(scroll).toBeLessThanOrEqual(width);
+    await expectNoSidewaysScroll(page);
     await page.close();
   });
 });
