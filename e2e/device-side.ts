@@ -12,7 +12,7 @@ export const devicePorts = (port: number) => ({ mqtt: port + 1, gateway: port + 
 /** The key the e2e server sends to the accounting service (a FakeLexware a test starts on its port). */
 export const ACCOUNTING_API_KEY = 'lexware-test-key';
 
-/** The server's environment for it (playwright.config.ts webServer). */
+/** The server's environment for it (servers.ts). */
 export function deviceSideEnv(port: number): Record<string, string> {
   const { mqtt, gateway, accounting } = devicePorts(port);
   return {

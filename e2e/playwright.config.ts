@@ -2,14 +2,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { deviceSideEnv } from './device-side.ts';
+import { portOf, WORKERS } from './servers.ts';
 
-// Each worker has a server of its own, on a fresh embedded database with the demo data: the
-// journeys that change or count the demo fleet see only their own worker's changes. Worker N
-// talks to the server on E2E_PORT + 10·N (the device side takes the next ports, device-side.ts).
-const BASE_PORT = Number(process.env.E2E_PORT ?? 3100);
-const WORKERS = Number(process.env.E2E_WORKERS ?? 2);
-const portOf = (worker: number) => BASE_PORT + 10 * worker;
+// Each worker has a server of its own (servers.ts, started by the global set-up).
 // Playwright loads this file in the runner and again in every worker; the worker knows its slot.
 const workerSlot = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 
@@ -22,7 +17,6 @@ process.env.E2E_DATA_ROOT ??= mkdtempSync(path.join(tmpdir(), 'tp-e2e-'));
 const CHROMIUM =
   process.env.E2E_CHROMIUM ??
   (existsSync('/usr/bin/chromium-headless-shell') ? '/usr/bin/chromium-headless-shell' : '/usr/bin/chromium');
-const dataDir = (worker: number) => path.join(process.env.E2E_DATA_ROOT!, `worker-${worker}`);
 
 export default defineConfig({
   testDir: '.',
@@ -52,19 +46,5 @@ export default defineConfig({
       ],
     },
   },
-  webServer: Array.from({ length: WORKERS }, (_, worker) => ({
-    command: 'node packages/server/src/main/all-in-one.ts',
-    cwd: path.resolve(import.meta.dirname, '..'),
-    url: `http://127.0.0.1:${portOf(worker)}/api/v2/whitelabels/current`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    env: {
-      PORT: String(portOf(worker)),
-      ...deviceSideEnv(portOf(worker)),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir(worker),
-      DEMO_DATA: '1',
-      LOG_LEVEL: 'warn',
-    },
-  })),
+  globalSetup: './servers.ts',
 });
