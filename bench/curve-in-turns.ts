@@ -1,0 +1,109 @@
+// Benchmark: the dense device's process curve served by the servers of several source trees in
+// turns, to tell a slower curve path from a slower machine. Each tree's server (its
+// all-in-one.ts, with its own code and the dependencies it finds) is started in turn on one small
+// PostgreSQL database holding the fleet generator's dense device; the server's processor time per
+// request (Node and its PostgreSQL backends) comes from /proc. Usage:
+//   git worktree add /tmp/before <commit>   (and link node_modules and packages/*/node_modules)
+//   node bench/curve-in-turns.ts /tmp/before .
+// Results: bench/results/devices.md ("the dense curve ... in turns").
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { openDatabase } from '../packages/server/src/db/client.ts';
+import { ensureBaseData } from '../packages/server/src/seed/base-data.ts';
+import { hashPassword } from '../packages/server/src/policies/passwords.ts';
+import {
+  benchDatabaseUrl,
+  DENSE_DEVICE_IDENT,
+  FLEET_PASSWORD,
+  generate,
+  withClient,
+} from './fleet-database.ts';
+import { ServerCpu } from './cpu.ts';
+import { sessionCookie } from './session.ts';
+
+const DATABASE = 'tp_bench_curve';
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
+const WARM_UP = 10;
+/** What Chromium sends: the server answers the curve in Zstandard, which fetch decompresses. */
+const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
+
+const trees = process.argv.slice(2).map((tree) => path.resolve(tree));
+if (trees.length === 0) throw new Error('usage: node bench/curve-in-turns.ts <tree> [<tree> …]');
+
+/** A small database with the dense device (2 sensors × 100,000 rows) among 100 devices. */
+async function createDatabase(): Promise<string> {
+  await withClient(benchDatabaseUrl('postgres'), async (client) => {
+    await client.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${DATABASE}`);
+  });
+  const url = benchDatabaseUrl(DATABASE);
+  const database = await openDatabase({ url });
+  await ensureBaseData(database.db);
+  await database.close();
+  const passwordHash = await hashPassword(FLEET_PASSWORD);
+  await withClient(url, (client) =>
+    generate(client, passwordHash, () => {}, { devices: 100, measurements: 300_000 }),
+  );
+  return url;
+}
+
+async function measure(tree: string, port: number, databaseUrl: string) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-curve-'));
+  const server = spawn(process.execPath, ['packages/server/src/main/all-in-one.ts'], {
+    cwd: tree,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DEMO_DATA: '0',
+      RUN_JOBS: '0',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      MQTT_PORT: String(port + 1),
+      DATA_DIR: dataDir,
+    },
+  });
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    while (!(await fetch(`${base}/api/v2/whitelabels/current`).catch(() => null))?.ok) await sleep(200);
+    const cookie = await sessionCookie(base, 'master', FLEET_PASSWORD);
+    const headers = { cookie, 'accept-encoding': BROWSER_ENCODINGS };
+    const search = await fetch(`${base}/api/v2/devices?search_term=${DENSE_DEVICE_IDENT}`, { headers });
+    const [device] = (await search.json()) as { id: number }[];
+    const url = `${base}/api/v2/devices/${device!.id}/process?limit=25000&format=columns`;
+    for (let i = 0; i < WARM_UP; i++) await (await fetch(url, { headers })).arrayBuffer();
+    const cpu = await new ServerCpu(server.pid!, databaseUrl).start();
+    const times: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < REQUESTS; i++) {
+      const started = performance.now();
+      bytes = (await (await fetch(url, { headers })).arrayBuffer()).byteLength;
+      times.push(performance.now() - started);
+    }
+    const spent = await cpu();
+    times.sort((a, b) => a - b);
+    const at = (share: number) =>
+      times[Math.min(times.length - 1, Math.floor(share * times.length))]!.toFixed(1);
+    console.log(
+      `| ${tree} | ${(spent.node / REQUESTS).toFixed(1)} + ${(spent.database / REQUESTS).toFixed(1)} | ${at(0.5)} | ${at(0.95)} | ${bytes} |`,
+    );
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((resolve) => server.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const databaseUrl = await createDatabase();
+console.log(
+  `${REQUESTS} requests a run after ${WARM_UP} to warm up; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`,
+);
+console.log(
+  '| tree | CPU ms per request (Node + PostgreSQL) | p50 ms | p95 ms | answer bytes (decompressed) |\n|---|---|---|---|---|',
+);
+for (let round = 0; round < ROUNDS; round++)
+  for (const [index, tree] of trees.entries()) await measure(tree, 4800 + 10 * index, databaseUrl);
