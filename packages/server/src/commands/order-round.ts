@@ -7,6 +7,7 @@ import { NotificationOutbox } from '../notifications/outbox.ts';
 import { addDays, type Day } from '../time/days.ts';
 import { germanDay, SCHEDULE_TIME_ZONE } from '../time/zone.ts';
 import { expectedLevelOn, fillQuantity, orderNotice } from './orders.ts';
+import { idArray } from '../db/id-array.ts';
 
 /**
  * The orders' step of the intelligence round (docs/product/orders.md, decision 068), after the
@@ -86,7 +87,7 @@ async function closeMeasuredOrders(tx: Tx, outbox: NotificationOutbox, now: Date
   await tx.execute(sql`
     UPDATE deliveries d SET ticket_quantity = o.ticket_quantity
     FROM orders o
-    WHERE o.id = ANY(${`{${found.rows.map((row) => row.order_id).join(',')}}`}::int[])
+    WHERE o.id = ANY(${idArray(found.rows.map((row) => row.order_id))})
       AND d.id = o.delivery_id AND d.ticket_quantity IS NULL AND o.ticket_quantity IS NOT NULL`);
   const byId = new Map(found.rows.map((row) => [Number(row.order_id), row]));
   const events: (typeof orderEvents.$inferInsert)[] = [];

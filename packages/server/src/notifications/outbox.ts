@@ -9,6 +9,7 @@ import type { DeviceEvent } from './events.ts';
 import { GatheredEvents } from './gathered-events.ts';
 import { renderNotification } from './texts.ts';
 import { runNamed } from '../db/named-statements.ts';
+import { idArray } from '../db/id-array.ts';
 
 /** Used when a contact's user has no white-label title. */
 const DEFAULT_BRAND = 'Tank Portal';
@@ -61,7 +62,7 @@ export class NotificationOutbox extends GatheredEvents {
       JOIN contacts c ON c.id = r.contact_id
       JOIN users u ON u.id = c.user_id
       LEFT JOIN whitelabels w ON w.id = u.whitelabel_id
-      WHERE r.device_id = ANY(${`{${deviceIds.join(',')}}`}::int[])
+      WHERE r.device_id = ANY(${idArray(deviceIds)})
       ORDER BY r.id`,
     );
     const pending = new Map(this.pending);
@@ -147,7 +148,7 @@ async function dealerSideRecipients(
     JOIN contacts c ON c.id = r.contact_id
     JOIN users u ON u.id = c.user_id
     JOIN devices d ON d.id = r.device_id
-    WHERE r.id = ANY(${`{${recipients.map((row) => row.id).join(',')}}`}::int[])
+    WHERE r.id = ANY(${idArray(recipients.map((row) => row.id))})
       AND u.role IN ('ROLE_ADMIN', 'ROLE_SUPERADMIN', 'ROLE_MASTER') AND u.id <> d.user_id`);
   return new Set(found.rows.map((row) => Number(row.id)));
 }

@@ -3,6 +3,7 @@ import { DEVICE_PERMISSIONS, PERMISSION_GROUPS, type DevicePermission } from '@t
 import { hasRole } from '@tankportal/shared/roles';
 import type { Executor } from '../db/client.ts';
 import { deviceAces, devices, type UserRow } from '../db/schema.ts';
+import { idArray } from '../db/id-array.ts';
 
 import { subtreeIds } from './user-tree.ts';
 import { forbidden, notFound } from '../http-error.ts';
@@ -85,10 +86,7 @@ export async function devicePermissions(
            a.id AS ace_id, a.permissions AS ace_permissions
     FROM ${devices} d
     LEFT JOIN ${deviceAces} a ON a.device_id = d.id AND a.user_id = ${actor.id}
-    WHERE d.id IN (${sql.join(
-      deviceIds.map((id) => sql`${id}`),
-      sql`, `,
-    )})`);
+    WHERE d.id = ANY(${idArray(deviceIds)})`);
   for (const row of rows.rows) {
     const granted = row.managed ? ALL : (row.ace_permissions ?? []);
     if (!row.managed && row.ace_id === null) continue;

@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm';
 import type { DeviceListQuery, SensorTotals } from '@tankportal/shared/schemas/devices';
 import type { Executor } from '../db/client.ts';
+import { idArray } from '../db/id-array.ts';
 import {
   alarms,
   deviceAces,
@@ -351,7 +352,7 @@ export async function sensorsOfDevices(
     .select({ sensor: sensors, forecast: shownForecastColumns })
     .from(sensors)
     .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
-    .where(inArray(sensors.deviceId, deviceIds))
+    .where(sql`${sensors.deviceId} = ANY(${idArray(deviceIds)})`)
     .orderBy(asc(sensors.deviceId), asc(sensors.sequence));
   for (const { sensor, forecast } of rows)
     bySequence.set(sensor.deviceId, [...(bySequence.get(sensor.deviceId) ?? []), { ...sensor, forecast }]);
@@ -372,7 +373,7 @@ export async function healthOfDevices(
     .select({ issue: healthIssues, sequence: sensors.sequence })
     .from(healthIssues)
     .leftJoin(sensors, eq(sensors.id, healthIssues.sensorId))
-    .where(and(inArray(healthIssues.deviceId, deviceIds), isNull(healthIssues.closedAt)))
+    .where(and(sql`${healthIssues.deviceId} = ANY(${idArray(deviceIds)})`, isNull(healthIssues.closedAt)))
     .orderBy(asc(healthIssues.openedAt), asc(healthIssues.id));
   for (const { issue, sequence } of rows)
     byDevice.set(issue.deviceId, [...(byDevice.get(issue.deviceId) ?? []), { ...issue, sequence }]);
