@@ -117,3 +117,13 @@ export const expectNoSidewaysScroll = (page: Page, message?: string) =>
   expect
     .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), { message })
     .toBeLessThanOrEqual(0);
+
+/**
+ * Picks the one option a search picker offers for a term only one entry matches, once the
+ * server's answer for that term is in: until then the list still shows the last term's answer,
+ * and an option clicked there can have moved away (the list redrawn) by the time the click lands.
+ */
+export async function pickOnlyOption(page: Page, name: RegExp) {
+  await expect(page.getByRole('listbox').getByRole('option')).toHaveCount(1);
+  await page.getByRole('option', { name }).click();
+}

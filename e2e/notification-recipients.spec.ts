@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { apiSession, login, expectNoSidewaysScroll } from './helpers.ts';
+import { apiSession, login, expectNoSidewaysScroll, pickOnlyOption } from './helpers.ts';
 
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 60_000 });
@@ -166,7 +166,7 @@ test.describe('notification recipients', () => {
     await login(page, 'admin', `${TAB}/new`);
     const dialog = page.getByRole('dialog', { name: 'Empfänger hinzufügen' });
     await dialog.getByRole('combobox', { name: 'Kontakt' }).fill(owners);
-    await page.getByRole('option', { name: new RegExp(`${owners}.*Kontakt von `) }).click();
+    await pickOnlyOption(page, new RegExp(`${owners}.*Kontakt von `));
     await dialog.getByRole('button', { name: 'Weiter' }).click();
     await expect(dialog.getByTestId('recipient-contact')).toContainText(`${owners}`);
     await expect(dialog.getByTestId('recipient-contact')).toContainText('Kontakt von ');

@@ -1,5 +1,5 @@
 import { expect, request, test, type Page } from '@playwright/test';
-import { apiSession, login, type ApiSession } from './helpers.ts';
+import { apiSession, login, pickOnlyOption, type ApiSession } from './helpers.ts';
 
 // Long multi-step journeys: on a busy 2-core machine they outlast the default 30 s.
 test.describe.configure({ timeout: 90_000 });
@@ -267,7 +267,7 @@ test.describe('user pages', () => {
     const sync = page.getByRole('dialog', { name: `Zugriffsrechte für ${target} übernehmen` });
     const confirmSync = sync.getByRole('button', { name: 'Zugriffsrechte übernehmen' });
     await sync.getByRole('combobox', { name: /Zugriffsrechte übernehmen von/ }).fill(source);
-    await page.getByRole('option', { name: new RegExp(`^${source}`) }).click();
+    await pickOnlyOption(page, new RegExp(`^${source}`));
     await expect(confirmSync).toBeDisabled();
     await sync.getByLabel(`„${target}“`, { exact: false }).fill(target);
     await confirmSync.click();
@@ -296,7 +296,7 @@ test.describe('user pages', () => {
     // A source without entries (it only owns devices, or nothing): the notice says nothing came.
     await page.getByRole('button', { name: 'Von anderem Benutzer übernehmen' }).click();
     await sync.getByRole('combobox', { name: /Zugriffsrechte übernehmen von/ }).fill(empty);
-    await page.getByRole('option', { name: new RegExp(`^${empty}`) }).click();
+    await pickOnlyOption(page, new RegExp(`^${empty}`));
     await sync.getByLabel(`„${target}“`, { exact: false }).fill(target);
     await confirmSync.click();
     await expect(
@@ -334,7 +334,7 @@ test.describe('user pages', () => {
     ] as const) {
       await page.getByRole('button', { name: 'Copy from another user' }).click();
       await copy.getByRole('combobox', { name: /Copy the access rights of/ }).fill(from);
-      await page.getByRole('option', { name: new RegExp(`^${from}`) }).click();
+      await pickOnlyOption(page, new RegExp(`^${from}`));
       await copy.getByLabel(`“${target}”`, { exact: false }).fill(target);
       await copy.getByRole('button', { name: 'Copy access rights' }).click();
       await expect(page.getByText(outcome, { exact: true })).toBeVisible();
