@@ -6,11 +6,8 @@
 //   git worktree add /tmp/before <commit>   (and link node_modules and packages/*/node_modules)
 //   node bench/curve-in-turns.ts /tmp/before .
 // Results: bench/results/devices.md ("the dense curve ... in turns").
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase } from '../packages/server/src/db/client.ts';
 import { ensureBaseData } from '../packages/server/src/seed/base-data.ts';
 import { hashPassword } from '../packages/server/src/policies/passwords.ts';
@@ -23,6 +20,7 @@ import {
 } from './fleet-database.ts';
 import { ServerCpu } from './cpu.ts';
 import { sessionCookie } from './session.ts';
+import { quantileOf, withTreeServer } from './tree-server.ts';
 
 const DATABASE = 'tp_bench_curve';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -52,24 +50,7 @@ async function createDatabase(): Promise<string> {
 }
 
 async function measure(tree: string, port: number, databaseUrl: string) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tp-bench-curve-'));
-  const server = spawn(process.execPath, ['packages/server/src/main/all-in-one.ts'], {
-    cwd: tree,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DEMO_DATA: '0',
-      RUN_JOBS: '0',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      MQTT_PORT: String(port + 1),
-      DATA_DIR: dataDir,
-    },
-  });
-  try {
-    const base = `http://127.0.0.1:${port}`;
-    while (!(await fetch(`${base}/api/v2/whitelabels/current`).catch(() => null))?.ok) await sleep(200);
+  await withTreeServer(tree, port, databaseUrl, async (base, server) => {
     const cookie = await sessionCookie(base, 'master', FLEET_PASSWORD);
     const headers = { cookie, 'accept-encoding': BROWSER_ENCODINGS };
     const search = await fetch(`${base}/api/v2/devices?search_term=${DENSE_DEVICE_IDENT}`, { headers });
@@ -86,16 +67,10 @@ async function measure(tree: string, port: number, databaseUrl: string) {
     }
     const spent = await cpu();
     times.sort((a, b) => a - b);
-    const at = (share: number) =>
-      times[Math.min(times.length - 1, Math.floor(share * times.length))]!.toFixed(1);
     console.log(
-      `| ${tree} | ${(spent.node / REQUESTS).toFixed(1)} + ${(spent.database / REQUESTS).toFixed(1)} | ${at(0.5)} | ${at(0.95)} | ${bytes} |`,
+      `| ${tree} | ${(spent.node / REQUESTS).toFixed(1)} + ${(spent.database / REQUESTS).toFixed(1)} | ${quantileOf(times, 0.5)} | ${quantileOf(times, 0.95)} | ${bytes} |`,
     );
-  } finally {
-    server.kill('SIGTERM');
-    await new Promise((resolve) => server.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 const databaseUrl = await createDatabase();

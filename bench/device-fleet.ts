@@ -20,7 +20,7 @@ import {
 import { ServerCpu } from './cpu.ts';
 import { json, ms, summarise, timedGet, type Latency } from './latency.ts';
 import { sessionCookie } from './session.ts';
-import { LIST_SCENARIOS, type ListScenario } from './device-list-scenarios.ts';
+import { LIST_SCENARIOS, listUrl, totalsUrl, type ListScenario } from './device-list-scenarios.ts';
 import { mulberry32 } from '@tankportal/shared/random';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -41,26 +41,6 @@ const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 
 /** Deterministic pseudo-random numbers: the same on every run. */
 const random = mulberry32;
-
-/** A page as the list page asks for it: uncounted (the counts come once per filter, below). */
-function listUrl(scenario: ListScenario, page: number) {
-  const query = new URLSearchParams({
-    page: String(page),
-    per_page: '100',
-    sort: scenario.sort,
-    counts: 'false',
-  });
-  if (scenario.search) query.set('search_term', scenario.search);
-  if (scenario.grouped) query.set('grouped', '1');
-  return `${BASE}/api/v2/devices?${query}`;
-}
-
-/** The count and footer totals of a scenario's filter, which the list page asks for once per filter. */
-function totalsUrl(scenario: ListScenario) {
-  const query = new URLSearchParams();
-  if (scenario.search) query.set('search_term', scenario.search);
-  return `${BASE}/api/v2/devices/totals?${query}`;
-}
 
 /** Server CPU (Node and PostgreSQL) per request, in ms. */
 interface CpuPerRequest {
@@ -108,12 +88,12 @@ async function measureActor(username: string, rand: () => number, cpu: ServerCpu
   for (const scenario of LIST_SCENARIOS) {
     // The totals tell how many pages there are; the first page (not counted) warms this query's
     // plan and caches.
-    const matching = json<{ total: number }>(await timedGet(totalsUrl(scenario), headers)).total;
-    await timedGet(listUrl(scenario, 1), headers);
+    const matching = json<{ total: number }>(await timedGet(totalsUrl(BASE, scenario), headers)).total;
+    await timedGet(listUrl(BASE, scenario, 1), headers);
     if (!scenario.search) visible = matching;
     const totals = await withCpu(cpu, totalsCpu, async () => {
       const timed = [];
-      for (let i = 0; i < TOTALS_REPEAT; i++) timed.push(await timedGet(totalsUrl(scenario), headers));
+      for (let i = 0; i < TOTALS_REPEAT; i++) timed.push(await timedGet(totalsUrl(BASE, scenario), headers));
       return timed;
     });
     allTotals.push(...totals);
@@ -121,7 +101,7 @@ async function measureActor(username: string, rand: () => number, cpu: ServerCpu
     const samples = await withCpu(cpu, listCpu, async () => {
       const timed = [];
       for (let i = 0; i < REPEAT; i++)
-        timed.push(await timedGet(listUrl(scenario, 1 + Math.floor(rand() * pages)), headers));
+        timed.push(await timedGet(listUrl(BASE, scenario, 1 + Math.floor(rand() * pages)), headers));
       return timed;
     });
     all.push(...samples);

@@ -23,3 +23,23 @@ export const LIST_SCENARIOS: ListScenario[] = [
   { label: 'search "4711" (id and idents), id desc', sort: 'id:desc', search: '4711' },
   { label: 'search "Heizung 99", postal code desc', sort: 'postalCode:desc', search: 'Heizung 99' },
 ];
+
+/** A page as the list page asks for it: uncounted (the counts come once per filter, `totalsUrl`). */
+export function listUrl(base: string, scenario: ListScenario, page: number) {
+  const query = new URLSearchParams({
+    page: String(page),
+    per_page: '100',
+    sort: scenario.sort,
+    counts: 'false',
+  });
+  if (scenario.search) query.set('search_term', scenario.search);
+  if (scenario.grouped) query.set('grouped', '1');
+  return `${base}/api/v2/devices?${query}`;
+}
+
+/** The count and footer totals of a scenario's filter, which the list page asks for once per filter. */
+export function totalsUrl(base: string, scenario: ListScenario) {
+  const query = new URLSearchParams();
+  if (scenario.search) query.set('search_term', scenario.search);
+  return `${base}/api/v2/devices/totals?${query}`;
+}

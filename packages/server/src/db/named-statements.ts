@@ -1,6 +1,12 @@
 import { sql, type Column, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from './client.ts';
+import {
+  compileRowMapper,
+  mapRowsWith,
+  type MappablePreparedQuery,
+  type SelectedField,
+} from './row-mapper.ts';
 
 const dialect = new PgDialect();
 
@@ -15,11 +21,8 @@ interface Session {
 }
 
 /** Drizzle's prepared query of either driver (internal: which fields it maps its rows with). */
-interface PreparedQuery {
-  execute(placeholderValues?: Record<string, unknown>): Promise<unknown>;
+interface PreparedQuery extends MappablePreparedQuery {
   getQuery(): { sql: string; params: unknown[] };
-  fields?: unknown;
-  joinsNotNullableMap?: unknown;
   _isResponseInArrayMode?: boolean;
 }
 
@@ -64,9 +67,10 @@ export function namedStatement<T = unknown>(name: string, text: string) {
 export function builtOnce<T>(name: string, build: (db: Db | Tx) => { prepare(name: string): unknown }) {
   let built: {
     query: { sql: string; params: unknown[] };
-    fields: unknown;
-    joins: unknown;
+    fields: SelectedField[] | undefined;
+    joins: Record<string, boolean> | undefined;
     arrayMode: boolean;
+    mapper?: (row: unknown[]) => unknown;
   };
   return async (db: Db | Tx, values: Record<string, unknown>): Promise<T[]> => {
     if (!built) {
@@ -76,10 +80,12 @@ export function builtOnce<T>(name: string, build: (db: Db | Tx) => { prepare(nam
         fields: first.fields,
         joins: first.joinsNotNullableMap,
         arrayMode: first._isResponseInArrayMode ?? false,
+        mapper: first.fields ? compileRowMapper(first.fields, first.joinsNotNullableMap) : undefined,
       };
     }
     const prepared = sessionOf(db).prepareQuery(built.query, built.fields, name, built.arrayMode);
     prepared.joinsNotNullableMap = built.joins;
+    if (built.mapper) mapRowsWith(prepared, built.mapper);
     return (await prepared.execute(values)) as T[];
   };
 }

@@ -17,7 +17,8 @@ import {
 } from 'drizzle-orm';
 import type { DeviceListQuery, SensorTotals } from '@tankportal/shared/schemas/devices';
 import type { Executor } from '../db/client.ts';
-import { idArray } from '../db/id-array.ts';
+import { anyOfIds, builtOnce } from '../db/named-statements.ts';
+import { selectMappedOnce } from '../db/row-mapper.ts';
 import {
   alarms,
   deviceAces,
@@ -220,6 +221,12 @@ export function deviceListQueries(db: Executor, actor: UserRow, query: DeviceLis
   };
 }
 
+/**
+ * Runs `deviceListQueries(…).page`: its text follows the filters and the order, its 100 rows × 26
+ * columns are mapped by a mapper made once (db/row-mapper.ts).
+ */
+export const readListPage = selectMappedOnce<{ device: ListedDeviceRow; owner: OwnerRow }>();
+
 /** The counts and footer totals of every device the list's filters match (page and sort aside). */
 export async function deviceListTotals(
   db: Executor,
@@ -342,41 +349,62 @@ export type SensorForecastRow = Omit<typeof sensorForecasts.$inferSelect, 'calib
  */
 const { calibration: _calibration, ...shownForecastColumns } = getTableColumns(sensorForecasts);
 
+/**
+ * A list page's sensors with their forecasts: the statement built once and run by name, its rows
+ * mapped by a mapper made once (db/row-mapper.ts) — a page's some 130 sensors × 41 columns.
+ */
+const sensorsWithForecasts = builtOnce<{ sensor: SensorRow; forecast: SensorForecastRow | null }>(
+  'list_sensors_of_devices',
+  (db) =>
+    db
+      .select({ sensor: sensors, forecast: shownForecastColumns })
+      .from(sensors)
+      .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
+      .where(anyOfIds(sensors.deviceId))
+      .orderBy(asc(sensors.deviceId), asc(sensors.sequence)),
+);
+
+/** Appends `item` to its key's list (the lists keep the rows' order). */
+function addTo<T>(lists: Map<number, T[]>, key: number, item: T) {
+  const list = lists.get(key);
+  if (list) list.push(item);
+  else lists.set(key, [item]);
+}
+
 export async function sensorsOfDevices(
   db: Executor,
   deviceIds: number[],
 ): Promise<Map<number, SensorWithForecast[]>> {
-  const bySequence = new Map<number, SensorWithForecast[]>();
-  if (deviceIds.length === 0) return bySequence;
-  const rows = await db
-    .select({ sensor: sensors, forecast: shownForecastColumns })
-    .from(sensors)
-    .leftJoin(sensorForecasts, eq(sensorForecasts.sensorId, sensors.id))
-    .where(sql`${sensors.deviceId} = ANY(${idArray(deviceIds)})`)
-    .orderBy(asc(sensors.deviceId), asc(sensors.sequence));
-  for (const { sensor, forecast } of rows)
-    bySequence.set(sensor.deviceId, [...(bySequence.get(sensor.deviceId) ?? []), { ...sensor, forecast }]);
-  return bySequence;
+  const byDevice = new Map<number, SensorWithForecast[]>();
+  if (deviceIds.length === 0) return byDevice;
+  for (const { sensor, forecast } of await sensorsWithForecasts(db, { ids: deviceIds }))
+    addTo(byDevice, sensor.deviceId, { ...sensor, forecast });
+  return byDevice;
 }
 
 /** An open health doubt with the number of its sensor (null: the device's own). */
 export type HealthIssueRow = typeof healthIssues.$inferSelect & { sequence: number | null };
 
 /** The open health doubts of these devices, oldest first: one query for a whole list page. */
+const openHealthIssues = builtOnce<{ issue: typeof healthIssues.$inferSelect; sequence: number | null }>(
+  'list_health_of_devices',
+  (db) =>
+    db
+      .select({ issue: healthIssues, sequence: sensors.sequence })
+      .from(healthIssues)
+      .leftJoin(sensors, eq(sensors.id, healthIssues.sensorId))
+      .where(and(anyOfIds(healthIssues.deviceId), isNull(healthIssues.closedAt)))
+      .orderBy(asc(healthIssues.openedAt), asc(healthIssues.id)),
+);
+
 export async function healthOfDevices(
   db: Executor,
   deviceIds: number[],
 ): Promise<Map<number, HealthIssueRow[]>> {
   const byDevice = new Map<number, HealthIssueRow[]>();
   if (deviceIds.length === 0) return byDevice;
-  const rows = await db
-    .select({ issue: healthIssues, sequence: sensors.sequence })
-    .from(healthIssues)
-    .leftJoin(sensors, eq(sensors.id, healthIssues.sensorId))
-    .where(and(sql`${healthIssues.deviceId} = ANY(${idArray(deviceIds)})`, isNull(healthIssues.closedAt)))
-    .orderBy(asc(healthIssues.openedAt), asc(healthIssues.id));
-  for (const { issue, sequence } of rows)
-    byDevice.set(issue.deviceId, [...(byDevice.get(issue.deviceId) ?? []), { ...issue, sequence }]);
+  for (const { issue, sequence } of await openHealthIssues(db, { ids: deviceIds }))
+    addTo(byDevice, issue.deviceId, { ...issue, sequence });
   return byDevice;
 }
 

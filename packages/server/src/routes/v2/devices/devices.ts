@@ -21,6 +21,7 @@ import { presentDeviceMapEntry, presentDeviceSummary } from '../../../presenters
 import {
   accessEntriesOf,
   deviceListQueries,
+  readListPage,
   deviceListTotals,
   healthOfDevices,
   listDeviceIds,
@@ -82,7 +83,7 @@ export function deviceRoutes(app: Api, { db }: AppContext) {
       }
       const queries = deviceListQueries(db, actor, request.query);
       const [rows, counts] = await Promise.all([
-        queries.page,
+        readListPage(queries.page),
         request.query.counts ? queries.count : undefined,
       ]);
       const ids = rows.map((row) => row.device.id);
