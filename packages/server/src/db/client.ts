@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { openEmbedded } from './embedded.ts';
 import { redactFailedQueries } from './query-errors.ts';
 import { DEFAULT_POOL_SIZE, type PoolSettings } from './pool-settings.ts';
 
@@ -114,8 +115,8 @@ export async function openDatabase(options: {
   const client =
     options.pglite ??
     (options.snapshot
-      ? new PGlite({ loadDataDir: options.snapshot })
-      : new PGlite(options.dataDir ? path.resolve(options.dataDir, 'pgdata') : undefined));
+      ? openEmbedded(undefined, { loadDataDir: options.snapshot })
+      : openEmbedded(options.dataDir ? path.resolve(options.dataDir, 'pgdata') : undefined));
   const db = drizzlePglite(client, { schema, casing: 'snake_case' });
   await migratePglite(db, { migrationsFolder: MIGRATIONS });
   return { db, kind: 'pglite', close: () => client.close() };

@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
-import { PGlite, protocol } from '@electric-sql/pglite';
+import { type PGlite, protocol } from '@electric-sql/pglite';
+import { openEmbedded } from './embedded.ts';
 import { findHolder, holdDataDir, type Holder } from './data-dir-holder.ts';
 
 /**
@@ -86,7 +87,7 @@ async function backupOffline(dataDir: string, target: string) {
   if (!existsSync(path.join(pgdata, 'PG_VERSION'))) throw new Error(`there is no database in ${pgdata}`);
   const hold = await holdDataDir(dataDir, 'backup');
   try {
-    const client = new PGlite(pgdata);
+    const client = openEmbedded(pgdata);
     try {
       const { tar, pausedMs } = await dumpConsistent(client);
       await writeBackupFile(Readable.from([tar]), target);
@@ -146,7 +147,7 @@ export async function restoreDataDir(dataDir: string, file: string): Promise<{ k
     const backup = await readBackup(file);
     try {
       mkdirSync(staging);
-      const client = new PGlite(pgdataOf(staging), { loadDataDir: backup });
+      const client = openEmbedded(pgdataOf(staging), { loadDataDir: backup });
       try {
         // A Tank Portal database, not any PGlite directory: its migrations table is there.
         await client.query('SELECT count(*) FROM drizzle.__drizzle_migrations');

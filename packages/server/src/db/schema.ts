@@ -423,6 +423,9 @@ export const devices = pgTable(
      * concat_ws leaves them out). The search matches it with LIKE against the lower-cased term,
      * which is what ILIKE does in a multi-byte encoding, without folding every device's text again
      * on every request (most of a search's time at 10,000 devices; repositories/devices.ts).
+     * Migration 0033 copies it into the table `device_search` (by triggers, when a device is created
+     * or a text of it set) with a trigram index: the search reads that, not this row, which every
+     * report rewrites.
      */
     searchText: text('search_text')
       .notNull()

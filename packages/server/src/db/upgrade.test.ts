@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { openEmbedded } from './embedded.ts';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../app.ts';
@@ -123,7 +124,10 @@ async function upgradePostgres(adminUrl: string): Promise<Upgraded> {
 async function upgradePglite(): Promise<Upgraded> {
   // The run's migrated database emptied instead of a new one: a PGlite initdb takes 5-25 s.
   const migrated = inject('pgliteSnapshot');
-  const release = new PGlite(migrated ? { loadDataDir: new Blob([readFileSync(migrated)]) } : {});
+  const release = openEmbedded(
+    undefined,
+    migrated ? { loadDataDir: new Blob([readFileSync(migrated)]) } : {},
+  );
   let loaded: Blob;
   let before: Snapshot;
   try {

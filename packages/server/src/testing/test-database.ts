@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { openEmbedded } from '../db/embedded.ts';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../db/client.ts';
@@ -82,7 +83,7 @@ export async function borrowTestDatabase(): Promise<{ database: Database; giveBa
     };
   }
   snapshotBlob ??= new Blob([readFileSync(snapshot)]);
-  const pglite = idlePglites.pop() ?? new PGlite({ loadDataDir: snapshotBlob });
+  const pglite = idlePglites.pop() ?? openEmbedded(undefined, { loadDataDir: snapshotBlob });
   const database = await openDatabase({ pglite });
   return {
     database,

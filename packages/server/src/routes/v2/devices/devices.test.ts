@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { deviceSummarySchema } from '@tankportal/shared/schemas/devices';
+import { deviceListQuery, deviceSummarySchema } from '@tankportal/shared/schemas/devices';
 import { createTestApp, TestClient, type TestApp } from '../../../testing/test-app.ts';
 import { buildDevice, buildUser, grant } from '../../../testing/factories.ts';
 import { devices, sensors, users } from '../../../db/schema.ts';
 import { hashToken } from '../../../policies/tokens.ts';
+import { deviceListQueries } from '../../../repositories/devices.ts';
 
 type SensorValues = Omit<typeof sensors.$inferInsert, 'deviceId' | 'sequence'>;
 
@@ -349,6 +350,24 @@ describe('GET /v2/devices/totals beside the pages it counts', () => {
     expect(await found('hofladen ost')).toEqual([ids.userTank]);
     expect(await found('hofladen nord')).toEqual([]);
     await t.database.db.update(devices).set({ name: 'Hofladen Nord' }).where(eq(devices.id, ids.userTank));
+  });
+
+  it("finds a search's devices from the trigram index, by text and by owner at once", async () => {
+    const { db } = t.database;
+    const [master] = await db.select().from(users).where(eq(users.username, 'master'));
+    const page = deviceListQueries(db, master!, deviceListQuery.parse({ searchTerm: 'other-customer' })).page;
+    // On a few test rows reading the table or an ordered index is cheaper: both forbidden here, the
+    // plan shows what the query allows: the texts matched in their trigram index, the owner's match
+    // an array (an `IN (subquery)` could only filter devices another path had read).
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      await tx.execute(sql`SET LOCAL enable_indexscan = off`);
+      const { rows } = await tx.execute<{ 'QUERY PLAN': string }>(sql`EXPLAIN ${page.getSQL()}`);
+      return rows.map((row) => row['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toContain('device_search_trigrams');
+    expect(plan).not.toMatch(/hashed SubPlan/);
+    expect((await page).map((row) => row.device.id)).toEqual([ids.otherTank]);
   });
 
   it('pages every sort in the order of the ids, page by page, read from an index or sorted', async () => {
