@@ -5,6 +5,8 @@
 // request (Node and its PostgreSQL backends) comes from /proc. Usage:
 //   git worktree add /tmp/before <commit>   (and link node_modules and packages/*/node_modules)
 //   node bench/curve-in-turns.ts /tmp/before .
+// BENCH_ROUNDS (3), BENCH_REQUESTS (100); BENCH_PROFILE=<dir> writes each turn's `--cpu-prof`
+// profile there.
 // Results: bench/results/devices.md ("the dense curve ... in turns").
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +28,8 @@ const DATABASE = 'tp_bench_curve';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 100);
 const WARM_UP = 10;
+/** BENCH_PROFILE=<dir>: a `--cpu-prof` profile of each turn's server there. */
+const PROFILE = process.env.BENCH_PROFILE;
 /** What Chromium sends: the server answers the curve in Zstandard, which fetch decompresses. */
 const BROWSER_ENCODINGS = 'gzip, deflate, br, zstd';
 
@@ -49,28 +53,34 @@ async function createDatabase(): Promise<string> {
   return url;
 }
 
-async function measure(tree: string, port: number, databaseUrl: string) {
-  await withTreeServer(tree, port, databaseUrl, async (base, server) => {
-    const cookie = await sessionCookie(base, 'master', FLEET_PASSWORD);
-    const headers = { cookie, 'accept-encoding': BROWSER_ENCODINGS };
-    const search = await fetch(`${base}/api/v2/devices?search_term=${DENSE_DEVICE_IDENT}`, { headers });
-    const [device] = (await search.json()) as { id: number }[];
-    const url = `${base}/api/v2/devices/${device!.id}/process?limit=25000&format=columns`;
-    for (let i = 0; i < WARM_UP; i++) await (await fetch(url, { headers })).arrayBuffer();
-    const cpu = await new ServerCpu(server.pid!, databaseUrl).start();
-    const times: number[] = [];
-    let bytes = 0;
-    for (let i = 0; i < REQUESTS; i++) {
-      const started = performance.now();
-      bytes = (await (await fetch(url, { headers })).arrayBuffer()).byteLength;
-      times.push(performance.now() - started);
-    }
-    const spent = await cpu();
-    times.sort((a, b) => a - b);
-    console.log(
-      `| ${tree} | ${(spent.node / REQUESTS).toFixed(1)} + ${(spent.database / REQUESTS).toFixed(1)} | ${quantileOf(times, 0.5)} | ${quantileOf(times, 0.95)} | ${bytes} |`,
-    );
-  });
+async function measure(tree: string, port: number, databaseUrl: string, profile: string[]) {
+  await withTreeServer(
+    tree,
+    port,
+    databaseUrl,
+    async (base, server) => {
+      const cookie = await sessionCookie(base, 'master', FLEET_PASSWORD);
+      const headers = { cookie, 'accept-encoding': BROWSER_ENCODINGS };
+      const search = await fetch(`${base}/api/v2/devices?search_term=${DENSE_DEVICE_IDENT}`, { headers });
+      const [device] = (await search.json()) as { id: number }[];
+      const url = `${base}/api/v2/devices/${device!.id}/process?limit=25000&format=columns`;
+      for (let i = 0; i < WARM_UP; i++) await (await fetch(url, { headers })).arrayBuffer();
+      const cpu = await new ServerCpu(server.pid!, databaseUrl).start();
+      const times: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < REQUESTS; i++) {
+        const started = performance.now();
+        bytes = (await (await fetch(url, { headers })).arrayBuffer()).byteLength;
+        times.push(performance.now() - started);
+      }
+      const spent = await cpu();
+      times.sort((a, b) => a - b);
+      console.log(
+        `| ${tree} | ${(spent.node / REQUESTS).toFixed(1)} + ${(spent.database / REQUESTS).toFixed(1)} | ${quantileOf(times, 0.5)} | ${quantileOf(times, 0.95)} | ${bytes} |`,
+      );
+    },
+    profile,
+  );
 }
 
 const databaseUrl = await createDatabase();
@@ -81,4 +91,10 @@ console.log(
   '| tree | CPU ms per request (Node + PostgreSQL) | p50 ms | p95 ms | answer bytes (decompressed) |\n|---|---|---|---|---|',
 );
 for (let round = 0; round < ROUNDS; round++)
-  for (const [index, tree] of trees.entries()) await measure(tree, 4800 + 10 * index, databaseUrl);
+  for (const [index, tree] of trees.entries())
+    await measure(
+      tree,
+      4800 + 10 * index,
+      databaseUrl,
+      PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(PROFILE, `tree${index}-round${round}`)}`] : [],
+    );
