@@ -33,11 +33,19 @@ export function compileRowMapper(
   fields: SelectedField[],
   joinsNotNullableMap: Record<string, boolean> | undefined,
 ): (row: unknown[]) => Record<string, unknown> {
-  const cells = fields.map(({ path, field }) => ({
-    parents: path.slice(0, -1),
-    key: path[path.length - 1]!,
-    decoder: decoderOf(field),
-  }));
+  // Each cell's place: on the row itself, in one of the row's nested objects (a path of two, as
+  // every selection here has), or deeper (walked as drizzle does). A decoder that gives its input
+  // back (text, boolean, a column without a mapping of its own) is not called.
+  const groups: string[] = [];
+  const cells = fields.map(({ path, field }) => {
+    const decoder = decoderOf(field);
+    const decode = decoder.mapFromDriverValue === Column.prototype.mapFromDriverValue ? null : decoder;
+    const key = path[path.length - 1]!;
+    if (path.length === 1) return { group: -1, parents: [], key, decode };
+    if (path.length > 2) return { group: -2, parents: path.slice(0, -1), key, decode };
+    if (!groups.includes(path[0]!)) groups.push(path[0]!);
+    return { group: groups.indexOf(path[0]!), parents: [], key, decode };
+  });
   // The objects a left join may leave empty: drizzle looks at each nested object's first column.
   const nullable: { name: string; firstCell: number }[] = [];
   if (joinsNotNullableMap) {
@@ -58,12 +66,21 @@ export function compileRowMapper(
   }
   return (row) => {
     const result: Record<string, unknown> = {};
+    const nested: (Record<string, unknown> | undefined)[] = new Array(groups.length);
     for (let index = 0; index < cells.length; index++) {
-      const { parents, key, decoder } = cells[index]!;
-      let node = result;
-      for (const parent of parents) node = (node[parent] ??= {}) as Record<string, unknown>;
+      const { group, parents, key, decode } = cells[index]!;
       const raw = row[index];
-      node[key] = raw === null ? null : decoder.mapFromDriverValue(raw);
+      const value = raw === null || decode === null ? raw : decode.mapFromDriverValue(raw);
+      if (group >= 0) {
+        let node = nested[group];
+        if (node === undefined) result[groups[group]!] = node = nested[group] = {};
+        node[key] = value;
+      } else if (group === -1) result[key] = value;
+      else {
+        let node = result;
+        for (const parent of parents) node = (node[parent] ??= {}) as Record<string, unknown>;
+        node[key] = value;
+      }
     }
     for (const { name, firstCell } of nullable) if (row[firstCell] === null) result[name] = null;
     return result;
