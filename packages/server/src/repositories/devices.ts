@@ -131,13 +131,14 @@ function listConditions(actor: UserRow, query: DeviceListQuery): SQL[] {
     // LIKE on the device's lower-cased search text against the lower-cased term is what ILIKE does
     // in a multi-byte encoding (it lower-cases both), without folding 10,000 devices' text on every
     // request; the owner's username is matched once per user, not once per device. The texts are
-    // matched in their own table's trigram index (migration 0033: `device_search`, a copy of each
-    // device's `search_text`), and both matches are id arrays the devices' own indexes look up side
-    // by side: an `IN (subquery)` could only filter devices another path had read.
+    // matched once per request in their own table's trigram index (migration 0033: `device_search`,
+    // a copy of each device's `search_text`); the page then tests each device it reads against the
+    // matches' hash. Not an id array (`= ANY(ARRAY(…))`): a filter compares each device with every
+    // element of such an array, 0.5 s for the first page of 3,000 matches among 100,000 devices.
     const like = sql`lower(${`%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`;
     const matches = [
-      sql`${devices.id} = ANY(ARRAY(SELECT s.device_id FROM device_search s WHERE s.search_text LIKE ${like}))`,
-      sql`${devices.userId} = ANY(ARRAY(SELECT u.id FROM ${users} u WHERE u.username ILIKE ${like}))`,
+      sql`${devices.id} IN (SELECT s.device_id FROM device_search s WHERE s.search_text LIKE ${like})`,
+      sql`${devices.userId} IN (SELECT u.id FROM ${users} u WHERE u.username ILIKE ${like})`,
     ];
     if (/^\d{1,9}$/.test(term)) matches.push(eq(devices.id, Number(term)));
     conditions.push(or(...matches)!);
