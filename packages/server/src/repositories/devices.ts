@@ -389,7 +389,7 @@ export async function sensorsOfDevices(
 /** An open health doubt with the number of its sensor (null: the device's own). */
 export type HealthIssueRow = typeof healthIssues.$inferSelect & { sequence: number | null };
 
-/** The open health doubts of these devices, oldest first: one query for a whole list page. */
+/** The open health doubts of a list page's devices: the statement built once and run by name. */
 const openHealthIssues = builtOnce<{ issue: typeof healthIssues.$inferSelect; sequence: number | null }>(
   'list_health_of_devices',
   (db) =>
@@ -401,6 +401,7 @@ const openHealthIssues = builtOnce<{ issue: typeof healthIssues.$inferSelect; se
       .orderBy(asc(healthIssues.openedAt), asc(healthIssues.id)),
 );
 
+/** The open health doubts of these devices, oldest first: one query for a whole list page. */
 export async function healthOfDevices(
   db: Executor,
   deviceIds: number[],
