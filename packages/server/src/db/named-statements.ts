@@ -68,7 +68,6 @@ export function builtOnce<T>(name: string, build: (db: Db | Tx) => { prepare(nam
   let built: {
     query: { sql: string; params: unknown[] };
     fields: SelectedField[] | undefined;
-    joins: Record<string, boolean> | undefined;
     arrayMode: boolean;
     mapper?: (row: unknown[]) => unknown;
   };
@@ -78,13 +77,12 @@ export function builtOnce<T>(name: string, build: (db: Db | Tx) => { prepare(nam
       built = {
         query: first.getQuery(),
         fields: first.fields,
-        joins: first.joinsNotNullableMap,
         arrayMode: first._isResponseInArrayMode ?? false,
         mapper: first.fields ? compileRowMapper(first.fields, first.joinsNotNullableMap) : undefined,
       };
     }
     const prepared = sessionOf(db).prepareQuery(built.query, built.fields, name, built.arrayMode);
-    prepared.joinsNotNullableMap = built.joins;
+    // The mapper knows the left joins' null rule (drizzle's own mapping would need joinsNotNullableMap).
     if (built.mapper) mapRowsWith(prepared, built.mapper);
     return (await prepared.execute(values)) as T[];
   };
