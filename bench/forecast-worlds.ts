@@ -64,7 +64,15 @@ const HORIZONS = [7, 14, 30, 60, 90];
 const EVALUATION_FROM = dayFromKey('2025-01-01');
 /** Futures that have not used the amount within this many days count as never (Infinity). */
 const FUTURE_MAX_DAYS = 400;
-const OUTPUT = process.env.BENCH_OUTPUT ?? 'bench/results/forecast-worlds.md';
+/**
+ * BENCH_FIRST_DAY=1: the product with a tank's first calibration, as the intelligence round makes it
+ * for a tank new to the portal (a backtest spread over the first days: a quarter of its origins).
+ * Without it the product has its whole backtest, as every tank from its fourth day on.
+ */
+const FIRST_DAY = process.env.BENCH_FIRST_DAY === '1';
+const OUTPUT =
+  process.env.BENCH_OUTPUT ??
+  (FIRST_DAY ? 'bench/results/forecast-worlds-first-day.md' : 'bench/results/forecast-worlds.md');
 
 /** A state whose public holidays are those of each of the worlds' groups of states. */
 const STATE_OF_REGION: Record<Region, FederalState> = { south: 'BW', west: 'NW', 'north-east': 'BB' };
@@ -100,7 +108,7 @@ type Reach = (volume: number) => [number, number, number];
 
 /** The product: per tank the candidate its own history chose, with ranges from its own errors. */
 function productReach(input: ForecastInput): Reach | null {
-  const reacher = calibratedReacher(input, calibrate(input));
+  const reacher = calibratedReacher(input, calibrate(input, null, { spread: FIRST_DAY }));
   if (!reacher) return null;
   const cap = localDays(input.now) + FORECAST_RULES.horizonDays;
   return (volume) => {
@@ -459,7 +467,7 @@ Methods, each with only the readings up to the origin and the site's measured da
 origin's day:
 
 - **product**: what the portal forecasts (model-choice.ts): the tank's own rolling-origin backtest
-  at the origin (weekly origins over the year before it) weighs per horizon the model and the
+  at the origin (weekly origins over the year before it${FIRST_DAY ? "; **in this run a tank's first calibration, BENCH_FIRST_DAY=1: where the readings reach back beyond the year, only every fourth week's origin**" : ''}) weighs per horizon the model and the
   simple rules by their errors and blends them (process tanks; heating tanks keep the model), and
   the range comes from the blend's own errors at the nearest horizon (split conformal), for the
   target volume;

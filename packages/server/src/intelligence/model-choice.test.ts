@@ -83,6 +83,34 @@ describe('the per-tank choice of a forecaster', () => {
     expect(backtestCandidates(full, { ...(state as object), version: 0 }).learntOrigins).toBeGreaterThan(40);
   });
 
+  it('spreads a first backtest over the first days: a quarter of the origins, then the rest, then what a whole one finds', () => {
+    const full = processTank(15);
+    const first = backtestCandidates(atDay(full, -3), null, { spread: true });
+    const whole = backtestCandidates(atDay(full, -3)).learntOrigins;
+    expect(whole).toBeGreaterThan(40);
+    // Every fourth week: about 13 of the year's 52 origins, enough for a calibration on the first day.
+    expect(first.learntOrigins).toBeLessThanOrEqual(Math.ceil(whole / CHOICE_RULES.firstOriginsEvery) + 1);
+    expect(calibrate(atDay(full, -3), null, { spread: true }).horizons).toHaveLength(
+      CHOICE_RULES.horizonsDays.length,
+    );
+    let state = first.state;
+    const learnt: number[] = [];
+    for (let day = -2; day <= 0; day++) {
+      const continued = backtestCandidates(atDay(full, day), state, { spread: true });
+      learnt.push(continued.learntOrigins);
+      state = continued.state;
+    }
+    // Each day up to its share of the origins left (and the few that came due), never the year.
+    expect(Math.max(...learnt)).toBeLessThanOrEqual(CHOICE_RULES.fillOriginsPerDay + 2);
+    // After three days the kept answers are a whole backtest's: the same calibration.
+    expect(calibrate(full, state, { spread: true })).toEqual(calibrate(full));
+    // A tank with less than the look-back year of readings is cheap to backtest: all at once.
+    const young = shortened(full, 200);
+    expect(backtestCandidates(young, null, { spread: true }).learntOrigins).toBe(
+      backtestCandidates(young).learntOrigins,
+    );
+  });
+
   it('keeps the model for heating tanks and gives each horizon the errors its range comes from', () => {
     const calibration = calibrate(heatingTank(3));
     expect(calibration.horizons.map((choice) => choice.horizonDays)).toEqual(CHOICE_RULES.horizonsDays);

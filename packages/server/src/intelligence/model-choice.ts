@@ -114,6 +114,14 @@ export const CHOICE_RULES = {
   /** A reading counts as "h days later" within this many days after origin + h. */
   targetSlackDays: 2,
   /**
+   * A backtest spread over a tank's first days (`BacktestOptions.spread`): from scratch, a tank
+   * whose readings reach back beyond the look-back year learns only the origins of every this-many-th
+   * week (13 of 52: a fresh fleet's calibrations in a quarter of the processor time) …
+   */
+  firstOriginsEvery: 4,
+  /** … and each day's backtest after it learns up to this many of the origins left (all after three days). */
+  fillOriginsPerDay: 13,
+  /**
    * "Last year" judged with too few comparisons (a little over a year of history: a car wash in
    * spring) counts as this share of the model's error where the model has no season of its own,
    * last year's same days use `lastYearDiffers` times more (or less) over the horizon than the model
@@ -296,12 +304,27 @@ function keptEntry(
   return whole ? (entry as Record<string, (number | null)[]>) : null;
 }
 
+export interface BacktestOptions {
+  /**
+   * Spread a backtest from scratch over the tank's first days (the intelligence round): from
+   * scratch only every `firstOriginsEvery`-th origin where the history reaches beyond the look-back
+   * year, then up to `fillOriginsPerDay` of the others a day, newest first. Without it every origin
+   * is learnt at once (what the kept backtest holds after those days).
+   */
+  spread?: boolean;
+}
+
 /**
  * Each candidate's errors at each horizon on the input's own history: at every origin on the
  * weekly grid of the last year, learnt from the readings up to the origin only. With the state of
- * an earlier backtest of the same tank, only horizons that came due since are asked.
+ * an earlier backtest of the same tank, only horizons that came due since are asked (and, spread,
+ * the origins not learnt yet).
  */
-export function backtestCandidates(input: ForecastInput, previous: unknown = null): Backtest {
+export function backtestCandidates(
+  input: ForecastInput,
+  previous: unknown = null,
+  options: BacktestOptions = {},
+): Backtest {
   const { points, capacity } = input;
   const now = input.now.getTime();
   const horizons = CHOICE_RULES.horizonsDays;
@@ -323,12 +346,24 @@ export function backtestCandidates(input: ForecastInput, previous: unknown = nul
   const origins: BacktestState['origins'] = {};
   let learntOrigins = 0;
   const step = CHOICE_RULES.originEveryDays;
-  const first = Math.max(firstReadingAt, now - CHOICE_RULES.lookBackDays * DAY_MS);
+  const lookBackFrom = now - CHOICE_RULES.lookBackDays * DAY_MS;
+  const first = Math.max(firstReadingAt, lookBackFrom);
+  // Spread: how many origins without a kept answer may still be learnt (the first grid's are free).
+  const fresh = Object.keys(kept).length === 0;
+  let newOriginsLeft = Infinity;
+  if (options.spread && !fresh) newOriginsLeft = CHOICE_RULES.fillOriginsPerDay;
+  else if (options.spread && firstReadingAt < lookBackFrom) newOriginsLeft = 0;
   for (let day = Math.floor(now / DAY_MS / step) * step; day * DAY_MS >= first; day -= step) {
     const origin = day * DAY_MS;
     const due = horizons.filter((h) => origin + (h + CHOICE_RULES.targetSlackDays) * DAY_MS <= now).length;
     if (due === 0) continue;
-    const entry: Record<string, (number | null)[]> = { ...keptEntry(kept[day], kinds) };
+    const whole = keptEntry(kept[day], kinds);
+    if (!whole && (day / step) % CHOICE_RULES.firstOriginsEvery !== 0) {
+      // Left for a later day's backtest (kept answers carry no mark of it: it is simply absent).
+      if (newOriginsLeft <= 0) continue;
+      newOriginsLeft--;
+    }
+    const entry: Record<string, (number | null)[]> = { ...whole };
     const settled = entry.model?.length ?? 0;
     if (settled < due) {
       const upTo = countUpTo(known, origin);
@@ -398,8 +433,12 @@ function targetAfter(
  * takes a share by its mean absolute error, and the blend's errors at the backtest's origins (the
  * candidates that answered there, their shares renormalised) give its range and its accuracy.
  */
-export function calibrate(input: ForecastInput, previous: unknown = null): Calibration {
-  const { errors, state } = backtestCandidates(input, previous);
+export function calibrate(
+  input: ForecastInput,
+  previous: unknown = null,
+  options: BacktestOptions = {},
+): Calibration {
+  const { errors, state } = backtestCandidates(input, previous, options);
   const horizons: HorizonChoice[] = [];
   const entries = Object.entries(state?.origins ?? {});
   const today = Math.floor(input.now.getTime() / DAY_MS);

@@ -139,7 +139,7 @@ async function forecastOne(
   // learn); a backtest from scratch waits until every stale sensor has its forecast (`measureErrors`).
   const continued: Calibration | null =
     input.capacity > 0 && backtestDue(sensor.errorDaysAt, now) && backtestContinues(kept?.backtest, input)
-      ? calibrate(input, kept!.backtest)
+      ? calibrate(input, kept!.backtest, { spread: true })
       : null;
   const calibration = continued ?? kept;
   // As the tank's last backtest chose, with the range from its own errors (model-choice.ts).
@@ -412,8 +412,9 @@ async function staleSensors(
  * the next forecasts follow) and errorDays, its error at the horizon nearest the forecast's. A
  * backtest from scratch is about 50 origins of every candidate (tens of forecasts' processor time):
  * done after the forecasts, so that a fleet that is new to the portal gets every forecast in its
- * first rounds and the calibration in the rounds after. Most days a sensor's backtest goes on from
- * yesterday's with its forecast (`refreshOne`), and this finds nothing left to do.
+ * first rounds and the calibration in the rounds after, the tanks that run empty first first. Most
+ * days a sensor's backtest goes on from yesterday's with its forecast (`forecastOne`), and this
+ * finds nothing left to do.
  */
 async function measureErrors(
   db: Db,
@@ -422,7 +423,9 @@ async function measureErrors(
   deadline: number,
   log: (message: string) => void,
 ) {
-  let afterId = 0;
+  // By empty date, then id: a cursor that one pass walks once (a forecast written meanwhile may
+  // move its sensor behind it: then the next round's pass takes it).
+  let after: { emptyAt: Date; id: number } | null = null;
   while (Date.now() < deadline) {
     const due = await db
       .select({
@@ -435,7 +438,9 @@ async function measureErrors(
       .innerJoin(devices, eq(devices.id, sensors.deviceId))
       .where(
         and(
-          gt(sensorForecasts.sensorId, afterId),
+          after
+            ? sql`(${sensorForecasts.emptyAt}, ${sensorForecasts.sensorId}) > (${after.emptyAt.toISOString()}::timestamptz, ${after.id})`
+            : undefined,
           isNotNull(sensorForecasts.emptyAt),
           or(
             isNull(sensorForecasts.errorDaysAt),
@@ -443,7 +448,7 @@ async function measureErrors(
           ),
         ),
       )
-      .orderBy(asc(sensorForecasts.sensorId))
+      .orderBy(asc(sensorForecasts.emptyAt), asc(sensorForecasts.sensorId))
       .limit(BATCH);
     if (due.length === 0) return;
     for (const sensor of due) {
@@ -452,7 +457,9 @@ async function measureErrors(
         sensor,
         async () => {
           const input = await forecastInput(db, sensor, now, weather);
-          const calibration = calibrate(input, readCalibration(sensor.calibration)?.backtest);
+          const calibration = calibrate(input, readCalibration(sensor.calibration)?.backtest, {
+            spread: true,
+          });
           const days = (sensor.emptyAt!.getTime() - now.getTime()) / DAY_MS;
           await db
             .update(sensorForecasts)
@@ -461,7 +468,7 @@ async function measureErrors(
         },
         log,
       );
-      afterId = sensor.id;
+      after = { emptyAt: sensor.emptyAt!, id: sensor.id };
       if (Date.now() >= deadline) return;
     }
   }
