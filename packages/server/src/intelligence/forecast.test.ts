@@ -4,6 +4,7 @@ import { dayKey, localDays } from '../time/day-numbers.ts';
 import {
   FORECAST_RULES,
   forecastLevel,
+  hourlyReadings,
   learnConsumption,
   segmentStarts,
   type ForecastInput,
@@ -75,6 +76,43 @@ function input(points: LevelPoint[], overrides: Partial<ForecastInput> = {}): Fo
 
 const days = (later: string, earlier: Date) => (Date.parse(later) - earlier.getTime()) / DAY;
 const steady = (perDay: number) => () => perDay;
+
+describe('hourlyReadings: what a forecast learns from a sensor that reports every few minutes', () => {
+  // A radar sensor every 10 minutes for 60 days, 1 % noise, refilled once: 8,641 readings.
+  const random = mulberry32(7);
+  const dense = simulate({
+    from: '2025-03-01T00:00:00Z',
+    to: '2025-04-30T00:00:00Z',
+    everyHours: 1 / 6,
+    start: 9_000,
+    perDay: (day) => (day % 7 === 3 ? 40 : 160),
+    refillBelow: 2_000,
+    refillTo: 9_500,
+    noise: () => (random() - 0.5) * 200,
+  });
+
+  it("keeps one reading of each hour, the hour's median, and leaves sparser readings alone", () => {
+    const hourly = hourlyReadings(dense);
+    expect(hourly.length).toBeLessThanOrEqual(60 * 24 + 1);
+    expect(hourly.length).toBeGreaterThan(60 * 24 - 2);
+    // Readings as they came, one per clock hour, in time order.
+    for (let i = 1; i < hourly.length; i++) {
+      expect(dense).toContain(hourly[i]);
+      expect(Math.floor(hourly[i]!.at.getTime() / HOUR)).toBeGreaterThan(
+        Math.floor(hourly[i - 1]!.at.getTime() / HOUR),
+      );
+    }
+    const sixHourly = dense.filter((_, index) => index % 36 === 0);
+    expect(hourlyReadings(sixHourly)).toBe(sixHourly);
+  });
+
+  it('forecasts what every reading forecasts, within a day of 56', () => {
+    const every = forecastLevel(input(dense))!;
+    const hourly = forecastLevel(input(hourlyReadings(dense)))!;
+    expect(Math.abs(Date.parse(hourly.emptyAt) - Date.parse(every.emptyAt)) / HOUR).toBeLessThan(24);
+    expect(hourly.perDay).toBeCloseTo(every.perDay, -1);
+  });
+});
 
 describe('forecastLevel: linear consumption', () => {
   const points = simulate({

@@ -912,6 +912,33 @@ export function withLocalDays<T extends readonly LevelPoint[]>(points: T, days: 
 export const givenLocalDays = (points: readonly LevelPoint[]): Float64Array | undefined =>
   knownLocalDays.get(points);
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * The readings a forecast and its backtest learn from: at most one per clock hour, the hour's
+ * median by volume (one of its readings, as it came). A sensor that reports every few minutes tells
+ * no more about days of use than one reading an hour, and the model and its backtest cost processor
+ * time per reading: a radar sensor reporting every ten minutes cost six times an hourly one, and its
+ * backtest held the process for seconds. Readings an hour or more apart are left as they are (the
+ * checks for deliveries and leaks keep every reading). Expects readings in time order.
+ */
+export function hourlyReadings<T extends LevelPoint>(points: readonly T[]): T[] {
+  const thinned: T[] = [];
+  for (let from = 0; from < points.length;) {
+    const hour = Math.floor(points[from].at.getTime() / HOUR_MS);
+    let to = from + 1;
+    while (to < points.length && Math.floor(points[to].at.getTime() / HOUR_MS) === hour) to++;
+    if (to - from === 1) thinned.push(points[from]);
+    else {
+      // The lower median: a reading of the hour, not a mean of a refill's before and after.
+      const hourReadings = points.slice(from, to).sort((a, b) => a.volume - b.volume);
+      thinned.push(hourReadings[(hourReadings.length - 1) >> 1]);
+    }
+    from = to;
+  }
+  return thinned.length === points.length ? (points as T[]) : thinned;
+}
+
 /**
  * The readings at or before now and within the history window as local days and volumes, in time
  * order (a stable sort keeps equal times as they came); null without any.

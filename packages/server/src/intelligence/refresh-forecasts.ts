@@ -4,7 +4,7 @@ import type { Db, Tx } from '../db/client.ts';
 import { FORECAST_NOTICE_DAYS } from '@tankportal/shared/notifications';
 import { devices, sensorChecks, sensorForecasts, sensors } from '../db/schema.ts';
 import { NotificationOutbox } from '../notifications/outbox.ts';
-import { FORECAST_RULES, type ForecastInput } from './forecast.ts';
+import { FORECAST_RULES, hourlyReadings, type ForecastInput } from './forecast.ts';
 import { federalStateOfPostalCode } from './calendar.ts';
 import {
   accuracyAt,
@@ -88,7 +88,10 @@ const forecastInputColumns = {
   },
 };
 
-/** What the forecast and its backtest read of a sensor: its readings and its temperatures. */
+/**
+ * What the forecast and its backtest read of a sensor: its readings (at most one an hour for them,
+ * `hourlyReadings`; every reading for the checks) and its temperatures.
+ */
 async function forecastInput(
   db: Db,
   sensor: Pick<StaleSensor, 'id' | 'capacity' | 'threshold' | 'contentType'> & {
@@ -99,10 +102,16 @@ async function forecastInput(
   },
   now: Date,
   weather: WeatherLookup,
-): Promise<ForecastInput & { points: TemperatureLevelPoint[] }> {
+): Promise<ForecastInput & { readings: TemperatureLevelPoint[] }> {
   const heating = isHeatingContent(sensor.contentType);
+  const readings = await levelReadings(
+    db,
+    sensor.id,
+    new Date(now.getTime() - FORECAST_RULES.historyDays * DAY_MS),
+  );
   return {
-    points: await levelReadings(db, sensor.id, new Date(now.getTime() - FORECAST_RULES.historyDays * DAY_MS)),
+    points: hourlyReadings(readings),
+    readings,
     capacity: sensor.capacity ?? 0,
     reorderPct: sensor.threshold,
     heating,
@@ -301,7 +310,7 @@ export async function refreshForecasts(
           const input = await reading;
           const { row, perDay } = await forecastOne(db, sensor, input, now);
           if (row) rows.push(row);
-          forecast = { points: input.points, perDay };
+          forecast = { points: input.readings, perDay };
         },
         log,
       );
