@@ -491,7 +491,7 @@ ${developmentCounts.worse} of ${developmentCounts.cells} cells (world × content
 
 ## Reading the figures
 
-${READING}
+${FIRST_DAY ? FIRST_DAY_READING : READING}
 
 ## Development worlds
 
@@ -518,6 +518,26 @@ All ${allDevelopment.length + heldOut.reduce((sum, run) => sum + run.cases.lengt
  * Written after reading the figures of the full run (40 + 40 tanks per world, 100 futures; the
  * seeds above). The figures quoted are that run's; the run is deterministic apart from its timing.
  */
+/** What this run says when it measures first calibrations (BENCH_FIRST_DAY=1). */
+const FIRST_DAY_READING = `This run measures what a tank has on its first three days in the portal: the intelligence round
+spreads a tank's first backtest over those days (docs/decisions/076-first-calibration-spread-over-days.md),
+learning only every fourth week's origin on the first (13 of 52 where the readings reach back
+beyond the year; a tank with less learns all at once), and the rest over the next three. From the
+fourth day on the calibration is the whole one, which bench/results/forecast-worlds.md measures;
+the model alone and the simple rules are the same in both runs, to the digit.
+
+Against the whole backtest (bench/results/forecast-worlds.md, the same worlds, tanks, origins and
+futures), on 2026-11-29: worse than a simple rule in 4 of the 30 development cells (5) and 3 of
+the 10 held-out ones (1); the ~80 % range within 75–85 % in 28 of 30 (30) and 10 of 10 (9).
+Heating forecasts are the model's in both (the same dates); their ranges come from 13 instead of
+52 origins' errors and are 2–16 % wider (W1's and W3's 90 days ahead hold 85–86 %, just over the
+band). Process tanks: W3's seasonal tanks 30–90 days ahead fall further behind "last year" (90
+days p90 on the same origins 15.7 against 12.6 with the whole backtest, "last year" 7.3), W4's changes of use come out a little
+better (90 days 5.4 / 19.9 against 5.8 / 21.3, now level with "the last 30 days"), and W2's
+(held out) 90 days behind "last year" (2.8 / 13.9 on its origins, against its 2.6 / 11.7; 2.5 /
+11.2 with the whole backtest), 7 days level with "the last 30 days" at the shown precision.
+These are three days of a tank's life; the ranges hold what they say on both.`;
+
 const READING = `The product (model-choice.ts: per horizon a blend of the model and the simple rules weighted by
 their errors in the tank's own backtest, "last year" joining with too few comparisons by its record
 at a shorter horizon, and leading it where the model has no season yet but last year's same days
