@@ -97,6 +97,28 @@ test.describe('device status page', () => {
     await expect(page.getByTestId('device-comment')).toBeVisible();
   });
 
+  test('the query button stays under the pointer while the orders appear after the page', async ({
+    page,
+  }) => {
+    // The orders come late (a slow connection): the button must not move when they arrive.
+    let releaseOrders = () => {};
+    const ordersHeld = new Promise<void>((resolve) => (releaseOrders = resolve));
+    await page.route(/\/api\/v2\/devices\/\d+\/orders$/, async (route) => {
+      await ordersHeld;
+      await route.continue();
+    });
+    await login(page, 'user', '/devices/3');
+    const button = page.getByRole('button', { name: 'Abfrage', exact: true });
+    await expect(button).toBeVisible();
+    const before = await button.boundingBox();
+    releaseOrders();
+    // The demo device has no orders yet: the section says so once they came.
+    await expect(page.getByRole('region', { name: 'Bestellungen' })).toContainText(
+      'Noch keine Bestellungen.',
+    );
+    expect(await button.boundingBox()).toEqual(before);
+  });
+
   test('demo sees events read-only and no export', async ({ page, request }) => {
     await netReport(request, 40, { sensors: [{ sequence: 1, value: 200 }], alarms: ['burner_error'] });
     await login(page, 'demo', '/devices/40');

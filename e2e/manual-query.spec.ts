@@ -22,18 +22,6 @@ async function pollUntilShown(page: Page, notice: Locator) {
   }).toPass({ timeout: 20_000 });
 }
 
-/**
- * The status page's query button once the page has settled: the device's orders section (loaded
- * after the page, above the button) pushes the button down when it appears, and a click as it
- * appears lands beside the button (once in CI: no dialog opened).
- */
-async function queryButton(page: Page, name: 'Abfrage' | 'Query' = 'Abfrage') {
-  await expect(
-    page.getByRole('region', { name: name === 'Query' ? 'Orders' : 'Bestellungen' }),
-  ).toBeVisible();
-  return page.getByRole('button', { name, exact: true });
-}
-
 test.describe('manual query', () => {
   const stop = new AbortController();
   let run: Promise<SimulationStats>;
@@ -56,7 +44,7 @@ test.describe('manual query', () => {
     const lastReport = page.getByTestId('info-lastReportedAt');
     const before = await lastReport.textContent();
 
-    await (await queryButton(page)).click();
+    await page.getByRole('button', { name: 'Abfrage', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Gerät abfragen' });
     await expect(dialog).toContainText('Abfrage-SMS');
     await dialog.getByRole('button', { name: 'Abfrage senden' }).click();
@@ -74,7 +62,7 @@ test.describe('manual query', () => {
     const lastReport = page.getByTestId('info-lastReportedAt');
     const before = await lastReport.textContent();
 
-    await (await queryButton(page)).click();
+    await page.getByRole('button', { name: 'Abfrage', exact: true }).click();
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await pollUntilShown(page, page.getByText('Das Gerät hat geantwortet. Die neue Messung wird angezeigt.'));
     await expect(lastReport).not.toHaveText(before!);
@@ -94,7 +82,7 @@ test.describe('manual query', () => {
 test.describe('manual query without an SMS gateway', () => {
   test('the failure and its reason show at once, not after the first poll', async ({ page }) => {
     await login(page, 'user', `/devices/${SMS_DEVICE}`);
-    await (await queryButton(page)).click();
+    await page.getByRole('button', { name: 'Abfrage', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Gerät abfragen' });
     const sent = Date.now();
     await dialog.getByRole('button', { name: 'Abfrage senden' }).click();
@@ -113,7 +101,7 @@ test.describe('manual query without an SMS gateway', () => {
   test('in English too', async ({ page, baseURL }) => {
     await page.context().addCookies([{ name: 'tp_locale', value: 'en', url: baseURL! }]);
     await login(page, 'user', `/devices/${SMS_DEVICE}`);
-    await (await queryButton(page, 'Query')).click();
+    await page.getByRole('button', { name: 'Query', exact: true }).click();
     await page
       .getByRole('dialog', { name: 'Query device' })
       .getByRole('button', { name: 'Send query' })

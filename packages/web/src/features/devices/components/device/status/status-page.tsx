@@ -27,7 +27,7 @@ export function StatusPage({
 }: {
   device: DeviceDetailView;
   reload: () => void;
-  /** The device's orders (another feature's section, put here by the app): on a phone below the fill levels. */
+  /** The device's orders (another feature's section, put here by the app): on a phone below the fill levels and the query button. */
   orders?: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -52,10 +52,12 @@ export function StatusPage({
             {/* Beside the fill levels it explains (their warning signs); on a phone right below
                 them, so that the fill level still opens the page. */}
             <HealthSection device={device} />
-            {orders}
+            {/* The query button above the orders: they load after the page and would push a
+                button below them away from under the pointer. */}
             <Box>
               <ManualQueryButton device={device} onProcessed={reload} />
             </Box>
+            {orders}
             <DeviceInfoList device={device} />
             <CommentBlock comment={device.comment} />
           </Stack>
