@@ -108,6 +108,19 @@ describe('the intelligence round', () => {
     expect(quiet.reads).toBe(0);
   });
 
+  it('reads the weather stations once a round, not once for every heating tank', async () => {
+    const db = t.database.db;
+    const made = [];
+    for (const seed of [55, 56, 57]) made.push(await deviceWithHistory(db, 'user', seed, 120));
+    for (const { sensor } of made)
+      await db.update(sensors).set({ contentType: 'heating_oil_el' }).where(eq(sensors.id, sensor.id));
+    const now = new Date(Math.max(...made.map((one) => one.now.getTime())));
+    const first = await statementsOf(db, () => round(db, now));
+    // Three heating tanks forecast and backtested: the stations' list read once.
+    expect(first.reads).toBeGreaterThanOrEqual(3);
+    expect(first.texts.filter((text) => /from "weather_stations"/i.test(text))).toHaveLength(1);
+  });
+
   it('writes a delivery again only while it grows: a truck still pumping at one round, done at the next', async () => {
     const db = t.database.db;
     const { sensor, now } = await deviceWithHistory(db, 'user', 54, 200);

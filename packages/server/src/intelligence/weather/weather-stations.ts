@@ -62,7 +62,8 @@ function distanceTo(device: Located, station: Station): number | null {
   return distanceKm({ lat: device.locationLat, lng: device.locationLng }, station);
 }
 
-export function listStations(db: Db): Promise<Station[]> {
+/** The stations, read once per call: a promise, not a query builder that runs again at every await. */
+export async function listStations(db: Db): Promise<Station[]> {
   return db.select().from(weatherStations).orderBy(asc(weatherStations.name), asc(weatherStations.id));
 }
 
