@@ -177,11 +177,17 @@ export function forecastLevel(
   input: ForecastInput,
   model: ConsumptionModel | null = learnConsumption(input),
 ): Forecast | null {
-  if (!model) return null;
+  const point = model && forecastWithoutRange(input, model);
+  return point && withModelRange(input, model!, point);
+}
+
+/** A forecast before its range: what a forecast whose range comes from elsewhere takes of the model. */
+export type ForecastPoint = Omit<Forecast, 'emptyAtLow' | 'emptyAtHigh'>;
+
+/** `forecastLevel` but the range, which walks the whole history (`ConsumptionModel.spread`). */
+export function forecastWithoutRange(input: ForecastInput, model: ConsumptionModel): ForecastPoint | null {
   const emptyAt = timeToReach(model, 0);
   if (!emptyAt) return null;
-  const { low, high } = model.spread((emptyAt.getTime() - input.now.getTime()) / DAY_MS);
-  const latest = new Date(input.now.getTime() + FORECAST_RULES.horizonDays * DAY_MS);
   const reorderAt =
     input.reorderPct === null || !Number.isFinite(input.reorderPct)
       ? null
@@ -189,10 +195,24 @@ export function forecastLevel(
   return {
     emptyAt: emptyAt.toISOString(),
     reorderAt: reorderAt?.toISOString() ?? null,
-    emptyAtLow: (timeToReach(model, 0, high) ?? emptyAt).toISOString(),
-    emptyAtHigh: (timeToReach(model, 0, low) ?? latest).toISOString(),
     perDay: consumptionBetween(model, input.now, new Date(input.now.getTime() + 30 * DAY_MS)) / 30,
     basis: model.basis,
+  };
+}
+
+/** The model's own range around a forecast of `forecastWithoutRange`. */
+export function withModelRange(
+  input: ForecastInput,
+  model: ConsumptionModel,
+  point: ForecastPoint,
+): Forecast {
+  const emptyAt = new Date(point.emptyAt);
+  const { low, high } = model.spread((emptyAt.getTime() - input.now.getTime()) / DAY_MS);
+  const latest = new Date(input.now.getTime() + FORECAST_RULES.horizonDays * DAY_MS);
+  return {
+    ...point,
+    emptyAtLow: (timeToReach(model, 0, high) ?? emptyAt).toISOString(),
+    emptyAtHigh: (timeToReach(model, 0, low) ?? latest).toISOString(),
   };
 }
 
@@ -303,6 +323,7 @@ export function learnConsumption(input: ForecastInput): ConsumptionModel | null 
   const sinceLast = useBetween(rates, u[n - 1], uNow, today);
   const lastLevel = Math.min(capacity, levelAtLastReading(series, rates, today));
   const level = Math.max(0, lastLevel - sinceLast);
+  const ranges = new Map<number, { low: number; high: number }>();
   const model: ConsumptionModel = {
     ...rates,
     level,
@@ -314,7 +335,13 @@ export function learnConsumption(input: ForecastInput): ConsumptionModel | null 
       points: n,
       model: rates.model,
     },
-    spread: (horizonDays) => rangeOfUse(model, series, weights, horizonDays, firstDay),
+    // The forecast and a calibrated range may ask for the same horizon: one walk over the history.
+    spread: (horizonDays) => {
+      let range = ranges.get(horizonDays);
+      if (!range)
+        ranges.set(horizonDays, (range = rangeOfUse(model, series, weights, horizonDays, firstDay)));
+      return range;
+    },
   };
   return model;
 }

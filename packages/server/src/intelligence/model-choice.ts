@@ -27,7 +27,7 @@ import { germanDayNumber, localDays } from '../time/day-numbers.ts';
 import {
   FORECAST_RULES,
   consumptionBetween,
-  forecastLevel,
+  forecastWithoutRange,
   learnConsumption,
   segmentStarts,
   timeToReach,
@@ -36,6 +36,7 @@ import {
   type ForecastInput,
   type LevelPoint,
   withLocalDays,
+  withModelRange,
 } from './forecast.ts';
 
 export type CandidateKind = 'model' | BaselineKind;
@@ -807,27 +808,29 @@ export function forecastCalibrated(
 ): CalibratedForecast | null {
   // The model learns once, for its own forecast and for the choice (and the day's calibration).
   const model = modelOf(input);
-  const modelled = forecastLevel(input, model);
-  if (!calibration) return modelled;
+  // The model's own range only where it is the answer: a calibrated one replaces it.
+  const point = model && forecastWithoutRange(input, model);
+  const modelled = () => point && withModelRange(input, model!, point);
+  if (!calibration) return modelled();
   const rules = new Map<BaselineKind, BaselineModel | null>();
   const reacher = calibratedReacher(input, calibration, model, rules);
   const empty = reacher?.(0);
-  if (!reacher || !empty) return modelled;
+  if (!reacher || !empty) return modelled();
   const shares = Object.entries(empty.weights) as [CandidateKind, number][];
-  if (shares.length === 1 && empty.kind === 'model' && modelled) {
+  if (shares.length === 1 && empty.kind === 'model' && point) {
     // The model's own forecast, with the range of its errors on this tank where calibrated.
-    return { ...modelled, emptyAtLow: empty.low.toISOString(), emptyAtHigh: empty.high.toISOString() };
+    return { ...point, emptyAtLow: empty.low.toISOString(), emptyAtHigh: empty.high.toISOString() };
   }
   // A blend (or a rule alone): its dates, the shares' use per day, the basis of the largest share
   // (the rules as the reacher learnt them).
   let perDay = 0;
   for (const [kind, share] of shares) {
-    const made = kind === 'model' ? modelled?.perDay : rulePerDay(rules.get(kind as BaselineKind), input.now);
-    if (made === undefined) return modelled;
+    const made = kind === 'model' ? point?.perDay : rulePerDay(rules.get(kind as BaselineKind), input.now);
+    if (made === undefined) return modelled();
     perDay += share * made;
   }
-  const basis = empty.kind === 'model' ? modelled?.basis : rules.get(empty.kind as BaselineKind)?.basis;
-  if (!basis) return modelled;
+  const basis = empty.kind === 'model' ? point?.basis : rules.get(empty.kind as BaselineKind)?.basis;
+  if (!basis) return modelled();
   const reorderAt =
     input.reorderPct === null || !Number.isFinite(input.reorderPct)
       ? null
