@@ -412,14 +412,4 @@ describe('a seasonal business with a little over a year of history', () => {
     // the blend (no comparisons at any horizon to carry), 25 with a share of 60–70 %, 9 now.
     expect(offBy(calibration, 60)).toBeLessThan(15);
   });
-
-  it('also a few days past its first year, when last year’s same 30 days precede the readings', () => {
-    // Nothing tells whether this year’s level is last year’s: the season’s difference decides (7
-    // days late; 20 when that level was required, with the week the readings held of those days).
-    const { input, offBy } = carWash('2024-03-25T00:00:00Z', '2025-04-01T00:00:00Z');
-    const calibration = calibrate(input);
-    for (const horizon of calibration.horizons.filter((choice) => choice.horizonDays >= 30))
-      expect(horizon.weights?.last_year).toBeGreaterThan(0.8);
-    expect(offBy(calibration, 60)).toBeLessThan(15);
-  });
 });

@@ -127,13 +127,13 @@ export const CHOICE_RULES = {
    * spring) counts as this share of the model's error where the model has no season of its own,
    * last year's same days use `lastYearDiffers` times more (or less) over the horizon than the model
    * expects, and the last 30 days used about what last year's same 30 days did (within
-   * `lastYearSameLevel` times: a season, not a change of use in between; where the readings do not
-   * reach back to those days, nothing says otherwise). Measured on the development worlds' process
-   * tanks: share 1 or no level check left a change-of-use world behind "the last 30 days"; 0.5 left
-   * the model and "the last 30 days" a fifth to a third of a car wash's spring, 100 days off
-   * between them (0.1 did no better than 0.25). Off that level, "last year" is not judged by a
-   * shorter horizon's record either: its few comparisons come from before the change (a second
-   * truck a month ago).
+   * `lastYearSameLevel` times: a season, not a change of use in between). Measured on the
+   * development worlds' process tanks: share 1 or no level check left a change-of-use world behind
+   * "the last 30 days"; 0.5 left the model and "the last 30 days" a fifth to a third of a car wash's
+   * spring, 100 days off between them (0.1 did no better than 0.25; without the level check where
+   * the readings do not reach back to last year's same 30 days, no gain and changes of use worse).
+   * Off that level, "last year" is not judged by a shorter horizon's record either: its few
+   * comparisons come from before the change (a second truck a month ago).
    */
   lastYearShare: 0.25,
   lastYearDiffers: 1.3,
@@ -473,9 +473,8 @@ export function calibrate(
       const model = input.heating ? null : modelOf(input);
       const lastYear = model && !model.season ? ruleOf('last_year', input) : null;
       seasonless = model && lastYear ? { model, lastYear } : null;
-      // A season, not a change of use: this year's last 30 days at last year's same days' level
-      // (unknown a year and a few days in, when the readings begin within those days).
-      if (seasonless && changedSinceLastYear()) seasonless = null;
+      // A season, not a change of use: this year's last 30 days at last year's same days' level.
+      if (seasonless && (sinceLastYear() === null || changedSinceLastYear())) seasonless = null;
     }
     if (!seasonless) return false;
     const day = germanDayNumber(input.now);
