@@ -547,8 +547,19 @@ the site's own normals and ranges a week or two ahead from the errors of this ti
 process tanks with public holidays, the weeks between the years, a season from last year and a
 restart after a lasting change) against the model alone and the simple rules, all in the same run.
 
-- **What changed since the last run** (decision 071, second addendum): two changes, both for
-  process tanks. (1) The range 60 and 90 days ahead takes the ⌈(n + 1) · 0.9⌉-th and
+- **What changed since the last run** (decision 071, third addendum): one change, for process
+  tanks whose model has no season yet. Where last year's same days differ clearly from what the
+  model expects (the first addendum's rule), "last year"'s error counts as a quarter of the model's
+  instead of half: it takes about nine tenths of the blend instead of 60–70 % (the model and "the
+  last 30 days", both without the season, kept the rest and lay up to 100 days apart from it on a
+  car wash in spring). On the origins "last year" answered, W3's process tanks 60 days ahead
+  2.2 / 8.1 → 2.1 / 7.4, 90 days 2.8 / 12.6 → 2.6 / 11.0 (against its 1.8 / 5.4 and 2.1 / 7.3:
+  still behind), 30 days unchanged (1.4 / 5.0 against 1.5 / 4.5); W4's process tanks 60 and 90
+  days ahead p90 13.3 → 13.5 and 21.0 → 21.4 (against "the last 30 days"'s 12.6 and 20.6: further
+  behind); W1 and every heating cell unchanged; held out W2 process 7 days p90 1.9 → 2.0 (level
+  with "the last 30 days"'s 2.0 at the shown precision), 90 days on "last year"'s origins 2.5 /
+  11.2 → 2.5 / 11.4 (its 2.6 / 11.7). Coverage within a point in every cell. The run before
+  (decision 071, second addendum): two changes, both for process tanks. (1) The range 60 and 90 days ahead takes the ⌈(n + 1) · 0.9⌉-th and
   ⌈(n + 1) · 0.92⌉-th of the blend's backtest errors from each end instead of 0.88 (a year of
   60–90-day errors is only a few independent ones, and a change of use still to come is in none).
   Coverage and median width, before → after: W1 60 / 90 days 78 → 82 % (8.6 → 9.3 days wide) and
@@ -583,20 +594,24 @@ restart after a lasting change) against the model alone and the simple rules, al
   model alone, to the digit as before); their ranges did.
 - **Cells worse than a simple rule**: 5 of the 30 development cells (8 before the blend) and 1 of
   the 10 held-out ones (5), as in the run before. Left: W3's process tanks 30–90 days ahead against "last year" (p90 on the
-  same origins 5.0 / 8.1 / 12.6 days against 4.5 / 5.4 / 7.3; 5.2 / 8.8 / 14.3 before the addendum
-  to decision 071, 5.9 / 11.7 / 17.7 before the blend; the 60- and 90-day medians 2.2 and 2.8
-  against 1.8 and 2.1) — car washes in spring with a little over a year
+  same origins 5.0 / 7.4 / 11.0 days against 4.5 / 5.4 / 7.3; 5.0 / 8.1 / 12.6 before this run's
+  change, 5.2 / 8.8 / 14.3 before the first addendum to decision 071, 5.9 / 11.7 / 17.7 before the
+  blend; the 60- and 90-day medians 2.1 and 2.6 against 1.8 and 2.1) — car washes in spring with a little over a year
   of history: "last year" answers from a year on, but an origin of its own backtest needs a year
   before it and 60–90 days after it, so such a tank has at most a few 7–14-day comparisons to judge
-  it by; W4's process tanks 60 and 90 days ahead against "the last 30 days" (on the same origins
-  p90 13.3 against 12.6, 13.5 before this run's change and 14.9 before the blend; 90 days 5.7 / 21.0
-  against 5.7 / 20.6, was 5.9 / 21.3 and 5.8 / 21.9). W4's 7–30 days, worse before
+  it by (the tanks a little past their first year whose readings do not reach back to last year's
+  same 30 days stay with the model and "the last 30 days": nothing tells a season from a change of
+  use there); W4's process tanks 60 and 90 days ahead against "the last 30 days" (on the same
+  origins p90 13.5 against 12.6, 13.3 before this run's change, 13.5 before the second addendum and
+  14.9 before the blend; 90 days 5.7 / 21.4 against 5.7 / 20.6, was 5.7 / 21.0, 5.9 / 21.3 and
+  5.8 / 21.9). W4's 7–30 days, worse before
   by 0.0–0.4 days of p90, are now level or better. In runs of the process tanks alone (the worlds
   without their heating tanks, so other process tanks drawn; BENCH_HEATING=0) W4 was at least as
   good as every rule at every horizon and W3 lost the same three cells: W4's gaps left here are of
   the size another draw of 40 tanks moves, not a loss every draw shows. Held out (W2): the process tanks, worse in p90 at 7,
   14, 60 and 90 days before, are now at least as good as every rule (90 days on the same origins
-  2.5 / 11.2 against "last year"'s 2.6 / 11.7; 2.5 / 11.7 before the addendum); left is heating 90 days ahead, p90 50.4 against the
+  2.5 / 11.4 against "last year"'s 2.6 / 11.7; 2.5 / 11.2 before this run's change, 2.5 / 11.7
+  before the first addendum; 7 days level with "the last 30 days" at the shown precision); left is heating 90 days ahead, p90 50.4 against the
   degree-day regression's 48.5 (its median 9.9 against 16.6), unchanged.
 - **Cost of the blend**: W1's process tanks, where the model is clearly the best, are a little
   worse than with the model chosen alone (90 days 1.4 / 4.9 → 1.9 / 6.1; on the origins "last
@@ -617,7 +632,8 @@ before the recent pace: 10 and 0; with the recent pace: 9 and 2; with the proces
 season and change detection: 8 and 5; with the blend: 5 and 1; with "last year" leading where the
 model has no season yet: 5 and 1, W3's three cells closer; now, with wider process ranges two and
 three months ahead and "last year" not carried after a change of use: 5 and 1, W4's two cells
-closer). Tried on the process tanks of
+closer; now, with "last year" leading a seasonless tank more firmly: 5 and 1, W3's 60- and 90-day
+cells closer and W4's two a little further). Tried on the process tanks of
 W1, W3 and W4 (offline, from each tank's backtest errors and each candidate's answers at every
 origin, then confirmed by bench runs) and rejected (decision 071): weights ∝ 1 / error (W1's
 medians 1.4 → 2.2 at 90 days, coverage in 8 of 15 cells), ∝ 1 / error⁴ or ⁸ (W4 back behind "the
@@ -644,14 +660,24 @@ horizon after a change of use instead of only where carried (W4 90 days 6.4 / 21
 before); the candidates' errors weighted by their origin's age (half-life 30–180 days): W4's 60-
 and 90-day p90s 13.4 / 21.3 → 12.6–13.2 / 20.7–21.1, never both below "the last 30 days"'s 12.5 /
 20.5 (all origins), not steadily with the half-life, W3's 30-day p90 up 0.1–0.2; weights ∝ 1 /
-error^1.5 or ^3 (W4 60 / 90 days within 0.2 either way, no gain).
+error^1.5 or ^3 (W4 60 / 90 days within 0.2 either way, no gain). For the third addendum (process
+tanks of W1, W3 and W4 alone, BENCH_HEATING=0, then the development worlds as drawn in the full
+run): "last year" at a tenth of the model's error (no better than a quarter); led where its same
+days differ 1.2 or 1.15 times instead of 1.3 (W3 30 days level with "last year" but W4 60 days at
+or behind "the last 30 days"); the level check skipped where the readings do not reach back to
+last year's same 30 days (a year and a few days of history; in the process tanks' draw W3 30
+days level with "last year", in the full draw no gain and W4 0.1–0.3 days worse).
 "Last year" answers only 58–68 % of the origins (it needs a year of history); the other rules and
 the product answer 99–100 %. The worlds are this bench's own inventions: they say where the
 product can lose, not how often real fleets look like them. The blend, the conformal rank of
 process ranges and the heating ranges' season were chosen on W1, W3 and W4 only (process tanks
 alone, and heating tanks alone for the heating ranges); W2 was run with them once, in a full run,
 after which nothing of the code changed. The second addendum's shares and check were chosen on
-W1, W3 and W4 alone and run once with W2, in this full run. Not blind, though: the earlier runs' W2 figures
+W1, W3 and W4 alone and run once with W2. The third addendum's share was chosen on W1, W3 and W4;
+a first full run also skipped the level check where it cannot be made, and showed W2's process
+tanks 7 days ahead behind "the last 30 days" by hundredths of a day of p90 (1.9 → 2.0, and its 90
+days 2.5 / 11.2 → 2.5 / 11.4); that skip was dropped on the same run's development figures (W3 no
+gain, W4 0.1–0.3 days worse), and this run made: W2 was seen once in between. Not blind, though: the earlier runs' W2 figures
 were known (and the guess noted there, weeks of frost taken for a lasting change, was not
 pursued: no development world of its own was built); no constant was chosen on W2.`;
 
