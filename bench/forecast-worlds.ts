@@ -527,15 +527,18 @@ fourth day on the calibration is the whole one, which bench/results/forecast-wor
 the model alone and the simple rules are the same in both runs, to the digit.
 
 Against the whole backtest (bench/results/forecast-worlds.md, the same worlds, tanks, origins and
-futures), on 2026-11-29: worse than a simple rule in 4 of the 30 development cells (5) and 3 of
-the 10 held-out ones (1); the ~80 % range within 75–85 % in 28 of 30 (30) and 10 of 10 (9).
-Heating forecasts are the model's in both (the same dates); their ranges come from 13 instead of
-52 origins' errors and are 2–16 % wider (W1's and W3's 90 days ahead hold 85–86 %, just over the
+futures), on 2026-11-29, with "last year" leading a seasonless tank at a quarter of the model's
+error (decision 071, third addendum): worse than a simple rule in 5 of the 30 development cells (5)
+and 3 of the 10 held-out ones (1); the ~80 % range within 75–85 % in 28 of 30 (30) and 10 of 10
+(9). Heating forecasts are the model's in both (the same dates); their ranges come from 13 instead
+of 52 origins' errors and are 2–16 % wider (W1's and W3's 90 days ahead hold 85–86 %, just over the
 band). Process tanks: W3's seasonal tanks 30–90 days ahead fall further behind "last year" (90
-days p90 on the same origins 15.7 against 12.6 with the whole backtest, "last year" 7.3), W4's changes of use come out a little
-better (90 days 5.4 / 19.9 against 5.8 / 21.3, now level with "the last 30 days"), and W2's
-(held out) 90 days behind "last year" (2.8 / 13.9 on its origins, against its 2.6 / 11.7; 2.5 /
-11.2 with the whole backtest), 7 days level with "the last 30 days" at the shown precision.
+days p90 on the same origins 14.4 against 11.0 with the whole backtest, "last year" 7.3), W4's
+changes of use 90 days ahead come out a little better (5.4 / 20.5 against 5.8 / 21.5, level with
+"the last 30 days"'s 5.7 / 20.6), 60 days as with the whole backtest (p90 13.6 against 13.5; the
+rule's 12.6), a week ahead level with "the last 30 days" at the shown precision,
+and W2's (held out) 90 days behind "last year" (2.7 / 13.6 on its origins, against its 2.6 / 11.7;
+2.5 / 11.4 with the whole backtest), 7 days level with "the last 30 days" at the shown precision.
 These are three days of a tank's life; the ranges hold what they say on both.`;
 
 const READING = `The product (model-choice.ts: per horizon a blend of the model and the simple rules weighted by
