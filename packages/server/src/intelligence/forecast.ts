@@ -323,7 +323,6 @@ export function learnConsumption(input: ForecastInput): ConsumptionModel | null 
   const sinceLast = useBetween(rates, u[n - 1], uNow, today);
   const lastLevel = Math.min(capacity, levelAtLastReading(series, rates, today));
   const level = Math.max(0, lastLevel - sinceLast);
-  const ranges = new Map<number, { low: number; high: number }>();
   const model: ConsumptionModel = {
     ...rates,
     level,
@@ -335,13 +334,7 @@ export function learnConsumption(input: ForecastInput): ConsumptionModel | null 
       points: n,
       model: rates.model,
     },
-    // The forecast and a calibrated range may ask for the same horizon: one walk over the history.
-    spread: (horizonDays) => {
-      let range = ranges.get(horizonDays);
-      if (!range)
-        ranges.set(horizonDays, (range = rangeOfUse(model, series, weights, horizonDays, firstDay)));
-      return range;
-    },
+    spread: (horizonDays) => rangeOfUse(model, series, weights, horizonDays, firstDay),
   };
   return model;
 }
